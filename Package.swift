@@ -1,0 +1,68 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+  name: "vision-catalog",
+  products: [
+    .library(name: "VisionCatalog", targets: ["VisionCatalog"]),
+    .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+    .executable(name: "vision-catalog", targets: ["VisionCatalogCLI"]),
+  ],
+  targets: [
+    // System libraries and the one C target that calls them (all setjmp/longjmp lives there).
+    .systemLibrary(
+      name: "CLibPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"])]
+    ),
+    .systemLibrary(
+      name: "CLibJPEG",
+      pkgConfig: "libjpeg",
+      providers: [.apt(["libjpeg62-turbo-dev"])]
+    ),
+    .target(
+      name: "CImageCodecs",
+      dependencies: ["CLibPNG", "CLibJPEG"]
+    ),
+
+    // Swift modules, lowest first.
+    .target(
+      name: "ImagePipeline",
+      dependencies: ["CImageCodecs"]
+    ),
+    .target(
+      name: "VisionCatalog",
+      dependencies: ["ImagePipeline"]
+    ),
+    .executableTarget(
+      name: "VisionCatalogCLI",
+      dependencies: ["VisionCatalog"]
+    ),
+    .executableTarget(
+      name: "Benchmarks",
+      dependencies: ["ImagePipeline"],
+      path: "Benchmarks/Sources"
+    ),
+
+    // Tests.
+    .target(
+      name: "TestSupport",
+      path: "Tests/TestSupport"
+    ),
+    .testTarget(
+      name: "ImagePipelineTests",
+      dependencies: ["ImagePipeline", "TestSupport"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+let cTargets: Set<String> = ["CLibPNG", "CLibJPEG", "CImageCodecs"]
+for target in package.targets where !cTargets.contains(target.name) {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("ExistentialAny"),
+      .enableUpcomingFeature("InternalImportsByDefault"),
+      .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

@@ -1,0 +1,2 @@
+#include "CImageCodecs.h"
+int cic_version(void) { return 1; }

@@ -1,0 +1,3 @@
+import VisionCatalog
+
+print("vision-catalog")

@@ -1,0 +1,8 @@
+import ImagePipeline
+import Testing
+
+@Test func sniffsPNGAndJPEG() {
+  #expect(ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == .png)
+  #expect(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
+  #expect(ImageFormat.sniff([0x47, 0x49, 0x46]) == nil)
+}
