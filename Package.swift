@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "VisionCatalog", targets: ["VisionCatalog"]),
     .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+    .library(name: "NeuralCore", targets: ["NeuralCore"]),
     .executable(name: "vision-catalog", targets: ["VisionCatalogCLI"]),
   ],
   targets: [
@@ -30,9 +31,10 @@ let package = Package(
       name: "ImagePipeline",
       dependencies: ["CImageCodecs"]
     ),
+    .target(name: "NeuralCore"),
     .target(
       name: "VisionCatalog",
-      dependencies: ["ImagePipeline"]
+      dependencies: ["ImagePipeline", "NeuralCore"]
     ),
     .executableTarget(
       name: "VisionCatalogCLI",
@@ -52,6 +54,10 @@ let package = Package(
     .testTarget(
       name: "ImagePipelineTests",
       dependencies: ["ImagePipeline", "TestSupport"]
+    ),
+    .testTarget(
+      name: "NeuralCoreTests",
+      dependencies: ["NeuralCore", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,1 +1,2 @@
 @_exported public import ImagePipeline
+@_exported public import NeuralCore
