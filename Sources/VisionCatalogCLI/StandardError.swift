@@ -1,0 +1,8 @@
+import Foundation
+
+/// Writes progress and error lines to standard error, keeping standard output for results.
+enum StandardError {
+  static func write(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}

@@ -1,3 +1,0 @@
-import VisionCatalog
-
-print("vision-catalog")
