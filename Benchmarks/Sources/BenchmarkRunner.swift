@@ -1,0 +1,69 @@
+import Foundation
+
+/// Runs benchmarks and prints, for each, its median and minimum wall time.
+///
+/// Each benchmark runs once to warm up, then repeatedly until both a minimum number of
+/// iterations and a minimum total time are reached (bounded by a maximum iteration count).
+struct BenchmarkRunner {
+  var minimumIterations = 5
+  var maximumIterations = 1_000
+  var minimumSeconds = 1.0
+  var tabSeparated = false
+
+  struct Result {
+    let name: String
+    let iterations: Int
+    let medianMilliseconds: Double
+    let minimumMilliseconds: Double
+  }
+
+  func run(_ benchmarks: [Benchmark]) throws {
+    if tabSeparated {
+      print("name\tmedian_ms\tmin_ms\titerations")
+    } else {
+      print(pad("benchmark", 44) + pad("p50 (ms)", 12) + pad("min (ms)", 12) + "iterations")
+    }
+    for benchmark in benchmarks {
+      let result = try measure(benchmark)
+      if tabSeparated {
+        print(
+          "\(result.name)\t\(format(result.medianMilliseconds))\t"
+            + "\(format(result.minimumMilliseconds))\t\(result.iterations)")
+      } else {
+        print(
+          pad(result.name, 44) + pad(format(result.medianMilliseconds), 12)
+            + pad(format(result.minimumMilliseconds), 12) + "\(result.iterations)")
+      }
+    }
+  }
+
+  func measure(_ benchmark: Benchmark) throws -> Result {
+    try benchmark.body()
+    var samples: [Double] = []
+    let clock = ContinuousClock()
+    let start = clock.now
+    while samples.count < maximumIterations {
+      let elapsed = try clock.measure { try benchmark.body() }
+      samples.append(milliseconds(elapsed))
+      let total = milliseconds(start.duration(to: clock.now)) / 1_000
+      if samples.count >= minimumIterations, total >= minimumSeconds { break }
+    }
+    samples.sort()
+    return Result(
+      name: benchmark.name, iterations: samples.count,
+      medianMilliseconds: samples[samples.count / 2], minimumMilliseconds: samples[0])
+  }
+
+  private func milliseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+  }
+
+  private func format(_ value: Double) -> String {
+    String(format: "%.3f", value)
+  }
+
+  private func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+  }
+}
