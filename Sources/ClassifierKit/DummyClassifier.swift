@@ -1,0 +1,99 @@
+public import ImagePipeline
+import Synchronization
+
+/// A deterministic stand-in for a real model, for tests and for machines without the network.
+///
+/// It never reads a clock or a random source, so the same calls give the same results in every
+/// process. Two modes:
+/// - ``Mode/cycling``: call `n` (counting from 0 for each instance, in the order calls arrive)
+///   ranks label `n % labels.count` first, then the labels after it, like a simulator stand-in
+///   that walks through the list. Under concurrent calls each call still takes exactly one
+///   position, so 200 concurrent calls produce each position once; which call gets which is up to
+///   the scheduler.
+/// - ``Mode/contentDerived``: the first label is chosen by a 64-bit FNV-1a hash of the upright
+///   image's size, format and pixels, so the same picture always gets the same answer, whatever
+///   the call order.
+///
+/// In both modes the label ranked `r`-th (0-based) from first position `p` is
+/// `labels[(p + r) % labels.count]` with raw score `labels.count - r`, ranked through
+/// ``Classification/ranked(scores:labels:options:)`` like a network's logits, so options behave
+/// exactly as with a real model.
+public struct DummyClassifier: ImageClassificationModel {
+  /// How the dummy picks its first label.
+  public enum Mode: Sendable, Hashable {
+    /// Walks through the label list, one position per call.
+    case cycling
+    /// Derives the first label from the image content.
+    case contentDerived
+  }
+
+  /// The labels in class-index order.
+  public let labels: [String]
+  /// How the first label is picked.
+  public let mode: Mode
+  private let calls = CallCounter()
+
+  /// Creates a dummy classifier.
+  ///
+  /// - Parameters:
+  ///   - labels: The labels it answers with; must not be empty.
+  ///   - mode: Cycling (the default) or derived from the image content.
+  /// - Throws: ``ClassificationError`` with code `invalidArgument` when `labels` is empty.
+  public init(labels: [String], mode: Mode = .cycling) throws(ClassificationError) {
+    guard !labels.isEmpty else {
+      throw ClassificationError(.invalidArgument, "a dummy classifier needs at least one label")
+    }
+    self.labels = labels
+    self.mode = mode
+  }
+
+  /// Classifies one image deterministically, as the type's documentation describes.
+  ///
+  /// - Parameters:
+  ///   - image: The photo; in content-derived mode its orientation is applied first.
+  ///   - options: How many labels to return, the minimum confidence, and the scoring.
+  /// - Returns: The classifications, best first.
+  public func classify(image: RasterImage, options: ClassificationOptions) async throws
+    -> [Classification]
+  {
+    let first: Int
+    switch mode {
+    case .cycling:
+      first = calls.next() % labels.count
+    case .contentDerived:
+      first = Int(Self.fingerprint(of: image.oriented()) % UInt64(labels.count))
+    }
+    var scores = [Float](repeating: 0, count: labels.count)
+    for rank in 0..<labels.count {
+      scores[(first + rank) % labels.count] = Float(labels.count - rank)
+    }
+    return Classification.ranked(scores: scores, labels: labels, options: options)
+  }
+
+  /// The 64-bit FNV-1a hash of an image's size, pixel format and pixels.
+  static func fingerprint(of image: RasterImage) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix(_ byte: UInt8) {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    for value in [image.width, image.height, image.format.channelCount] {
+      withUnsafeBytes(of: UInt64(value).littleEndian) { bytes in bytes.forEach(mix) }
+    }
+    image.pixels.withUnsafeBufferPointer { pixels in
+      for byte in pixels { mix(byte) }
+    }
+    return hash
+  }
+}
+
+/// A thread-safe call counter, shared by copies of one ``DummyClassifier``.
+private final class CallCounter: Sendable {
+  private let count = Mutex(0)
+
+  func next() -> Int {
+    count.withLock { value in
+      defer { value &+= 1 }
+      return value & Int.max
+    }
+  }
+}
