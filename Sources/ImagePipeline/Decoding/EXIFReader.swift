@@ -24,6 +24,8 @@ struct EXIFReader {
       let ifdOffset = uint32(at: 4, bigEndian: bigEndian),
       let entryCount = uint16(at: Int(ifdOffset), bigEndian: bigEndian)
     else { return nil }
+    // An IFD that claims more entries than the block holds is malformed as a whole.
+    guard Int(ifdOffset) + 2 + Int(entryCount) * 12 <= tiff.count else { return nil }
     for index in 0..<Int(entryCount) {
       let entry = Int(ifdOffset) + 2 + index * 12
       guard let tag = uint16(at: entry, bigEndian: bigEndian),
