@@ -12,7 +12,8 @@ public enum CorpusLocator {
     .deletingLastPathComponent()
 
   /// The corpora folder, whether or not it exists.
-  public static let testdata: URL = packageRoot
+  public static let testdata: URL =
+    packageRoot
     .deletingLastPathComponent()
     .appendingPathComponent("shared/testdata", isDirectory: true)
 

@@ -37,9 +37,13 @@ struct EXIFReader {
       // The value fits in the entry itself, left-justified in its 4 bytes.
       switch type {
       case Self.shortType:
-        return uint16(at: entry + 8, bigEndian: bigEndian).map { ImageOrientation(exifValue: Int($0)) }
+        return uint16(at: entry + 8, bigEndian: bigEndian).map {
+          ImageOrientation(exifValue: Int($0))
+        }
       case Self.longType:
-        return uint32(at: entry + 8, bigEndian: bigEndian).map { ImageOrientation(exifValue: Int($0)) }
+        return uint32(at: entry + 8, bigEndian: bigEndian).map {
+          ImageOrientation(exifValue: Int($0))
+        }
       default:
         return nil
       }

@@ -54,7 +54,8 @@ public struct JPEGEncoder: Sendable, Hashable {
     else {
       throw ImageDecodingError(.invalidArgument, "image too large for JPEG")
     }
-    let tiff = exif ?? (image.orientation == .up ? nil : EXIFWriter.tiff(orientation: image.orientation))
+    let tiff =
+      exif ?? (image.orientation == .up ? nil : EXIFWriter.tiff(orientation: image.orientation))
     let app1 = tiff.map(EXIFWriter.jpegAPP1(tiff:)) ?? []
     var options = cic_jpeg_encode_options(
       quality: Int32(clamping: quality), progressive: isProgressive ? 1 : 0,

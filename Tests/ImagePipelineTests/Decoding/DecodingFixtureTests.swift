@@ -17,8 +17,7 @@ import Testing
       orientation: orientation)
   }
 
-  private func photo(width: Int = 64, height: Int = 48, gray: Bool = false) throws -> RasterImage
-  {
+  private func photo(width: Int = 64, height: Int = 48, gray: Bool = false) throws -> RasterImage {
     let format: PixelFormat = gray ? .gray : .rgb
     return try RasterImage(
       width: width, height: height, format: format,
@@ -134,8 +133,12 @@ import Testing
     #expect(error?.code == .limitExceeded, "\(String(describing: error))")
     #expect(error?.message.contains("200000000 pixels") == true)
     let small = ImageDecoder(options: DecodingOptions(maximumPixelCount: 255))
-    #expect(throws: ImageDecodingError.self) { try small.decode(JPEGEncoder().encode(photo(width: 16, height: 16))) }
-    print("peak RSS \(before) MiB before, \(ResourceUsage.peakResidentMebibytes) MiB after a 200 MP claim")
+    #expect(throws: ImageDecodingError.self) {
+      try small.decode(JPEGEncoder().encode(photo(width: 16, height: 16)))
+    }
+    print(
+      "peak RSS \(before) MiB before, \(ResourceUsage.peakResidentMebibytes) MiB after a 200 MP claim"
+    )
 
     let info = try decoder.inspect(encoded)
     #expect(info.width == 20_000 && info.height == 10_000)
@@ -206,7 +209,8 @@ import Testing
 
   @Test func ppmIsRGBWithAHeader() throws {
     let gray = try RasterImage(width: 2, height: 1, format: .grayAlpha, pixels: [10, 0, 200, 255])
-    #expect(PPMEncoder().encode(gray) == Array("P6\n2 1\n255\n".utf8) + [10, 10, 10, 200, 200, 200])
+    #expect(
+      PPMEncoder().encode(gray) == Array("P6\n2 1\n255\n".utf8) + [10, 10, 10, 200, 200, 200])
     let rgba = try RasterImage(width: 1, height: 1, format: .rgba, pixels: [1, 2, 3, 4])
     #expect(PPMEncoder().encode(rgba) == Array("P6\n1 1\n255\n".utf8) + [1, 2, 3])
   }

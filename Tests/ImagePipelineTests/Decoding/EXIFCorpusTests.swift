@@ -64,7 +64,8 @@ struct EXIFCorpusTests {
   }
 
   @Test func pillowHopperOrientations() throws {
-    let reference = try decoder.decode(contentsOf: CorpusLocator.url("pillow-tests-images/hopper.jpg"))
+    let reference = try decoder.decode(
+      contentsOf: CorpusLocator.url("pillow-tests-images/hopper.jpg"))
     for tag in 2...8 {
       let image = try decoder.decode(
         contentsOf: CorpusLocator.url("pillow-tests-images/hopper_orientation_\(tag).jpg"))

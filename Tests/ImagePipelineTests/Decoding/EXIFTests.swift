@@ -17,7 +17,8 @@ import Testing
   /// A TIFF block with IFD0 at `ifdOffset` holding the given 12-byte entries.
   private func tiff(bigEndian: Bool, ifdOffset: UInt32 = 8, entries: [[UInt8]]) -> [UInt8] {
     func u16(_ value: UInt16) -> [UInt8] {
-      bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
+      bigEndian
+        ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
     }
     func u32(_ value: UInt32) -> [UInt8] {
       bigEndian
@@ -35,7 +36,8 @@ import Testing
     -> [UInt8]
   {
     let u16: (UInt16) -> [UInt8] = { value in
-      bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
+      bigEndian
+        ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
     }
     let u32: (UInt32) -> [UInt8] = { value in
       bigEndian
@@ -78,7 +80,8 @@ import Testing
 
   @Test func malformedEXIFNeverFailsTheDecode() throws {
     let valid = tiff(
-      bigEndian: false, entries: [entry(bigEndian: false, tag: 0x0112, type: 3, count: 1, value: 3)])
+      bigEndian: false, entries: [entry(bigEndian: false, tag: 0x0112, type: 3, count: 1, value: 3)]
+    )
     var badOrder = valid
     badOrder[0] = 0x4A
     var badMagic = valid

@@ -49,7 +49,8 @@ struct JPEGCorpusTests {
       let error = #expect(throws: ImageDecodingError.self, "\(file.lastPathComponent)") {
         try decoder.decode(contentsOf: file)
       }
-      #expect(error?.code == .unsupported, "\(file.lastPathComponent): \(String(describing: error))")
+      #expect(
+        error?.code == .unsupported, "\(file.lastPathComponent): \(String(describing: error))")
       #expect(error?.message.contains("lossless") == true)
     }
   }

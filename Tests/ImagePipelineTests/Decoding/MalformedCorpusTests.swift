@@ -3,8 +3,10 @@ import ImagePipeline
 import TestSupport
 import Testing
 
-/// Broken, crash and fuzz inputs: each must end in an image or a typed error, quickly and with
-/// bounded memory. Times and peak memory are printed, not asserted.
+/// Broken, crash and fuzz inputs: each must end in an image or a typed error.
+///
+/// Each file must finish quickly and with bounded memory; times and peak memory are printed, not
+/// asserted.
 @Suite(.enabled(if: CorpusLocator.isAvailable, Comment(rawValue: CorpusLocator.skipReason)))
 struct MalformedCorpusTests {
   let decoder = ImageDecoder()
@@ -82,7 +84,8 @@ struct MalformedCorpusTests {
       .filter { $0.lastPathComponent != "README.md" }
     #expect(files.count == 111)
     let outcomes = run("jpeg-decoder crashtest", files)
-    #expect(outcomes["jpeg-decoder-tests/crashtest/images/extraneous-bytes-after-sos.jpg"] == .decoded)
+    #expect(
+      outcomes["jpeg-decoder-tests/crashtest/images/extraneous-bytes-after-sos.jpg"] == .decoded)
     let icc = CorpusLocator.files(in: "jpeg-decoder-tests/icc")
     for (name, outcome) in run("jpeg-decoder icc", icc) {
       #expect(outcome == .decoded, "\(name)")

@@ -55,8 +55,9 @@ struct PNGSuiteCorpusTests {
         #expect(rgba == exact, "\(name) differs from its reference")
       }
     }
-    print("PngSuite: \(files.count) valid files decoded, \(compared) compared with JSON references;"
-      + " 16-bit files differ from the _to8 references by at most \(sixteenBitMaximum)")
+    print(
+      "PngSuite: \(files.count) valid files decoded, \(compared) compared with JSON references;"
+        + " 16-bit files differ from the _to8 references by at most \(sixteenBitMaximum)")
   }
 
   @Test func corruptFilesAreRejected() {
