@@ -57,8 +57,11 @@ enum EXIFLocator {
     return nil
   }
 
-  /// Walks PNG chunks to IEND; `eXIf` may come before or after the image data.
+  /// Walks PNG chunks to IEND; `eXIf` may come before or after the image data. Without one, an
+  /// uncompressed ImageMagick `Raw profile type exif` text chunk (hex-encoded EXIF) is used, as
+  /// Pillow does.
   private static func pngTIFF(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+    var rawProfile: [UInt8]?
     var position = 8
     while position <= bytes.count - 12 {
       let length =
@@ -66,13 +69,52 @@ enum EXIFLocator {
         | Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
       let type = bytes[(position + 4)..<(position + 8)]
       let start = position + 8
-      guard length <= bytes.count - start - 4 else { return nil }
-      if type.elementsEqual(eXIfType) {
-        return Array(bytes[start..<(start + length)])
+      guard length <= bytes.count - start - 4 else { break }
+      let data = bytes[start..<(start + length)]
+      if type.elementsEqual(eXIfType) { return Array(data) }
+      if type.elementsEqual(iendType) { break }
+      if rawProfile == nil, type.elementsEqual(tEXtType),
+        data.starts(with: rawProfileKeyword)
+      {
+        rawProfile = Array(data.dropFirst(rawProfileKeyword.count))
       }
-      if type.elementsEqual(iendType) { return nil }
       position = start + length + 4
     }
-    return nil
+    return rawProfile.flatMap(tiff(inRawProfile:))
+  }
+
+  private static let tEXtType: [UInt8] = Array("tEXt".utf8)
+  private static let rawProfileKeyword: [UInt8] = Array("Raw profile type exif\0".utf8)
+
+  /// Decodes ImageMagick's raw profile text: a newline, the profile name, a newline, the decimal
+  /// byte count, then hex digits split over lines; the bytes are `Exif\0\0` and the TIFF block.
+  static func tiff(inRawProfile text: [UInt8]) -> [UInt8]? {
+    let lines = text.drop { $0 == 0x0A }
+      .split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
+    guard lines.count == 3,
+      let count = Int(String(decoding: lines[1].filter { $0 != 0x20 }, as: UTF8.self)),
+      count > exifHeader.count, count <= text.count / 2
+    else { return nil }
+    var decoded: [UInt8] = []
+    decoded.reserveCapacity(count)
+    var high: UInt8?
+    for character in lines[2] where decoded.count < count {
+      let nibble: UInt8
+      switch character {
+      case 0x30...0x39: nibble = character - 0x30
+      case 0x61...0x66: nibble = character - 0x61 + 10
+      case 0x41...0x46: nibble = character - 0x41 + 10
+      case 0x0A, 0x0D, 0x20: continue
+      default: return nil
+      }
+      if let first = high {
+        decoded.append(first << 4 | nibble)
+        high = nil
+      } else {
+        high = nibble
+      }
+    }
+    guard decoded.count == count, decoded.starts(with: exifHeader) else { return nil }
+    return Array(decoded.dropFirst(exifHeader.count))
   }
 }

@@ -104,11 +104,13 @@ struct EXIFCorpusTests {
     let suite = try decoder.decode(contentsOf: CorpusLocator.url("pngsuite/exif2c08.png"))
     // exif2c08's IFD0 holds Orientation = 1 among six other tags.
     #expect(suite.orientation == .up)
-    // ImageMagick and XMP keep orientation in text chunks, not in eXIf; they read as up.
+    // ImageMagick keeps EXIF hex-encoded in a `Raw profile type exif` text chunk (tag 3).
+    let magick = try decoder.decode(
+      contentsOf: CorpusLocator.url("pillow-tests-images/exif_imagemagick_orientation.png"))
+    #expect(magick.orientation == .down)
+    // XMP orientation is not read.
     var report = ["F-exif-chunk-early.png: \(early.orientation)"]
-    for name in [
-      "exif_imagemagick_orientation.png", "xmp_tags_orientation.png", "exif.png",
-    ] {
+    for name in ["xmp_tags_orientation.png", "exif.png", "exif_imagemagick.png"] {
       let image = try decoder.decode(contentsOf: CorpusLocator.url("pillow-tests-images/\(name)"))
       report.append("\(name): \(image.orientation)")
     }

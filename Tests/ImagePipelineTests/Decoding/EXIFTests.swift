@@ -1,3 +1,4 @@
+import Foundation
 import ImagePipeline
 import TestSupport
 import Testing
@@ -103,6 +104,27 @@ import Testing
     #expect(try decodeOrientation(exif: valid) == .down)
     for (name, exif) in cases {
       #expect(try decodeOrientation(exif: exif) == .up, "\(name)")
+    }
+  }
+
+  @Test func pngRawProfileTextChunkGivesOrientation() throws {
+    let image = try RasterImage(width: 2, height: 2, format: .gray, pixels: [1, 2, 3, 4])
+    let png = try PNGEncoder().encode(image)
+    let exif =
+      [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
+      + tiff(
+        bigEndian: true, entries: [entry(bigEndian: true, tag: 0x0112, type: 3, count: 1, value: 8)]
+      )
+    let hex = exif.map { String(format: "%02x", $0) }.joined()
+    func withText(_ text: String) -> [UInt8] {
+      // Insert the text chunk right after IHDR (8-byte signature + 25-byte IHDR chunk).
+      let chunk = ImageFixtures.chunk("tEXt", Array("Raw profile type exif\0\(text)".utf8))
+      return Array(png.prefix(33)) + chunk + Array(png.dropFirst(33))
+    }
+    let valid = withText("\nexif\n      \(exif.count)\n\(hex)\n")
+    #expect(try ImageDecoder().decode(valid).orientation == .left)
+    for broken in ["\nexif\n  999\n\(hex)\n", "\nexif\n  \(exif.count)\nzz\(hex)\n", "exif"] {
+      #expect(try ImageDecoder().decode(withText(broken)).orientation == .up, "\(broken)")
     }
   }
 }
