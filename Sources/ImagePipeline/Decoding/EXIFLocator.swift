@@ -57,9 +57,10 @@ enum EXIFLocator {
     return nil
   }
 
-  /// Walks PNG chunks to IEND; `eXIf` may come before or after the image data. Without one, an
-  /// uncompressed ImageMagick `Raw profile type exif` text chunk (hex-encoded EXIF) is used, as
-  /// Pillow does.
+  /// Walks PNG chunks to IEND for `eXIf`, which may come before or after the image data.
+  ///
+  /// Without one, an uncompressed ImageMagick `Raw profile type exif` text chunk (hex-encoded
+  /// EXIF) is used, as Pillow does.
   private static func pngTIFF(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
     var rawProfile: [UInt8]?
     var position = 8
