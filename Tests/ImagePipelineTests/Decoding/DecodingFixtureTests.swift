@@ -158,6 +158,27 @@ import Testing
     }
   }
 
+  @Test func progressiveJPEGScanCountIsCapped() throws {
+    let encoded = try JPEGEncoder(isProgressive: true).encode(photo(width: 32, height: 32))
+    let sos = try #require(Self.markerOffset(0xDA, in: encoded))
+    // The first scan runs from its SOS marker to the next marker that is not a stuffed 0xFF.
+    var end = sos + 2 + (Int(encoded[sos + 2]) << 8 | Int(encoded[sos + 3]))
+    while end + 1 < encoded.count, !(encoded[end] == 0xFF && encoded[end + 1] != 0) { end += 1 }
+    let scan = Array(encoded[sos..<end])
+    let repeats = DecodingOptions.maximumJPEGScanCount + 10
+    let hostile =
+      Array(encoded[..<sos]) + Array([[UInt8]](repeating: scan, count: repeats).joined())
+      + Array(encoded[sos...])
+    let error = #expect(throws: ImageDecodingError.self) { try decoder.decode(hostile) }
+    #expect(error?.code == .limitExceeded, "\(String(describing: error))")
+    #expect(error?.message.contains("scans") == true)
+
+    let fewer =
+      Array(encoded[..<sos]) + Array([[UInt8]](repeating: scan, count: 20).joined())
+      + Array(encoded[sos...])
+    #expect(try decoder.decode(fewer).width == 32)
+  }
+
   @Test func garbageAndEmptyDataAreUnknownFormat() {
     for bytes: [UInt8] in [[], [0x00], Array("GIF89a not really".utf8), [0xFF, 0xD8]] {
       let error = #expect(throws: ImageDecodingError.self) { try decoder.decode(bytes) }
