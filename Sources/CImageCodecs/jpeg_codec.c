@@ -187,11 +187,6 @@ static cic_status cic_jpeg_run(cic_jpeg_decoder *decoder, const uint8_t *data, s
       break;
   }
   uint32_t channels = cinfo->out_color_space == JCS_GRAYSCALE ? 1 : 3;
-  info->width = cinfo->image_width;
-  info->height = cinfo->image_height;
-  info->channels = channels;
-  info->bit_depth = (uint32_t)cinfo->data_precision;
-
   cic_status limit =
       cic_check_pixel_limit(cinfo->image_width, cinfo->image_height, channels, options, "JPEG",
                             decoder->error.message, sizeof decoder->error.message);
@@ -199,21 +194,36 @@ static cic_status cic_jpeg_run(cic_jpeg_decoder *decoder, const uint8_t *data, s
     decoder->error.status = limit;
     longjmp(decoder->error.jump, 1);
   }
+  uint32_t denominator = options == NULL ? 1 : options->scale_denominator;
+  if (denominator != 0 && denominator != 1 && denominator != 2 && denominator != 4 &&
+      denominator != 8) {
+    decoder->error.status = CIC_STATUS_INVALID_ARGUMENT;
+    cic_set_message(decoder->error.message, sizeof decoder->error.message,
+                    "JPEG scale denominator %u is not 1, 2, 4 or 8", denominator);
+    longjmp(decoder->error.jump, 1);
+  }
+  cinfo->scale_num = 1;
+  cinfo->scale_denom = denominator == 0 ? 1 : denominator;
+  jpeg_calc_output_dimensions(cinfo);
+  info->width = cinfo->output_width;
+  info->height = cinfo->output_height;
+  info->channels = channels;
+  info->bit_depth = (uint32_t)cinfo->data_precision;
   if (pixels == NULL) {
     jpeg_destroy_decompress(cinfo);
     return CIC_STATUS_OK;
   }
-  size_t row_bytes = (size_t)cinfo->image_width * channels;
-  if (pixels_size != row_bytes * cinfo->image_height) {
+  size_t row_bytes = (size_t)info->width * channels;
+  if (pixels_size != row_bytes * info->height) {
     decoder->error.status = CIC_STATUS_INVALID_ARGUMENT;
     cic_set_message(decoder->error.message, sizeof decoder->error.message,
                     "pixel buffer of %zu bytes does not match %ux%ux%u", pixels_size,
-                    cinfo->image_width, cinfo->image_height, channels);
+                    info->width, info->height, channels);
     longjmp(decoder->error.jump, 1);
   }
 
   jpeg_start_decompress(cinfo);
-  if (cinfo->output_width != cinfo->image_width || cinfo->output_height != cinfo->image_height ||
+  if (cinfo->output_width != info->width || cinfo->output_height != info->height ||
       (uint32_t)cinfo->output_components != (is_cmyk ? 4u : channels)) {
     ERREXIT(cinfo, JERR_CONVERSION_NOTIMPL);
   }

@@ -39,10 +39,14 @@ typedef struct cic_decode_options {
   int allow_truncated;
   /* JPEG only: the most scans a multi-scan (progressive) file may have; 0 means no limit. */
   uint32_t max_scans;
+  /* JPEG only: DCT-domain downscaling by 1, 2, 4 or 8 (0 means 1); the output is
+     ceil(width / d) x ceil(height / d). The pixel limit still applies to the stored size. */
+  uint32_t scale_denominator;
 } cic_decode_options;
 
 /* What a header says about the image that a decode will produce. */
 typedef struct cic_image_info {
+  /* The size of the decoded output (the stored size unless JPEG downscaling is requested). */
   uint32_t width;
   uint32_t height;
   /* Channels of the decoded 8-bit output: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA. */

@@ -23,16 +23,24 @@ public struct DecodingOptions: Sendable, Hashable {
   /// ``ImageDecodingError/Code/truncated``.
   public var allowsTruncatedJPEG: Bool
 
+  /// The DCT-domain reduction applied to JPEG files; ``JPEGScale/full`` by default.
+  ///
+  /// The pixel-count limit still applies to the stored size.
+  public var jpegScale: JPEGScale
+
   /// Creates decoding options.
   ///
   /// - Parameters:
   ///   - maximumPixelCount: The largest `width * height` accepted; 100 megapixels by default.
   ///   - allowsTruncatedJPEG: Whether a JPEG that ends early still decodes; `false` by default.
+  ///   - jpegScale: The DCT-domain reduction for JPEG files; ``JPEGScale/full`` by default.
   public init(
     maximumPixelCount: Int = DecodingOptions.defaultMaximumPixelCount,
-    allowsTruncatedJPEG: Bool = false
+    allowsTruncatedJPEG: Bool = false,
+    jpegScale: JPEGScale = .full
   ) {
     self.maximumPixelCount = maximumPixelCount
     self.allowsTruncatedJPEG = allowsTruncatedJPEG
+    self.jpegScale = jpegScale
   }
 }

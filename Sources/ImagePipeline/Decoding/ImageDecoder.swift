@@ -8,7 +8,8 @@ public import Foundation
 /// progressive, arithmetic-coded, grayscale, CMYK and YCCK) through libjpeg-turbo. The output
 /// keeps the file's channels: gray stays ``PixelFormat/gray``, PNG transparency becomes alpha,
 /// 16-bit samples are rounded to 8 bits, low bit depths are scaled up, and gamma is left as
-/// stored. The pixels are not rotated: ``RasterImage/orientation`` says how to turn them.
+/// stored. The pixels are not rotated: ``RasterImage/orientation`` says how to turn them. A JPEG
+/// decodes at its stored size unless ``DecodingOptions/jpegScale`` asks for a reduced one.
 ///
 /// A decoder is a value; it is safe to use from many tasks at once.
 ///
@@ -106,11 +107,14 @@ public struct ImageDecoder: Sendable {
     }
   }
 
+  /// The C options; `limited` is false for header inspection, which reports the stored size
+  /// whatever the limit or scale.
   private func codecOptions(limited: Bool) -> cic_decode_options {
     cic_decode_options(
       max_pixels: limited ? UInt64(clamping: max(options.maximumPixelCount, 1)) : 0,
       allow_truncated: options.allowsTruncatedJPEG ? 1 : 0,
-      max_scans: UInt32(DecodingOptions.maximumJPEGScanCount))
+      max_scans: UInt32(DecodingOptions.maximumJPEGScanCount),
+      scale_denominator: limited ? UInt32(options.jpegScale.denominator) : 1)
   }
 
   private static func format(of bytes: UnsafeRawBufferPointer) throws(ImageDecodingError)

@@ -179,6 +179,52 @@ import Testing
     #expect(try decoder.decode(fewer).width == 32)
   }
 
+  @Test(arguments: JPEGScale.allCases)
+  func jpegScaleReducesInTheDCTDomain(scale: JPEGScale) throws {
+    let original = try photo(width: 203, height: 101)
+    let encoded = try JPEGEncoder(quality: 95).encode(original)
+    let scaled = try ImageDecoder(options: DecodingOptions(jpegScale: scale)).decode(encoded)
+    let size = scale.scaledSize(width: 203, height: 101)
+    #expect(scaled.width == size.width && scaled.height == size.height)
+    #expect(
+      try ImageDecoder(options: DecodingOptions(jpegScale: scale)).inspect(encoded).width == 203)
+    // Each output pixel approximates the mean of its d x d block of the source.
+    let d = scale.denominator
+    var total = 0
+    var count = 0
+    for y in 0..<(101 / d) {
+      for x in 0..<(203 / d) {
+        for channel in 0..<3 {
+          var sum = 0
+          for dy in 0..<d {
+            for dx in 0..<d {
+              sum += Int(original.pixels[((y * d + dy) * 203 + x * d + dx) * 3 + channel])
+            }
+          }
+          total += abs(Int(scaled.pixels[(y * scaled.width + x) * 3 + channel]) - sum / (d * d))
+          count += 1
+        }
+      }
+    }
+    let mean = Double(total) / Double(count)
+    #expect(mean < 3, "mean difference \(mean) to the box-filtered source at 1/\(d)")
+    let png = try PNGEncoder().encode(original)
+    #expect(try ImageDecoder(options: DecodingOptions(jpegScale: scale)).decode(png) == original)
+  }
+
+  @Test func largestReductionKeepsTheShorterSide() {
+    #expect(
+      JPEGScale.largestReduction(width: 4032, height: 3024, keepingShorterSideAtLeast: 224)
+        == .eighth)
+    #expect(
+      JPEGScale.largestReduction(width: 1800, height: 1200, keepingShorterSideAtLeast: 224)
+        == .quarter)
+    #expect(
+      JPEGScale.largestReduction(width: 640, height: 480, keepingShorterSideAtLeast: 240) == .half)
+    #expect(
+      JPEGScale.largestReduction(width: 300, height: 200, keepingShorterSideAtLeast: 224) == .full)
+  }
+
   @Test func garbageAndEmptyDataAreUnknownFormat() {
     for bytes: [UInt8] in [[], [0x00], Array("GIF89a not really".utf8), [0xFF, 0xD8]] {
       let error = #expect(throws: ImageDecodingError.self) { try decoder.decode(bytes) }
