@@ -74,7 +74,7 @@ static cic_status cic_png_run(cic_png_context *context, const cic_decode_options
     cic_set_message(message, message_capacity, "libpng could not allocate its decoder");
     return CIC_STATUS_LIMIT_EXCEEDED;
   }
-  png_infop png_info = png_create_info_struct(png);
+  png_infop info_struct = png_create_info_struct(png);
   png_bytep *volatile rows = NULL;
   volatile cic_status status = CIC_STATUS_OK;
 
@@ -82,10 +82,10 @@ static cic_status cic_png_run(cic_png_context *context, const cic_decode_options
     if (status == CIC_STATUS_OK) status = cic_png_failure_status(context);
     cic_set_message(message, message_capacity, "%s", context->message);
     free(rows);
-    png_destroy_read_struct(&png, png_info == NULL ? NULL : &png_info, NULL);
+    png_destroy_read_struct(&png, info_struct == NULL ? NULL : &info_struct, NULL);
     return status;
   }
-  if (png_info == NULL) png_error(png, "libpng could not allocate its info structure: out of memory");
+  if (info_struct == NULL) png_error(png, "libpng could not allocate its info structure: out of memory");
 
   png_set_read_fn(png, context, cic_png_read);
   /* The pixel-count limit below replaces libpng's fixed per-axis default of 1,000,000. */
@@ -95,12 +95,12 @@ static cic_status cic_png_run(cic_png_context *context, const cic_decode_options
      Swift side reads itself) is skipped unparsed, so it can neither fail nor bloat a decode. */
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
 
-  png_read_info(png, png_info);
+  png_read_info(png, info_struct);
 
   png_uint_32 width = 0, height = 0;
   int bit_depth = 0, color_type = 0;
-  png_get_IHDR(png, png_info, &width, &height, &bit_depth, &color_type, NULL, NULL, NULL);
-  int has_transparency = png_get_valid(png, png_info, PNG_INFO_tRNS) != 0;
+  png_get_IHDR(png, info_struct, &width, &height, &bit_depth, &color_type, NULL, NULL, NULL);
+  int has_transparency = png_get_valid(png, info_struct, PNG_INFO_tRNS) != 0;
   uint32_t channels = cic_png_output_channels(color_type, has_transparency);
   if (channels == 0) png_error(png, "unknown PNG color type");
   info->width = width;
@@ -115,7 +115,7 @@ static cic_status cic_png_run(cic_png_context *context, const cic_decode_options
     longjmp(context->jump, 1);
   }
   if (pixels == NULL) {
-    png_destroy_read_struct(&png, &png_info, NULL);
+    png_destroy_read_struct(&png, &info_struct, NULL);
     return CIC_STATUS_OK;
   }
 
@@ -131,9 +131,9 @@ static cic_status cic_png_run(cic_png_context *context, const cic_decode_options
   png_set_expand(png);
   if (bit_depth == 16) png_set_scale_16(png);
   png_set_interlace_handling(png);
-  png_read_update_info(png, png_info);
-  if (png_get_channels(png, png_info) != channels || png_get_bit_depth(png, png_info) != 8 ||
-      png_get_rowbytes(png, png_info) != row_bytes) {
+  png_read_update_info(png, info_struct);
+  if (png_get_channels(png, info_struct) != channels || png_get_bit_depth(png, info_struct) != 8 ||
+      png_get_rowbytes(png, info_struct) != row_bytes) {
     png_error(png, "libpng output layout differs from the header's");
   }
 
@@ -144,7 +144,7 @@ static cic_status cic_png_run(cic_png_context *context, const cic_decode_options
   png_read_end(png, NULL);
 
   free(rows);
-  png_destroy_read_struct(&png, &png_info, NULL);
+  png_destroy_read_struct(&png, &info_struct, NULL);
   return CIC_STATUS_OK;
 }
 
@@ -222,23 +222,23 @@ static cic_status cic_png_write(cic_png_writer *writer, const uint8_t *pixels, u
     cic_set_message(writer->message, sizeof writer->message, "libpng could not allocate");
     return CIC_STATUS_LIMIT_EXCEEDED;
   }
-  png_infop png_info = png_create_info_struct(png);
+  png_infop info_struct = png_create_info_struct(png);
   png_bytep *volatile rows = NULL;
   if (setjmp(writer->jump)) {
     free(rows);
-    png_destroy_write_struct(&png, png_info == NULL ? NULL : &png_info);
+    png_destroy_write_struct(&png, info_struct == NULL ? NULL : &info_struct);
     return writer->out_of_memory ? CIC_STATUS_LIMIT_EXCEEDED : CIC_STATUS_INVALID_ARGUMENT;
   }
-  if (png_info == NULL) png_error(png, "libpng could not allocate its info structure");
+  if (info_struct == NULL) png_error(png, "libpng could not allocate its info structure");
   png_set_write_fn(png, writer, cic_png_write_data, cic_png_flush);
   png_set_compression_level(png, compression_level);
-  png_set_IHDR(png, png_info, width, height, 8, color_types[channels], PNG_INTERLACE_NONE,
+  png_set_IHDR(png, info_struct, width, height, 8, color_types[channels], PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   if (exif != NULL && exif_size > 0) {
     if (exif_size > PNG_UINT_31_MAX) png_error(png, "EXIF data too large for a PNG chunk");
-    png_set_eXIf_1(png, png_info, (png_uint_32)exif_size, (png_bytep)exif);
+    png_set_eXIf_1(png, info_struct, (png_uint_32)exif_size, (png_bytep)exif);
   }
-  png_write_info(png, png_info);
+  png_write_info(png, info_struct);
   rows = malloc(sizeof(png_bytep) * height);
   if (rows == NULL) {
     writer->out_of_memory = 1;
@@ -249,7 +249,7 @@ static cic_status cic_png_write(cic_png_writer *writer, const uint8_t *pixels, u
   png_write_image(png, rows);
   png_write_end(png, NULL);
   free(rows);
-  png_destroy_write_struct(&png, &png_info);
+  png_destroy_write_struct(&png, &info_struct);
   return CIC_STATUS_OK;
 }
 
