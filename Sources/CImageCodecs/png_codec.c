@@ -75,17 +75,17 @@ static cic_status cic_png_run(cic_png_context *context, const cic_decode_options
     return CIC_STATUS_LIMIT_EXCEEDED;
   }
   png_infop info_struct = png_create_info_struct(png);
-  png_bytep *volatile rows = NULL;
   volatile cic_status status = CIC_STATUS_OK;
 
   if (setjmp(context->jump)) {
     if (status == CIC_STATUS_OK) status = cic_png_failure_status(context);
     cic_set_message(message, message_capacity, "%s", context->message);
-    free(rows);
     png_destroy_read_struct(&png, info_struct == NULL ? NULL : &info_struct, NULL);
     return status;
   }
-  if (info_struct == NULL) png_error(png, "libpng could not allocate its info structure: out of memory");
+  if (info_struct == NULL) {
+    png_error(png, "libpng could not allocate its info structure: out of memory");
+  }
 
   png_set_read_fn(png, context, cic_png_read);
   /* The pixel-count limit below replaces libpng's fixed per-axis default of 1,000,000. */
@@ -130,20 +130,23 @@ static cic_status cic_png_run(cic_png_context *context, const cic_decode_options
 
   png_set_expand(png);
   if (bit_depth == 16) png_set_scale_16(png);
-  png_set_interlace_handling(png);
+  int passes = png_set_interlace_handling(png);
   png_read_update_info(png, info_struct);
   if (png_get_channels(png, info_struct) != channels || png_get_bit_depth(png, info_struct) != 8 ||
       png_get_rowbytes(png, info_struct) != row_bytes) {
     png_error(png, "libpng output layout differs from the header's");
   }
 
-  rows = malloc(sizeof(png_bytep) * height);
-  if (rows == NULL) png_error(png, "no memory for PNG row pointers");
-  for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * row_bytes;
-  png_read_image(png, rows);
+  /* Row by row, as png_read_image does internally, but without its array of row pointers: for
+     a tall, narrow image that array would be eight times larger than the pixels. Later Adam7
+     passes combine into the rows earlier passes wrote. */
+  for (int pass = 0; pass < passes; pass++) {
+    for (png_uint_32 y = 0; y < height; y++) {
+      png_read_row(png, pixels + (size_t)y * row_bytes, NULL);
+    }
+  }
   png_read_end(png, NULL);
 
-  free(rows);
   png_destroy_read_struct(&png, &info_struct, NULL);
   return CIC_STATUS_OK;
 }
