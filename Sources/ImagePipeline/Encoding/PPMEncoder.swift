@@ -12,22 +12,23 @@ public struct PPMEncoder: Sendable, Hashable {
   /// - Returns: The PPM file: the `P6` header, then `width * height * 3` bytes.
   public func encode(_ image: RasterImage) -> [UInt8] {
     var bytes = Array("P6\n\(image.width) \(image.height)\n255\n".utf8)
-    let pixelCount = image.width * image.height
-    bytes.reserveCapacity(bytes.count + pixelCount * 3)
-    let channels = image.format.channelCount
+    bytes.reserveCapacity(bytes.count + image.width * image.height * 3)
     let source = image.pixels
     switch image.format {
     case .rgb:
       bytes += source
     case .rgba:
-      for pixel in 0..<pixelCount {
-        let offset = pixel * channels
-        bytes += source[offset..<offset + 3]
+      for offset in stride(from: 0, to: source.count, by: 4) {
+        bytes.append(source[offset])
+        bytes.append(source[offset + 1])
+        bytes.append(source[offset + 2])
       }
     case .gray, .grayAlpha:
-      for pixel in 0..<pixelCount {
-        let value = source[pixel * channels]
-        bytes += [value, value, value]
+      for offset in stride(from: 0, to: source.count, by: image.format.channelCount) {
+        let value = source[offset]
+        bytes.append(value)
+        bytes.append(value)
+        bytes.append(value)
       }
     }
     return bytes
