@@ -225,6 +225,25 @@ import Testing
       JPEGScale.largestReduction(width: 300, height: 200, keepingShorterSideAtLeast: 224) == .full)
   }
 
+  @Test func decodesConcurrently() async throws {
+    let png = try PNGEncoder().encode(image(.rgba, width: 120, height: 90))
+    let jpeg = try JPEGEncoder(isProgressive: true).encode(photo(width: 120, height: 90))
+    let expected = try [decoder.decode(png), decoder.decode(jpeg)]
+    let decoder = decoder
+    let results = try await withThrowingTaskGroup(of: (Int, RasterImage).self) { group in
+      for index in 0..<16 {
+        group.addTask { (index, try decoder.decode(index.isMultiple(of: 2) ? png : jpeg)) }
+      }
+      var results: [(Int, RasterImage)] = []
+      for try await result in group { results.append(result) }
+      return results
+    }
+    #expect(results.count == 16)
+    for (index, image) in results {
+      #expect(image == expected[index % 2])
+    }
+  }
+
   @Test func garbageAndEmptyDataAreUnknownFormat() {
     for bytes: [UInt8] in [[], [0x00], Array("GIF89a not really".utf8), [0xFF, 0xD8]] {
       let error = #expect(throws: ImageDecodingError.self) { try decoder.decode(bytes) }
