@@ -37,6 +37,7 @@ public struct ImageDecoder: Sendable {
   ///   pixels than ``DecodingOptions/maximumPixelCount``), with the codec's message.
   public func decode(_ data: Data) throws(ImageDecodingError) -> RasterImage {
     try data.withUnsafeBytes { bytes in
+      // Safety: the buffer is only read by the codec and the EXIF walk during this call.
       Result { () throws(ImageDecodingError) in try decode(bytes: bytes) }
     }.get()
   }
@@ -48,6 +49,7 @@ public struct ImageDecoder: Sendable {
   /// - Throws: ``ImageDecodingError`` as ``decode(_:)-(Data)`` does.
   public func decode(_ bytes: [UInt8]) throws(ImageDecodingError) -> RasterImage {
     try bytes.withUnsafeBytes { raw in
+      // Safety: the buffer is only read by the codec and the EXIF walk during this call.
       Result { () throws(ImageDecodingError) in try decode(bytes: raw) }
     }.get()
   }
@@ -74,6 +76,7 @@ public struct ImageDecoder: Sendable {
   ///   unsupported.
   public func inspect(_ data: Data) throws(ImageDecodingError) -> ImageInfo {
     try data.withUnsafeBytes { bytes in
+      // Safety: the buffer is only read by the codec and the EXIF walk during this call.
       Result { () throws(ImageDecodingError) in try inspect(bytes: bytes) }
     }.get()
   }
@@ -85,6 +88,7 @@ public struct ImageDecoder: Sendable {
   /// - Throws: ``ImageDecodingError`` as ``inspect(_:)-(Data)`` does.
   public func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageInfo {
     try bytes.withUnsafeBytes { raw in
+      // Safety: the buffer is only read by the codec and the EXIF walk during this call.
       Result { () throws(ImageDecodingError) in try inspect(bytes: raw) }
     }.get()
   }
@@ -149,7 +153,7 @@ public struct ImageDecoder: Sendable {
     return info
   }
 
-  // Safety (both helpers below): `bytes` is only used for the duration of the call that lent it.
+  // Both helpers below run inside a `withUnsafeBytes` scope and never keep `bytes`.
   private func inspect(bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
     let format = try Self.format(of: bytes)
     let info = try header(of: bytes, format: format, limited: false)
