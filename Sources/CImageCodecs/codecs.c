@@ -1,2 +1,0 @@
-#include "CImageCodecs.h"
-int cic_version(void) { return 1; }

@@ -1,0 +1,227 @@
+import CImageCodecs
+public import Foundation
+
+/// Decodes PNG and JPEG files into 8-bit ``RasterImage`` values, with the EXIF orientation.
+///
+/// The format is recognized from magic bytes, never from a file name. PNG of every color type
+/// and bit depth (palette, `tRNS`, Adam7, 16-bit) decodes through libpng; JPEG (baseline,
+/// progressive, arithmetic-coded, grayscale, CMYK and YCCK) through libjpeg-turbo. The output
+/// keeps the file's channels: gray stays ``PixelFormat/gray``, PNG transparency becomes alpha,
+/// 16-bit samples are rounded to 8 bits, low bit depths are scaled up, and gamma is left as
+/// stored. The pixels are not rotated: ``RasterImage/orientation`` says how to turn them. A JPEG
+/// decodes at its stored size unless ``DecodingOptions/jpegScale`` asks for a reduced one.
+///
+/// A decoder is a value; it is safe to use from many tasks at once.
+///
+/// ```swift
+/// let image = try ImageDecoder().decode(contentsOf: url)
+/// print(image.width, image.height, image.format, image.orientation)
+/// ```
+public struct ImageDecoder: Sendable {
+  /// The limits and leniency applied to every decode.
+  public var options: DecodingOptions
+
+  /// Creates a decoder.
+  ///
+  /// - Parameter options: Limits and leniency; the defaults suit untrusted input.
+  public init(options: DecodingOptions = DecodingOptions()) {
+    self.options = options
+  }
+
+  /// Decodes an image held in memory.
+  ///
+  /// - Parameter data: The complete PNG or JPEG file.
+  /// - Returns: The decoded image with its EXIF orientation (not yet applied).
+  /// - Throws: ``ImageDecodingError``: `unknownFormat` for bytes that are neither PNG nor JPEG,
+  ///   `corrupt`, `truncated`, `unsupported` (12-bit or lossless JPEG) or `limitExceeded` (more
+  ///   pixels than ``DecodingOptions/maximumPixelCount``), with the codec's message.
+  public func decode(_ data: Data) throws(ImageDecodingError) -> RasterImage {
+    try data.withUnsafeBytes { bytes in
+      // Safety: the buffer is only read by the codec and the EXIF walk during this call.
+      Result { () throws(ImageDecodingError) in try decode(bytes: bytes) }
+    }.get()
+  }
+
+  /// Decodes an image held in a byte array.
+  ///
+  /// - Parameter bytes: The complete PNG or JPEG file.
+  /// - Returns: The decoded image with its EXIF orientation (not yet applied).
+  /// - Throws: ``ImageDecodingError`` as ``decode(_:)-(Data)`` does.
+  public func decode(_ bytes: [UInt8]) throws(ImageDecodingError) -> RasterImage {
+    try bytes.withUnsafeBytes { raw in
+      // Safety: the buffer is only read by the codec and the EXIF walk during this call.
+      Result { () throws(ImageDecodingError) in try decode(bytes: raw) }
+    }.get()
+  }
+
+  /// Reads and decodes an image file.
+  ///
+  /// - Parameter url: A file URL.
+  /// - Returns: The decoded image with its EXIF orientation (not yet applied).
+  /// - Throws: ``ImageDecodingError`` with code `io` when the file cannot be read, otherwise as
+  ///   ``decode(_:)-(Data)`` does.
+  public func decode(contentsOf url: URL) throws(ImageDecodingError) -> RasterImage {
+    try decode(Self.read(url))
+  }
+
+  /// Reads an image's header: format, size, channels and orientation, without decoding pixels.
+  ///
+  /// The pixel-count limit is not applied, so a caller can learn the size of an image it would
+  /// refuse to decode.
+  ///
+  /// - Parameter data: The PNG or JPEG file (the header and, for orientation, the metadata
+  ///   segments must be present).
+  /// - Returns: What the header says.
+  /// - Throws: ``ImageDecodingError`` when the format is unknown or the header is damaged or
+  ///   unsupported.
+  public func inspect(_ data: Data) throws(ImageDecodingError) -> ImageInfo {
+    try data.withUnsafeBytes { bytes in
+      // Safety: the buffer is only read by the codec and the EXIF walk during this call.
+      Result { () throws(ImageDecodingError) in try inspect(bytes: bytes) }
+    }.get()
+  }
+
+  /// Reads an image's header from a byte array, without decoding pixels.
+  ///
+  /// - Parameter bytes: The PNG or JPEG file.
+  /// - Returns: What the header says.
+  /// - Throws: ``ImageDecodingError`` as ``inspect(_:)-(Data)`` does.
+  public func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageInfo {
+    try bytes.withUnsafeBytes { raw in
+      // Safety: the buffer is only read by the codec and the EXIF walk during this call.
+      Result { () throws(ImageDecodingError) in try inspect(bytes: raw) }
+    }.get()
+  }
+
+  /// Reads an image file's header, without decoding pixels.
+  ///
+  /// - Parameter url: A file URL.
+  /// - Returns: What the header says.
+  /// - Throws: ``ImageDecodingError`` with code `io` when the file cannot be read, otherwise as
+  ///   ``inspect(_:)-(Data)`` does.
+  public func inspect(contentsOf url: URL) throws(ImageDecodingError) -> ImageInfo {
+    try inspect(Self.read(url))
+  }
+
+  private static func read(_ url: URL) throws(ImageDecodingError) -> Data {
+    do {
+      return try Data(contentsOf: url)
+    } catch {
+      throw ImageDecodingError(.io, "cannot read \(url.path): \(error.localizedDescription)")
+    }
+  }
+
+  /// The C options; `limited` is false for header inspection, which reports the stored size
+  /// whatever the limit or scale.
+  private func codecOptions(limited: Bool) -> cic_decode_options {
+    cic_decode_options(
+      max_pixels: limited ? UInt64(clamping: max(options.maximumPixelCount, 1)) : 0,
+      allow_truncated: options.allowsTruncatedJPEG ? 1 : 0,
+      max_scans: UInt32(DecodingOptions.maximumJPEGScanCount),
+      scale_denominator: limited ? UInt32(options.jpegScale.denominator) : 1)
+  }
+
+  private static func format(of bytes: UnsafeRawBufferPointer) throws(ImageDecodingError)
+    -> ImageFormat
+  {
+    guard !bytes.isEmpty else {
+      throw ImageDecodingError(.unknownFormat, "no data: an empty buffer is not an image")
+    }
+    if let format = ImageFormat.sniff(bytes) { return format }
+    // A damaged PNG signature (the classic CR/LF conversion) still deserves libpng's diagnosis.
+    if bytes.count >= 4, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 { return .png }
+    let head = bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
+    throw ImageDecodingError(
+      .unknownFormat, "not a PNG or JPEG file (the data starts with bytes \(head))")
+  }
+
+  private func header(of bytes: UnsafeRawBufferPointer, format: ImageFormat, limited: Bool)
+    throws(ImageDecodingError) -> cic_image_info
+  {
+    var codecOptions = codecOptions(limited: limited)
+    var info = cic_image_info()
+    var message = CodecStatus.messageBuffer()
+    let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+    let status =
+      switch format {
+      case .png:
+        cic_png_inspect(base, bytes.count, &codecOptions, &info, &message, message.count)
+      case .jpeg:
+        cic_jpeg_inspect(base, bytes.count, &codecOptions, &info, &message, message.count)
+      }
+    try CodecStatus.check(status, message: message, operation: "\(format.displayName) decoding")
+    return info
+  }
+
+  // Both helpers below run inside a `withUnsafeBytes` scope and never keep `bytes`.
+  private func inspect(bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
+    let format = try Self.format(of: bytes)
+    let info = try header(of: bytes, format: format, limited: false)
+    return ImageInfo(
+      format: format, width: Int(info.width), height: Int(info.height),
+      pixelFormat: try Self.pixelFormat(channels: info.channels), bitDepth: Int(info.bit_depth),
+      orientation: Self.orientation(in: bytes, format: format))
+  }
+
+  private func decode(bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> RasterImage {
+    let format = try Self.format(of: bytes)
+    let info = try header(of: bytes, format: format, limited: true)
+    let pixelFormat = try Self.pixelFormat(channels: info.channels)
+    let width = Int(info.width)
+    let height = Int(info.height)
+    let count = width * height * pixelFormat.channelCount
+    var codecOptions = codecOptions(limited: true)
+    var decodedInfo = cic_image_info()
+    var message = CodecStatus.messageBuffer()
+    var status = CIC_STATUS_OK
+    let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+    let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      // Safety: the codec writes exactly `count` bytes into `buffer` or fails; only a success
+      // marks the bytes initialized.
+      status =
+        switch format {
+        case .png:
+          cic_png_decode(
+            base, bytes.count, &codecOptions, buffer.baseAddress, count, &decodedInfo, &message,
+            message.count)
+        case .jpeg:
+          cic_jpeg_decode(
+            base, bytes.count, &codecOptions, buffer.baseAddress, count, &decodedInfo, &message,
+            message.count)
+        }
+      initialized = status == CIC_STATUS_OK ? count : 0
+    }
+    try CodecStatus.check(status, message: message, operation: "\(format.displayName) decoding")
+    return try RasterImage(
+      width: width, height: height, format: pixelFormat, pixels: pixels,
+      orientation: Self.orientation(in: bytes, format: format))
+  }
+
+  private static func orientation(in bytes: UnsafeRawBufferPointer, format: ImageFormat)
+    -> ImageOrientation
+  {
+    EXIFLocator.tiff(in: bytes, format: format).flatMap { EXIFReader(tiff: $0).orientation() }
+      ?? .up
+  }
+
+  private static func pixelFormat(channels: UInt32) throws(ImageDecodingError) -> PixelFormat {
+    switch channels {
+    case 1: .gray
+    case 2: .grayAlpha
+    case 3: .rgb
+    case 4: .rgba
+    default:
+      throw ImageDecodingError(.corrupt, "the codec reported \(channels) output channels")
+    }
+  }
+}
+
+extension ImageFormat {
+  /// The name used in messages.
+  var displayName: String {
+    switch self {
+    case .png: "PNG"
+    case .jpeg: "JPEG"
+    }
+  }
+}

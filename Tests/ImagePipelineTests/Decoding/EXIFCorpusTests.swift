@@ -1,0 +1,119 @@
+import Foundation
+import ImagePipeline
+import TestSupport
+import Testing
+
+/// EXIF orientation on real files: recurser's exif-orientation-examples and Pillow's test images.
+@Suite(.enabled(if: CorpusLocator.isAvailable, Comment(rawValue: CorpusLocator.skipReason)))
+struct EXIFCorpusTests {
+  let decoder = ImageDecoder()
+
+  /// The display pixel `(x, y)` of an image after its orientation, per DESIGN section 2; written
+  /// here independently of the pipeline's own geometry code.
+  private func displaySample(_ image: RasterImage, x: Int, y: Int, channel: Int) -> UInt8 {
+    let w = image.width
+    let h = image.height
+    let (sx, sy): (Int, Int)
+    switch image.orientation {
+    case .up: (sx, sy) = (x, y)
+    case .upMirrored: (sx, sy) = (w - 1 - x, y)
+    case .down: (sx, sy) = (w - 1 - x, h - 1 - y)
+    case .downMirrored: (sx, sy) = (x, h - 1 - y)
+    case .leftMirrored: (sx, sy) = (y, x)
+    case .right: (sx, sy) = (y, h - 1 - x)
+    case .rightMirrored: (sx, sy) = (w - 1 - y, h - 1 - x)
+    case .left: (sx, sy) = (w - 1 - y, x)
+    }
+    return image.pixels[(sy * w + sx) * image.format.channelCount + channel]
+  }
+
+  /// The mean absolute difference of two upright pictures, sampled on a grid.
+  private func meanDifference(_ first: RasterImage, _ second: RasterImage, step: Int) -> Double {
+    var total = 0
+    var count = 0
+    for y in stride(from: 0, to: first.displayHeight, by: step) {
+      for x in stride(from: 0, to: first.displayWidth, by: step) {
+        for channel in 0..<first.format.channelCount {
+          let a = displaySample(first, x: x, y: y, channel: channel)
+          let b = displaySample(second, x: x, y: y, channel: channel)
+          total += abs(Int(a) - Int(b))
+          count += 1
+        }
+      }
+    }
+    return Double(total) / Double(max(count, 1))
+  }
+
+  @Test(arguments: ["Landscape", "Portrait"])
+  func orientationExamplesReportTheirTag(kind: String) throws {
+    let reference = try decoder.decode(
+      contentsOf: CorpusLocator.url("exif-orientation-examples/\(kind)_1.jpg"))
+    var report: [String] = []
+    for tag in 0...8 {
+      let url = CorpusLocator.url("exif-orientation-examples/\(kind)_\(tag).jpg")
+      let image = try decoder.decode(contentsOf: url)
+      let expected = ImageOrientation(exifValue: tag)
+      #expect(image.orientation == expected, "\(kind)_\(tag)")
+      #expect(try decoder.inspect(contentsOf: url).orientation == expected)
+      #expect(image.displayWidth == reference.width && image.displayHeight == reference.height)
+      let difference = meanDifference(image, reference, step: 3)
+      report.append("\(kind)_\(tag): \(image.orientation), mean difference \(difference)")
+      #expect(difference <= 6, "\(kind)_\(tag) oriented differs from \(kind)_1 by \(difference)")
+    }
+    print(report.joined(separator: "\n"))
+  }
+
+  @Test func pillowHopperOrientations() throws {
+    let reference = try decoder.decode(
+      contentsOf: CorpusLocator.url("pillow-tests-images/hopper.jpg"))
+    for tag in 2...8 {
+      let image = try decoder.decode(
+        contentsOf: CorpusLocator.url("pillow-tests-images/hopper_orientation_\(tag).jpg"))
+      #expect(image.orientation.rawValue == UInt8(tag))
+      let difference = meanDifference(image, reference, step: 1)
+      #expect(difference <= 6, "hopper_orientation_\(tag): \(difference)")
+    }
+    let rectangle = try decoder.decode(
+      contentsOf: CorpusLocator.url("pillow-tests-images/orientation_rectangle.jpg"))
+    #expect(rectangle.orientation == .left)
+    #expect(rectangle.displayWidth == 1 && rectangle.displayHeight == 2)
+    let gps = try decoder.inspect(
+      contentsOf: CorpusLocator.url("pillow-tests-images/empty_gps_ifd.jpg"))
+    #expect(gps.orientation == .right)
+  }
+
+  @Test func brokenEXIFStillDecodes() throws {
+    let names = [
+      "invalid-exif.jpg", "invalid-exif-without-x-resolution.jpg", "hopper_bad_exif.jpg",
+      "exif_typeerror.jpg", "exif_gps_typeerror.jpg", "broken_exif_dpi.jpg",
+      "truncated_exif_dpi.jpg", "multiple_exif.jpg", "exif-ifd-offset.jpg",
+      "exif-dpi-zerodivision.jpg", "exif-200dpcm.jpg", "exif-72dpi-int.jpg", "exif_gps.jpg",
+      "no-dpi-in-exif.jpg", "photoshop-200dpi-broken.jpg",
+    ]
+    var report: [String] = []
+    for name in names {
+      let image = try decoder.decode(contentsOf: CorpusLocator.url("pillow-tests-images/\(name)"))
+      report.append("\(name): \(image.width)x\(image.height) \(image.orientation)")
+    }
+    print(report.joined(separator: "\n"))
+  }
+
+  @Test func pngEXIfChunks() throws {
+    let early = try decoder.decode(
+      contentsOf: CorpusLocator.url("image-png-tests-fuzz/tests/bugfixes/F-exif-chunk-early.png"))
+    let suite = try decoder.decode(contentsOf: CorpusLocator.url("pngsuite/exif2c08.png"))
+    // exif2c08's IFD0 holds Orientation = 1 among six other tags.
+    #expect(suite.orientation == .up)
+    // ImageMagick keeps EXIF hex-encoded in a `Raw profile type exif` text chunk (tag 3).
+    let magick = try decoder.decode(
+      contentsOf: CorpusLocator.url("pillow-tests-images/exif_imagemagick_orientation.png"))
+    #expect(magick.orientation == .down)
+    // XMP orientation is not read.
+    var report = ["F-exif-chunk-early.png: \(early.orientation)"]
+    for name in ["xmp_tags_orientation.png", "exif.png", "exif_imagemagick.png"] {
+      let image = try decoder.decode(contentsOf: CorpusLocator.url("pillow-tests-images/\(name)"))
+      report.append("\(name): \(image.orientation)")
+    }
+    print(report.joined(separator: "\n"))
+  }
+}
