@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import os
 import socketserver
 import sys
 import threading
@@ -63,6 +64,19 @@ class PictureAndStatsApp:
         return self.service(environ, start_response)
 
 
+def exit_when_stdin_closes():
+    """Ends the process when the parent (the test run) closes our stdin or dies."""
+
+    def watch():
+        try:
+            while sys.stdin.buffer.read(4096):
+                pass
+        finally:
+            os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def serve(app, port, make_service):
     """Binds 127.0.0.1:port, builds the service for the real root, prints the ready line."""
     httpd = make_server(
@@ -70,6 +84,7 @@ def serve(app, port, make_service):
     )
     bound = httpd.server_address[1]
     app.service = make_service("http://127.0.0.1:%d" % bound)
+    exit_when_stdin_closes()
     sys.stdout.write("READY %d\n" % bound)
     sys.stdout.flush()
     try:
