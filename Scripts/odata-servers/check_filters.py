@@ -1,7 +1,7 @@
 """Parses OData v4 $filter strings with the independent `odata-query` package.
 
-Reads one filter per line on stdin; prints `OK` or `ERROR <message>` per line, in order.
-Exits 0 when every line parsed.
+Reads one filter per line on stdin; prints `OK <root node type>` (for example `OK Compare`) or
+`ERROR <message>` per line, in order. Exits 0 when every line parsed.
 """
 
 import sys
@@ -17,8 +17,8 @@ def main():
         if not line.strip():
             continue
         try:
-            parser.parse(lexer.tokenize(line))
-            print("OK")
+            tree = parser.parse(lexer.tokenize(line))
+            print("OK %s" % type(tree).__name__)
         except Exception as error:  # noqa: BLE001 - report every parser failure per line
             failed = True
             print("ERROR %s: %s" % (type(error).__name__, str(error).replace("\n", " ")))
