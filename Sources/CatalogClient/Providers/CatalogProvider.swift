@@ -124,6 +124,18 @@ public struct ProductListing: Sendable, Hashable, Codable {
   public var query: String
   /// The products, ordered by product id.
   public var products: [ProductSummary]
+
+  /// Creates a listing.
+  ///
+  /// - Parameters:
+  ///   - category: The category asked for.
+  ///   - query: The exact URL or query used.
+  ///   - products: The products.
+  public init(category: String, query: String, products: [ProductSummary]) {
+    self.category = category
+    self.query = query
+    self.products = products
+  }
 }
 
 extension CatalogProvider {
