@@ -9,7 +9,8 @@ Prints `READY <port>` once listening; exits when stdin closes. Each path prefix 
   /always503/...       503 forever
   /endless/...         v4 pages of one entity whose next link never ends
   /loop/...            a v4 page whose next link is the page itself
-  /huge/...            a 200 body of 64 MiB
+  /huge/...            a 200 body of 64 MiB, announced in Content-Length
+  /stream/...          a 200 body of 64 MiB in chunked encoding, no length announced
   /foreign-next/...    a v4 page whose next link is on another host
   /headers/...         a v4 page echoing the request's Authorization and sap-client headers,
                        and an X-CSRF-Token response header when asked with "Fetch"
@@ -108,6 +109,18 @@ class Handler(BaseHTTPRequestHandler):
             try:
                 for _ in range(size >> 20):
                     self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        elif kind == "stream":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = b" " * (1 << 20)
+            try:
+                for _ in range(64):
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                self.wfile.write(b"0\r\n\r\n")
             except (BrokenPipeError, ConnectionResetError):
                 pass
         elif kind == "foreign-next":

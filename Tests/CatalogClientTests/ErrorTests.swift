@@ -115,8 +115,9 @@ struct ErrorTests {
     #expect(await loader.downloadCount == 0)
   }
 
-  @Test func hugeBodyIsCut() async throws {
-    let provider = try fault("huge", configuration: .init(maximumResponseBytes: 1 << 20))
+  @Test(arguments: ["huge", "stream"])
+  func hugeBodyIsCut(_ prefix: String) async throws {
+    let provider = try fault(prefix, configuration: .init(maximumResponseBytes: 1 << 20))
     let error = await failure(provider)
     #expect(error?.code == .responseTooLarge)
   }

@@ -29,12 +29,11 @@ public final class ODataTestServer: Sendable {
     origin.appendingPathComponent("odata/")
   }
 
-  private init(port: Int, process: Process, stdin: Pipe) {
+  private init(port: Int, origin: URL, process: Process, stdin: Pipe) {
     self.port = port
+    self.origin = origin
     self.process = Mutex(process)
     self.stdin = stdin
-    // Safety net for the force-free URL: the literal below is always a valid URL.
-    origin = URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
   }
 
   /// The package root, found from this file's location (never the working directory).
@@ -101,12 +100,13 @@ public final class ODataTestServer: Sendable {
     process.standardError = FileHandle.nullDevice
     try process.run()
     guard let line = readLine(from: output.fileHandleForReading, timeout: 60),
-      line.hasPrefix("READY "), let port = Int(line.dropFirst(6))
+      line.hasPrefix("READY "), let port = Int(line.dropFirst(6)),
+      let origin = URL(string: "http://127.0.0.1:\(port)")
     else {
       process.terminate()
       throw ServerError(message: "\(kind.rawValue) did not become ready")
     }
-    return ODataTestServer(port: port, process: process, stdin: input)
+    return ODataTestServer(port: port, origin: origin, process: process, stdin: input)
   }
 
   /// Stops the server (closing its stdin ends it) and waits for it to exit.

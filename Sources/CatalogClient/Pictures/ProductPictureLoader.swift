@@ -69,6 +69,9 @@ public actor ProductPictureLoader {
 
   /// The picture bytes for a product's `PictureUrl`.
   ///
+  /// A download shared by several callers runs to its end (bounded by the timeout and size limit)
+  /// even when one caller is cancelled, so the other callers still get the picture.
+  ///
   /// - Parameter pictureUrl: The product's `PictureUrl`, for example `/imgs/HT-1000.jpg`.
   /// - Returns: The picture file's bytes, as served.
   /// - Throws: ``CatalogError/Code/foreignOrigin`` for another origin, or the request's failure.

@@ -110,14 +110,16 @@ public struct ODataQuery: Sendable, Hashable {
 
   /// Returns the query with more `$select` properties given as typed properties.
   ///
-  /// - Parameter properties: The properties to return.
+  /// - Parameter properties: The properties to return; each must be a plain property, not a
+  ///   function of one such as `lowercased()`.
   /// - Returns: The changed query.
   public func select<each Value>(_ properties: repeat ODataProperty<each Value>) -> ODataQuery {
     var copy = self
     for property in repeat each properties {
-      if let path = property.path {
-        copy.select.append(path)
+      guard let path = property.path else {
+        preconditionFailure("$select takes properties, not functions of properties")
       }
+      copy.select.append(path)
     }
     return copy
   }
