@@ -29,10 +29,11 @@ from catalog_model import (
 from wsgi_support import PictureAndStatsApp, common_arguments, serve
 
 
-def _property(name, edm_type):
+def _property(name, edm_type, key):
+    nullable = name != key
     if edm_type == "Edm.Decimal":
-        return CsdlProperty(name=name, type=edm_type, nullable=False, precision=12, scale=3)
-    return CsdlProperty(name=name, type=edm_type, nullable=name.endswith("Id") is False)
+        return CsdlProperty(name=name, type=edm_type, nullable=nullable, precision=12, scale=3)
+    return CsdlProperty(name=name, type=edm_type, nullable=nullable)
 
 
 class CatalogProvider(CsdlAbstractEdmProvider):
@@ -40,7 +41,7 @@ class CatalogProvider(CsdlAbstractEdmProvider):
         product = CsdlEntityType(
             name="Product",
             key=[CsdlPropertyRef(name="ProductId")],
-            properties=[_property(n, t) for n, t in PRODUCT_PROPERTIES],
+            properties=[_property(n, t, "ProductId") for n, t in PRODUCT_PROPERTIES],
             navigation_properties=[
                 CsdlNavigationProperty(
                     name="Category", type=NAMESPACE + ".ProductCategory", partner="Products"
@@ -50,7 +51,7 @@ class CatalogProvider(CsdlAbstractEdmProvider):
         category = CsdlEntityType(
             name="ProductCategory",
             key=[CsdlPropertyRef(name="CategoryName")],
-            properties=[_property(n, t) for n, t in CATEGORY_PROPERTIES],
+            properties=[_property(n, t, "CategoryName") for n, t in CATEGORY_PROPERTIES],
             navigation_properties=[
                 CsdlNavigationProperty(
                     name="Products",
@@ -108,7 +109,8 @@ def main():
         store.set_relation("Products", repr(row["ProductId"]), "Category", [target])
         store.add_relation("ProductCategories", repr(row["CategoryName"]), "Products", entity)
 
-    def make_service(origin):
+    def make_service(_origin):
+        # odatapy derives the service root from each request, so the origin is not needed.
         odata = OData.new_instance()
         handler = odata.create_handler(odata.create_service_metadata(CatalogProvider()))
         handler.register(InMemoryProcessor(store, page_size=args.page_size or None))

@@ -5,7 +5,8 @@ import Testing
 
 struct ProductsByCategoryTests {
   @Test func offlineListing() async throws {
-    let listing = try await OfflineCatalogProvider.bundled().products(inCategory: "Mice")
+    let provider: any CatalogProvider = try OfflineCatalogProvider.bundled()
+    let listing = try await provider.products(inCategory: "Mice")
     #expect(listing.category == "Mice")
     #expect(
       listing.query

@@ -138,12 +138,13 @@ public struct ProductListing: Sendable, Hashable, Codable {
   }
 }
 
-extension CatalogProvider {
+extension ODataQuery {
   /// The query the products-of-a-category lookup uses.
   ///
   /// - Parameter category: The category name; always written as one string literal.
-  /// - Returns: A query filtering `Products` by `CategoryName`, ordered by `ProductId`.
-  public static func productsQuery(inCategory category: String) -> ODataQuery {
+  /// - Returns: A query filtering `Products` by `CategoryName`, selecting the
+  ///   ``ProductSummary`` properties, ordered by `ProductId`.
+  public static func products(inCategory category: String) -> ODataQuery {
     ODataQuery(entitySet: Product.entitySet)
       .filter(Product.categoryName == category)
       .select(
@@ -152,18 +153,20 @@ extension CatalogProvider {
       )
       .orderBy(Product.productId.ascending)
   }
+}
 
+extension CatalogProvider {
   /// The products of one category, following paging up to a bound.
   ///
   /// - Parameters:
   ///   - category: The category name, for example `Notebooks`; a value, never syntax.
   ///   - maximumPages: The most pages to follow.
-  /// - Returns: The listing with the exact query.
+  /// - Returns: The listing with the exact query (the first request's URL).
   /// - Throws: ``CatalogError`` for failed requests or a page limit hit.
   public func products(inCategory category: String, maximumPages: Int = 100)
     async throws(CatalogError) -> ProductListing
   {
-    let query = Self.productsQuery(inCategory: category)
+    let query = ODataQuery.products(inCategory: category)
     let result = try await fetch(query, paging: .followNextLinks(maximumPages: maximumPages))
     let products = try result.decode(Product.self).map(ProductSummary.init)
     let text: String
