@@ -14,6 +14,8 @@ Prints `READY <port>` once listening; exits when stdin closes. Each path prefix 
   /foreign-next/...    a v4 page whose next link is on another host
   /headers/...         a v4 page echoing the request's Authorization and sap-client headers,
                        and an X-CSRF-Token response header when asked with "Fetch"
+  /redirect-home/...   302 to a v4 page on this server
+  /redirect-away/...   302 to another host
   /v2old/...           a v2 payload in the old {"d":[…]} form
   /v2next/...          v2 pages with a string __next (SAP form) and string __count
 """
@@ -138,6 +140,12 @@ class Handler(BaseHTTPRequestHandler):
                 "SapClient": self.headers.get("sap-client", ""),
                 "Accept": self.headers.get("Accept", ""),
             }]}, headers=headers)
+        elif kind == "redirect-home":
+            self._send(302, b"", "text/plain",
+                       headers=[("Location", origin + "/flaky/0/home/Products")])
+        elif kind == "redirect-away":
+            self._send(302, b"", "text/plain",
+                       headers=[("Location", "http://other.invalid/Products")])
         elif kind == "v2old":
             self._send(200, {"d": [{
                 "__metadata": {"uri": origin + "/v2old/Products('HT-1000')"},

@@ -101,6 +101,15 @@ struct ErrorTests {
     #expect(error?.code == .foreignOrigin)
   }
 
+  @Test func redirectsStayOnTheOrigin() async throws {
+    let home = try await fault("redirect-home").fetch(Self.products, paging: .firstPage)
+    #expect(home.entities.count == 1)
+    let away = await failure(
+      try fault("redirect-away", configuration: .init(authorization: .bearer("secret"))))
+    #expect(away?.code == .httpStatus)
+    #expect(away?.httpStatus == 302)
+  }
+
   @Test func pictureOnAnotherHost() async throws {
     let loader = ProductPictureLoader(
       serviceRoot: try ODataTestServers.shared(.v4).serviceRoot)

@@ -9,7 +9,9 @@ import Synchronization
 ///
 /// The body is received incrementally and the transfer is cancelled as soon as it exceeds the
 /// request's size limit, so a huge or endless response never fills memory. The request's timeout
-/// bounds the whole exchange, not just the idle time between bytes.
+/// bounds the whole exchange, not just the idle time between bytes. Redirects are followed only
+/// within the request's origin (scheme, host, port); a redirect elsewhere is returned as the 3xx
+/// response itself, so credentials are never sent to another host.
 public final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
   private let delegate: TransferDelegate
@@ -133,6 +135,20 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
       return
     }
     completionHandler(.allow)
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+  ) {
+    guard let target = request.url, let origin = task.originalRequest?.url,
+      SameOrigin.check(target, origin)
+    else {
+      completionHandler(nil)
+      return
+    }
+    completionHandler(request)
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
