@@ -33,8 +33,12 @@ let package = Package(
     ),
     .target(name: "NeuralCore"),
     .target(
+      name: "CatalogClient",
+      resources: [.copy("Resources/catalog.json")]
+    ),
+    .target(
       name: "VisionCatalog",
-      dependencies: ["ImagePipeline", "NeuralCore"]
+      dependencies: ["ImagePipeline", "NeuralCore", "CatalogClient"]
     ),
     .executableTarget(
       name: "VisionCatalogCLI",
@@ -58,6 +62,10 @@ let package = Package(
     .testTarget(
       name: "NeuralCoreTests",
       dependencies: ["NeuralCore", "TestSupport"]
+    ),
+    .testTarget(
+      name: "CatalogClientTests",
+      dependencies: ["CatalogClient", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,2 +1,3 @@
+@_exported public import CatalogClient
 @_exported public import ImagePipeline
 @_exported public import NeuralCore

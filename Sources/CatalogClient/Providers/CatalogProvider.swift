@@ -1,0 +1,180 @@
+public import Foundation
+
+/// How a provider follows server-driven paging.
+public enum PagingPolicy: Sendable, Hashable {
+  /// Return the first page and its next link, unfollowed.
+  case firstPage
+  /// Follow next links until the results end, `$top` is reached, or a page comes back empty;
+  /// more than `maximumPages` pages is an error (``CatalogError/Code/pagingLimitExceeded``).
+  case followNextLinks(maximumPages: Int)
+}
+
+/// The entities a query returned, with the count and paging state.
+public struct ODataResult: Sendable, Hashable {
+  /// The entities, in the order the source returned them.
+  public var entities: [ODataEntity]
+  /// The total number of matches, when the query asked for an inline count.
+  public var count: Int?
+  /// The next link that was not followed, if any (absolute).
+  public var nextLink: URL?
+  /// Every URL (or, offline, the query text) that was requested, in order.
+  public var requests: [String]
+
+  /// Creates a result.
+  ///
+  /// - Parameters:
+  ///   - entities: The entities.
+  ///   - count: The inline count.
+  ///   - nextLink: The unfollowed next link.
+  ///   - requests: The requests made.
+  public init(
+    entities: [ODataEntity], count: Int? = nil, nextLink: URL? = nil, requests: [String] = []
+  ) {
+    self.entities = entities
+    self.count = count
+    self.nextLink = nextLink
+    self.requests = requests
+  }
+
+  /// Decodes every entity into a `Decodable` type.
+  ///
+  /// - Parameter type: The type, for example ``Product``.
+  /// - Returns: The decoded values in order.
+  /// - Throws: ``CatalogError/Code/decodingFailed`` when an entity does not fit.
+  public func decode<T: Decodable>(_ type: T.Type) throws(CatalogError) -> [T] {
+    var values: [T] = []
+    values.reserveCapacity(entities.count)
+    for entity in entities {
+      values.append(try entity.decode(T.self))
+    }
+    return values
+  }
+}
+
+/// A source of catalog data that answers ``ODataQuery`` values: a service or a local catalog.
+///
+/// Every provider evaluates the same query with the same semantics, so code can switch between
+/// ``HTTPCatalogProvider`` and ``OfflineCatalogProvider`` without changing results.
+public protocol CatalogProvider: Sendable {
+  /// The exact text that identifies the query at this source: the URL a service is sent, or the
+  /// relative URL an offline provider evaluates.
+  ///
+  /// - Parameter query: The query.
+  /// - Returns: The text, for logs and provenance.
+  /// - Throws: ``CatalogError/Code/unsupportedQuery`` when the query cannot be expressed.
+  func describe(_ query: ODataQuery) throws(CatalogError) -> String
+
+  /// Runs a collection query.
+  ///
+  /// - Parameters:
+  ///   - query: The query; a key lookup returns one entity.
+  ///   - paging: Whether to follow next links.
+  /// - Returns: The entities and count.
+  /// - Throws: ``CatalogError`` for unsupported queries and failed requests.
+  func fetch(_ query: ODataQuery, paging: PagingPolicy) async throws(CatalogError) -> ODataResult
+
+  /// Counts the entities a query's filter and search match (`/$count`).
+  ///
+  /// - Parameter query: The query; paging options are ignored.
+  /// - Returns: The number of matches.
+  /// - Throws: ``CatalogError`` for unsupported queries and failed requests.
+  func count(_ query: ODataQuery) async throws(CatalogError) -> Int
+
+  /// Reads one entity addressed by the query's key.
+  ///
+  /// - Parameter query: A query with ``ODataQuery/key``.
+  /// - Returns: The entity.
+  /// - Throws: ``CatalogError`` (HTTP 404 or ``CatalogError/Code/notFound`` when absent).
+  func entity(_ query: ODataQuery) async throws(CatalogError) -> ODataEntity
+}
+
+/// One product as the `vision-catalog` CLI prints it (DESIGN section 7 keys).
+public struct ProductSummary: Sendable, Hashable, Codable {
+  /// The key.
+  public var productId: String
+  /// The name.
+  public var name: String?
+  /// The category.
+  public var categoryName: String?
+  /// The price.
+  public var price: Decimal?
+  /// The currency of the price.
+  public var currencyCode: String?
+  /// The picture path.
+  public var pictureUrl: String?
+
+  /// Creates a summary of a product.
+  ///
+  /// - Parameter product: The product.
+  public init(_ product: Product) {
+    productId = product.productId
+    name = product.name
+    categoryName = product.categoryName
+    price = product.price
+    currencyCode = product.currencyCode
+    pictureUrl = product.pictureUrl
+  }
+}
+
+/// The products of one category and the exact query that found them.
+public struct ProductListing: Sendable, Hashable, Codable {
+  /// The category asked for.
+  public var category: String
+  /// The exact URL (HTTP) or relative query (offline) used.
+  public var query: String
+  /// The products, ordered by product id.
+  public var products: [ProductSummary]
+
+  /// Creates a listing.
+  ///
+  /// - Parameters:
+  ///   - category: The category asked for.
+  ///   - query: The exact URL or query used.
+  ///   - products: The products.
+  public init(category: String, query: String, products: [ProductSummary]) {
+    self.category = category
+    self.query = query
+    self.products = products
+  }
+}
+
+extension ODataQuery {
+  /// The query the products-of-a-category lookup uses.
+  ///
+  /// - Parameter category: The category name; always written as one string literal.
+  /// - Returns: A query filtering `Products` by `CategoryName`, selecting the
+  ///   ``ProductSummary`` properties, ordered by `ProductId`.
+  public static func products(inCategory category: String) -> ODataQuery {
+    ODataQuery(entitySet: Product.entitySet)
+      .filter(Product.categoryName == category)
+      .select(
+        Product.productId, Product.name, Product.categoryName, Product.price,
+        Product.currencyCode, Product.pictureUrl
+      )
+      .orderBy(Product.productId.ascending)
+  }
+}
+
+extension CatalogProvider {
+  /// The products of one category, following paging up to a bound.
+  ///
+  /// - Parameters:
+  ///   - category: The category name, for example `Notebooks`; a value, never syntax.
+  ///   - maximumPages: The most pages to follow.
+  /// - Returns: The listing with the exact query (the first request's URL).
+  /// - Throws: ``CatalogError`` for failed requests or a page limit hit.
+  public func products(inCategory category: String, maximumPages: Int = 100)
+    async throws(CatalogError) -> ProductListing
+  {
+    let query = ODataQuery.products(inCategory: category)
+    let result = try await fetch(query, paging: .followNextLinks(maximumPages: maximumPages))
+    let products = try result.decode(Product.self).map(ProductSummary.init)
+    let text: String
+    if let first = result.requests.first {
+      text = first
+    } else {
+      text = try describe(query)
+    }
+    return ProductListing(category: category, query: text, products: products)
+  }
+}

@@ -1,0 +1,363 @@
+public import Foundation
+
+/// A ``CatalogProvider`` that queries an OData v2 or v4 service over HTTP.
+///
+/// Requests go through an injectable ``HTTPTransport`` (``URLSessionTransport`` by default).
+/// GETs answered with 429 or 503 are retried with backoff; every failure is one
+/// ``CatalogError`` carrying the HTTP status and the service's parsed OData error.
+public struct HTTPCatalogProvider: CatalogProvider {
+  /// Settings of a provider.
+  public struct Configuration: Sendable, Hashable {
+    /// Extra header fields sent with every request (for example `sap-client`).
+    public var headers: [String: String]
+    /// Credentials for the `Authorization` header.
+    public var authorization: Authorization?
+    /// The longest one request may take, in seconds.
+    public var timeout: Double
+    /// The largest response body accepted, in bytes.
+    public var maximumResponseBytes: Int
+    /// Retrying of 429 and 503 answers.
+    public var retry: RetryPolicy
+    /// On v2, add the properties `$filter` and `$orderby` use to a non-empty `$select`.
+    ///
+    /// pyslet evaluates the filter and order after applying `$select`, so an unselected property
+    /// reads as null: the filter silently matches nothing and ordering fails with HTTP 500.
+    /// Selecting more properties never changes which rows match, so this is on by default.
+    public var selectsFilteredProperties: Bool
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - headers: Extra header fields.
+    ///   - authorization: Credentials.
+    ///   - timeout: Seconds one request may take.
+    ///   - maximumResponseBytes: The largest response body.
+    ///   - retry: Retrying of 429 and 503 answers.
+    ///   - selectsFilteredProperties: Whether v2 `$select` covers filtered and ordered properties.
+    public init(
+      headers: [String: String] = [:], authorization: Authorization? = nil, timeout: Double = 30,
+      maximumResponseBytes: Int = 16 << 20, retry: RetryPolicy = RetryPolicy(),
+      selectsFilteredProperties: Bool = true
+    ) {
+      self.headers = headers
+      self.authorization = authorization
+      self.timeout = timeout
+      self.maximumResponseBytes = maximumResponseBytes
+      self.retry = retry
+      self.selectsFilteredProperties = selectsFilteredProperties
+    }
+  }
+
+  /// One page of a collection.
+  public struct Page: Sendable, Hashable {
+    /// The entities of this page.
+    public var entities: [ODataEntity]
+    /// The inline count, when requested and sent.
+    public var count: Int?
+    /// The absolute next link, when the server sent one.
+    public var nextLink: URL?
+    /// The URL this page came from.
+    public var url: URL
+  }
+
+  /// The service root, for example `https://host/sap/opu/odata/ESPM/`.
+  public let serviceRoot: URL
+  /// The protocol version the service speaks.
+  public let version: ODataVersion
+  /// The settings.
+  public let configuration: Configuration
+  private let transport: any HTTPTransport
+
+  /// Creates a provider for a service.
+  ///
+  /// - Parameters:
+  ///   - serviceRoot: The service root URL.
+  ///   - version: The protocol version.
+  ///   - transport: The HTTP transport; a new ``URLSessionTransport`` by default.
+  ///   - configuration: The settings.
+  public init(
+    serviceRoot: URL, version: ODataVersion, transport: any HTTPTransport = URLSessionTransport(),
+    configuration: Configuration = Configuration()
+  ) {
+    self.serviceRoot = serviceRoot
+    self.version = version
+    self.transport = transport
+    self.configuration = configuration
+  }
+
+  /// The exact URL the query is sent to.
+  ///
+  /// - Parameter query: The query.
+  /// - Returns: The absolute URL text.
+  /// - Throws: ``CatalogError/Code/unsupportedQuery`` when the version cannot express it.
+  public func describe(_ query: ODataQuery) throws(CatalogError) -> String {
+    try requestURL(for: query).absoluteString
+  }
+
+  /// Fetches the first page of a query.
+  ///
+  /// - Parameter query: The query.
+  /// - Returns: The page with its next link, unfollowed.
+  /// - Throws: ``CatalogError`` for unsupported queries and failed requests.
+  public func fetchPage(_ query: ODataQuery) async throws(CatalogError) -> Page {
+    try await page(at: try requestURL(for: query))
+  }
+
+  /// Fetches the page a next link points to.
+  ///
+  /// - Parameter nextLink: A next link from an earlier page, used as given (it is opaque).
+  /// - Returns: The page.
+  /// - Throws: ``CatalogError/Code/foreignOrigin`` when the link leaves the service's origin,
+  ///   or any request failure.
+  public func fetchPage(nextLink: URL) async throws(CatalogError) -> Page {
+    try await page(at: try resolve(nextLink.absoluteString))
+  }
+
+  /// Runs a collection query, following next links as the policy says.
+  ///
+  /// Following stops when there is no next link, when `$top` entities have arrived (a server
+  /// that drops `$top` from its next link is trimmed here), or when a page is empty (pyslet's
+  /// memory store links to empty pages forever). A next link that repeats, or more pages than
+  /// the policy allows, is ``CatalogError/Code/pagingLimitExceeded``.
+  ///
+  /// - Parameters:
+  ///   - query: The query.
+  ///   - paging: Whether to follow next links.
+  /// - Returns: The entities, the inline count and the requests made.
+  /// - Throws: ``CatalogError`` for unsupported queries, failed requests and paging limits.
+  public func fetch(_ query: ODataQuery, paging: PagingPolicy) async throws(CatalogError)
+    -> ODataResult
+  {
+    if query.key != nil {
+      let url = try requestURL(for: query)
+      let entity = try await self.entity(at: url)
+      return ODataResult(entities: [entity], requests: [url.absoluteString])
+    }
+    var url = try requestURL(for: query)
+    var seen: Set<String> = [url.absoluteString]
+    var result = ODataResult(entities: [])
+    while true {
+      let page = try await page(at: url)
+      result.requests.append(url.absoluteString)
+      if result.requests.count == 1 {
+        result.count = page.count
+      }
+      result.entities += page.entities
+      if let top = query.top, result.entities.count >= top {
+        result.entities.removeLast(result.entities.count - top)
+        return result
+      }
+      guard let next = page.nextLink else {
+        return result
+      }
+      guard case .followNextLinks(let maximumPages) = paging else {
+        result.nextLink = next
+        return result
+      }
+      if page.entities.isEmpty {
+        return result
+      }
+      guard seen.insert(next.absoluteString).inserted else {
+        throw CatalogError(
+          .pagingLimitExceeded, "the next link repeats an earlier page", url: next.absoluteString)
+      }
+      guard result.requests.count < maximumPages else {
+        throw CatalogError(
+          .pagingLimitExceeded, "more than \(maximumPages) pages", url: next.absoluteString)
+      }
+      url = next
+    }
+  }
+
+  /// Counts the matches of a query's filter and search with `/$count`.
+  ///
+  /// - Parameter query: The query; select, order and paging are ignored.
+  /// - Returns: The number of matches.
+  /// - Throws: ``CatalogError`` for unsupported queries and failed requests.
+  public func count(_ query: ODataQuery) async throws(CatalogError) -> Int {
+    var countQuery = query
+    countQuery.count = .only
+    // `/$count` must be asked for as text; pyslet answers 406 to a JSON Accept header.
+    let response = try await get(try requestURL(for: countQuery), accept: "text/plain")
+    return try ODataPayload.plainCount(response.body)
+  }
+
+  /// Reads the entity a query's key addresses.
+  ///
+  /// - Parameter query: A query with a key.
+  /// - Returns: The entity.
+  /// - Throws: ``CatalogError`` (HTTP 404 when absent).
+  public func entity(_ query: ODataQuery) async throws(CatalogError) -> ODataEntity {
+    guard query.key != nil else {
+      throw CatalogError(.unsupportedQuery, "an entity lookup needs a key")
+    }
+    return try await entity(at: try requestURL(for: query))
+  }
+
+  /// Fetches a CSRF token for later modifying requests (`X-CSRF-Token: Fetch`).
+  ///
+  /// - Returns: The token, or `nil` when the service sends none.
+  /// - Throws: ``CatalogError`` for failed requests.
+  public func fetchCSRFToken() async throws(CatalogError) -> String? {
+    let response = try await get(
+      serviceRoot, accept: "application/json", extra: ["X-CSRF-Token": "Fetch"])
+    return response.headers["x-csrf-token"]
+  }
+
+  // MARK: - Requests
+
+  func requestURL(for query: ODataQuery) throws(CatalogError) -> URL {
+    var sent = query
+    if version == .v2 && configuration.selectsFilteredProperties {
+      sent = query.selectingFilteredProperties()
+    }
+    return try sent.url(serviceRoot: serviceRoot, version: version)
+  }
+
+  private func resolve(_ link: String) throws(CatalogError) -> URL {
+    guard let url = URL(string: link, relativeTo: serviceRoot)?.absoluteURL else {
+      throw CatalogError(.invalidURL, "cannot resolve '\(link)' against the service root")
+    }
+    guard SameOrigin.check(url, serviceRoot) else {
+      throw CatalogError(
+        .foreignOrigin, "a link leaves the service's origin", url: url.absoluteString)
+    }
+    return url
+  }
+
+  private func page(at url: URL) async throws(CatalogError) -> Page {
+    let response = try await get(url, accept: "application/json")
+    let collection: ODataPayload.Collection
+    do {
+      collection = try ODataPayload.collection(response.body, version: version)
+    } catch {
+      throw CatalogError(
+        error.code, error.message, httpStatus: response.statusCode, url: url.absoluteString)
+    }
+    return Page(
+      entities: collection.entities, count: collection.count,
+      nextLink: try collection.nextLink.map { (link) throws(CatalogError) in try resolve(link) },
+      url: url)
+  }
+
+  private func entity(at url: URL) async throws(CatalogError) -> ODataEntity {
+    let response = try await get(url, accept: "application/json")
+    do {
+      return try ODataPayload.entity(response.body, version: version)
+    } catch {
+      throw CatalogError(
+        error.code, error.message, httpStatus: response.statusCode, url: url.absoluteString)
+    }
+  }
+
+  private func get(_ url: URL, accept: String, extra: [String: String] = [:])
+    async throws(CatalogError) -> HTTPResponse
+  {
+    var headers = configuration.headers
+    headers["Accept"] = accept
+    switch version {
+    case .v2:
+      headers["DataServiceVersion"] = "2.0"
+      headers["MaxDataServiceVersion"] = "2.0"
+    case .v4:
+      headers["OData-Version"] = "4.0"
+      headers["OData-MaxVersion"] = "4.01"
+    }
+    if let authorization = configuration.authorization {
+      headers["Authorization"] = authorization.headerValue
+    }
+    headers.merge(extra) { _, new in new }
+    let request = HTTPRequest(
+      url: url, headers: headers, timeout: configuration.timeout,
+      maximumResponseBytes: configuration.maximumResponseBytes)
+    var attempt = 0
+    while true {
+      let response = try await transport.send(request)
+      if (200..<300).contains(response.statusCode) {
+        return response
+      }
+      if [429, 503].contains(response.statusCode) && attempt < configuration.retry.maximumRetries {
+        let delay = configuration.retry.delay(
+          attempt: attempt, retryAfter: response.headers["retry-after"])
+        do {
+          try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+        } catch {
+          throw CatalogError(
+            .cancelled, "cancelled while waiting to retry", url: url.absoluteString)
+        }
+        attempt += 1
+        continue
+      }
+      let serviceError = ODataPayload.serviceError(response.body)
+      throw CatalogError(
+        .httpStatus,
+        "the service answered HTTP \(response.statusCode)"
+          + (serviceError.map { ": \($0.message)" } ?? ""),
+        httpStatus: response.statusCode, serviceError: serviceError, url: url.absoluteString)
+    }
+  }
+}
+
+/// Origin comparison (scheme, host, port) with default ports filled in.
+enum SameOrigin {
+  static func check(_ url: URL, _ root: URL) -> Bool {
+    guard let scheme = url.scheme?.lowercased(), let rootScheme = root.scheme?.lowercased(),
+      let host = url.host?.lowercased(), let rootHost = root.host?.lowercased()
+    else {
+      return false
+    }
+    func port(_ url: URL, _ scheme: String) -> Int {
+      url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+    }
+    return scheme == rootScheme && host == rootHost && port(url, scheme) == port(root, rootScheme)
+  }
+}
+
+extension ODataQuery {
+  /// The query with every single-segment property of `$filter` and `$orderby` in `$select`,
+  /// when `$select` is not empty (see ``HTTPCatalogProvider/Configuration/selectsFilteredProperties``).
+  func selectingFilteredProperties() -> ODataQuery {
+    guard !select.isEmpty, !select.contains(ODataPath("*")) else {
+      return self
+    }
+    var paths: [ODataPath] = []
+    func collect(_ operand: ODataOperand) {
+      switch operand {
+      case .property(let path) where path.segments.count == 1:
+        paths.append(path)
+      case .toLower(let inner), .toUpper(let inner):
+        collect(inner)
+      default:
+        break
+      }
+    }
+    func collect(_ expression: ODataExpression) {
+      switch expression {
+      case .compare(let lhs, _, let rhs), .contains(let lhs, let rhs),
+        .startsWith(let lhs, let rhs), .endsWith(let lhs, let rhs):
+        collect(lhs)
+        collect(rhs)
+      case .and(let lhs, let rhs), .or(let lhs, let rhs):
+        collect(lhs)
+        collect(rhs)
+      case .not(let inner):
+        collect(inner)
+      case .isIn(let operand, _):
+        collect(operand)
+      case .constant:
+        break
+      }
+    }
+    if let filter {
+      collect(filter)
+    }
+    for order in orderBy {
+      collect(order.operand)
+    }
+    var copy = self
+    for path in paths where !copy.select.contains(path) {
+      copy.select.append(path)
+    }
+    return copy
+  }
+}

@@ -1,0 +1,208 @@
+/// A read query against one entity set: the Swift counterpart of SAPOData's `DataQuery`.
+///
+/// Build it with the chaining methods, then render it with ``url(serviceRoot:version:)`` or
+/// ``relativeURL(version:)`` (the exact text that will be sent), or hand it to a provider.
+///
+/// ```swift
+/// let query = ODataQuery(entitySet: "Products")
+///   .filter(Product.categoryName == "Mice" && Product.price < Decimal(50))
+///   .orderBy(Product.price.descending)
+///   .top(10)
+/// ```
+public struct ODataQuery: Sendable, Hashable {
+  /// How a query asks for the number of matching entities.
+  public enum CountMode: Sendable, Hashable {
+    /// No count.
+    case none
+    /// The count next to the results (`$count=true` / `$inlinecount=allpages`).
+    case inline
+    /// Only the count (`…/$count`), answered as plain text.
+    case only
+  }
+
+  /// The entity set, for example `Products`.
+  public var entitySet: String
+  /// A key to address one entity, for example `'HT-1000'`.
+  public var key: ODataValue?
+  /// The `$filter` condition.
+  public var filter: ODataExpression?
+  /// The `$select` properties (all when empty).
+  public var select: [ODataPath]
+  /// The `$expand` items.
+  public var expand: [ODataExpand]
+  /// The `$orderby` keys, most significant first.
+  public var orderBy: [ODataOrder]
+  /// The `$top` limit.
+  public var top: Int?
+  /// The `$skip` offset.
+  public var skip: Int?
+  /// Whether and how to count.
+  public var count: CountMode
+  /// The `$search` expression (v4 only).
+  public var search: ODataSearch?
+  /// Custom query options (names without `$`), in order.
+  public var customOptions: [CustomOption]
+
+  /// A custom (non-system) query option such as `sap-client=001`.
+  public struct CustomOption: Sendable, Hashable {
+    /// The option name; must not start with `$` or `@` and must not contain `&`, `=`, `#`.
+    public var name: String
+    /// The option value; percent-encoded when rendered.
+    public var value: String
+
+    /// Creates a custom option.
+    ///
+    /// - Parameters:
+    ///   - name: The option name.
+    ///   - value: The option value.
+    public init(name: String, value: String) {
+      self.name = name
+      self.value = value
+    }
+  }
+
+  /// Creates a query for all entities of a set.
+  ///
+  /// - Parameter entitySet: The entity set name, an OData identifier such as `Products`.
+  public init(entitySet: String) {
+    self.entitySet = entitySet
+    key = nil
+    filter = nil
+    select = []
+    expand = []
+    orderBy = []
+    top = nil
+    skip = nil
+    count = .none
+    search = nil
+    customOptions = []
+  }
+
+  /// Returns the query addressing one entity by its key.
+  ///
+  /// - Parameter value: The key value, for example `"HT-1000"`.
+  /// - Returns: The changed query.
+  public func withKey(_ value: some ODataLiteralConvertible) -> ODataQuery {
+    var copy = self
+    copy.key = value.odataValue
+    return copy
+  }
+
+  /// Returns the query with a filter; a second call combines both with `and`.
+  ///
+  /// - Parameter condition: The condition entities must meet.
+  /// - Returns: The changed query.
+  public func filter(_ condition: ODataExpression) -> ODataQuery {
+    var copy = self
+    copy.filter = filter.map { .and($0, condition) } ?? condition
+    return copy
+  }
+
+  /// Returns the query with more `$select` properties.
+  ///
+  /// - Parameter paths: The properties to return.
+  /// - Returns: The changed query.
+  public func select(_ paths: ODataPath...) -> ODataQuery {
+    var copy = self
+    copy.select += paths
+    return copy
+  }
+
+  /// Returns the query with more `$select` properties given as typed properties.
+  ///
+  /// - Parameter properties: The properties to return; each must be a plain property, not a
+  ///   function of one such as `lowercased()`.
+  /// - Returns: The changed query.
+  public func select<each Value>(_ properties: repeat ODataProperty<each Value>) -> ODataQuery {
+    var copy = self
+    for property in repeat each properties {
+      guard let path = property.path else {
+        preconditionFailure("$select takes properties, not functions of properties")
+      }
+      copy.select.append(path)
+    }
+    return copy
+  }
+
+  /// Returns the query with more `$expand` items.
+  ///
+  /// - Parameter items: The navigation properties to expand.
+  /// - Returns: The changed query.
+  public func expand(_ items: ODataExpand...) -> ODataQuery {
+    var copy = self
+    copy.expand += items
+    return copy
+  }
+
+  /// Returns the query with more `$orderby` keys (less significant than the existing ones).
+  ///
+  /// - Parameter keys: The sort keys.
+  /// - Returns: The changed query.
+  public func orderBy(_ keys: ODataOrder...) -> ODataQuery {
+    var copy = self
+    copy.orderBy += keys
+    return copy
+  }
+
+  /// Returns the query with a `$top` limit.
+  ///
+  /// - Parameter count: The largest number of entities to return; must not be negative.
+  /// - Returns: The changed query.
+  public func top(_ count: Int) -> ODataQuery {
+    precondition(count >= 0, "$top must not be negative")
+    var copy = self
+    copy.top = count
+    return copy
+  }
+
+  /// Returns the query with a `$skip` offset.
+  ///
+  /// - Parameter count: The number of entities to skip; must not be negative.
+  /// - Returns: The changed query.
+  public func skip(_ count: Int) -> ODataQuery {
+    precondition(count >= 0, "$skip must not be negative")
+    var copy = self
+    copy.skip = count
+    return copy
+  }
+
+  /// Returns the query asking for the total count next to the results.
+  ///
+  /// - Returns: The changed query.
+  public func inlineCount() -> ODataQuery {
+    var copy = self
+    copy.count = .inline
+    return copy
+  }
+
+  /// Returns the query asking only for the number of matching entities (`/$count`).
+  ///
+  /// - Returns: The changed query.
+  public func countOnly() -> ODataQuery {
+    var copy = self
+    copy.count = .only
+    return copy
+  }
+
+  /// Returns the query with a `$search` expression (v4).
+  ///
+  /// - Parameter expression: The free-text search.
+  /// - Returns: The changed query.
+  public func search(_ expression: ODataSearch) -> ODataQuery {
+    var copy = self
+    copy.search = expression
+    return copy
+  }
+
+  /// Returns the query with one more custom option.
+  ///
+  /// - Parameters:
+  ///   - name: The option name, without `$`.
+  ///   - value: The option value.
+  /// - Returns: The changed query.
+  public func customOption(_ name: String, _ value: String) -> ODataQuery {
+    var copy = self
+    copy.customOptions.append(CustomOption(name: name, value: value))
+    return copy
+  }
+}

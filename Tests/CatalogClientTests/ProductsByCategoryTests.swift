@@ -1,0 +1,53 @@
+import CatalogClient
+import Foundation
+import TestSupport
+import Testing
+
+struct ProductsByCategoryTests {
+  @Test func offlineListing() async throws {
+    let provider: any CatalogProvider = try OfflineCatalogProvider.bundled()
+    let listing = try await provider.products(inCategory: "Mice")
+    #expect(listing.category == "Mice")
+    #expect(
+      listing.query
+        == "Products?$filter=CategoryName%20eq%20'Mice'"
+        + "&$select=ProductId,Name,CategoryName,Price,CurrencyCode,PictureUrl&$orderby=ProductId")
+    #expect(
+      listing.products.map(\.productId) == ["HT-1060", "HT-1061", "HT-1062", "HT-1063", "HT-1064"])
+    let first = try #require(listing.products.first)
+    #expect(first.name == "Cordless Mouse")
+    #expect(first.price == MatrixCase.decimal("9"))
+    #expect(first.currencyCode == "EUR")
+    #expect(first.pictureUrl == "/imgs/HT-1060.jpg")
+  }
+
+  @Test func listingEncodesWithTheCLIKeys() throws {
+    var product = Product(productId: "HT-1", name: "N", categoryName: "Mice")
+    product.price = MatrixCase.decimal("12.5")
+    product.currencyCode = "EUR"
+    product.pictureUrl = "/imgs/HT-1.jpg"
+    let listing = ProductListing(
+      category: "Mice", query: "q", products: [ProductSummary(product)])
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let text = String(decoding: try encoder.encode(listing), as: UTF8.self)
+    #expect(
+      text
+        == #"{"category":"Mice","products":[{"categoryName":"Mice","currencyCode":"EUR","name":"N","#
+        + #""pictureUrl":"\/imgs\/HT-1.jpg","price":12.5,"productId":"HT-1"}],"query":"q"}"#)
+  }
+
+  @Test(
+    .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
+    .timeLimit(.minutes(1)), arguments: ["Notebooks", "Espresso Machines", "Joe's", "Ümlaut"])
+  func serversAndOfflineListTheSameProducts(_ category: String) async throws {
+    let offline = try await OfflineCatalogProvider.bundled().products(inCategory: category)
+    for version in ODataVersion.allCases {
+      let server = try ODataTestServers.shared(version == .v4 ? .v4 : .v2)
+      let provider = HTTPCatalogProvider(serviceRoot: server.serviceRoot, version: version)
+      let listing = try await provider.products(inCategory: category)
+      #expect(listing.products == offline.products)
+      #expect(listing.query.hasPrefix(server.serviceRoot.absoluteString + "Products?$filter="))
+    }
+  }
+}

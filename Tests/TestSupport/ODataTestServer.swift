@@ -1,0 +1,221 @@
+public import Foundation
+import Synchronization
+
+/// A Python OData server (or the fault server) started from the test venv on 127.0.0.1.
+///
+/// The venv is made by `Scripts/odata-servers/setup-venv.sh` in `.cache/odata-venv`. Servers pick
+/// a free port themselves and print `READY <port>`; they exit when their stdin closes, which
+/// happens when ``stop()`` is called or the test process ends, so none outlives the test run.
+public final class ODataTestServer: Sendable {
+  /// Which server script to run.
+  public enum Kind: String, Sendable {
+    /// odatapy 5.3.0, OData v4 (`serve_v4.py`).
+    case v4 = "serve_v4.py"
+    /// pyslet 0.7.20170805 in-memory store, OData v2 (`serve_v2.py`).
+    case v2 = "serve_v2.py"
+    /// The fault server (`fault_server.py`).
+    case fault = "fault_server.py"
+  }
+
+  /// The port the server listens on.
+  public let port: Int
+  /// `http://127.0.0.1:<port>`.
+  public let origin: URL
+  private let process: Mutex<Process?>
+  private let stdin: Pipe
+
+  /// The OData service root, `http://127.0.0.1:<port>/odata/`.
+  public var serviceRoot: URL {
+    origin.appendingPathComponent("odata/")
+  }
+
+  private init(port: Int, origin: URL, process: Process, stdin: Pipe) {
+    self.port = port
+    self.origin = origin
+    self.process = Mutex(process)
+    self.stdin = stdin
+  }
+
+  /// The package root, found from this file's location (never the working directory).
+  public static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The venv's Python interpreter.
+  public static let python = packageRoot.appendingPathComponent(".cache/odata-venv/bin/python")
+
+  /// The directory of the server scripts.
+  public static let scripts = packageRoot.appendingPathComponent("Scripts/odata-servers")
+
+  /// The bundled catalog the servers load.
+  public static let catalog = packageRoot.appendingPathComponent(
+    "Sources/CatalogClient/Resources/catalog.json")
+
+  /// Why the servers cannot run, or `nil` when they can.
+  public static let unavailableReason: String? = {
+    if FileManager.default.isExecutableFile(atPath: python.path) {
+      return nil
+    }
+    let reason =
+      "OData test servers skipped: no venv at \(python.path); "
+      + "run Scripts/odata-servers/setup-venv.sh"
+    print(reason)
+    return reason
+  }()
+
+  /// Whether the server tests should run: the venv exists, or `CATALOG_REQUIRE_ODATA_SERVERS=1`
+  /// is set (CI sets it, so a missing venv fails the run instead of skipping tests).
+  public static var isAvailable: Bool {
+    unavailableReason == nil
+      || ProcessInfo.processInfo.environment["CATALOG_REQUIRE_ODATA_SERVERS"] == "1"
+  }
+
+  /// Starts a server and waits until it accepts requests.
+  ///
+  /// - Parameters:
+  ///   - kind: The server to run.
+  ///   - pageSize: The server-driven page size (0 for none).
+  ///   - pictureDelayMilliseconds: A delay before each picture answer, to overlap requests.
+  /// - Returns: The running server.
+  /// - Throws: `ServerError` when the venv is missing or the server does not become ready.
+  public static func start(_ kind: Kind, pageSize: Int = 0, pictureDelayMilliseconds: Int = 0)
+    throws -> ODataTestServer
+  {
+    if let unavailableReason {
+      throw ServerError(message: unavailableReason)
+    }
+    let process = Process()
+    process.executableURL = python
+    var arguments = [scripts.appendingPathComponent(kind.rawValue).path]
+    if kind != .fault {
+      arguments += [
+        "--catalog", catalog.path, "--page-size", String(pageSize),
+        "--picture-delay-ms", String(pictureDelayMilliseconds),
+      ]
+    }
+    process.arguments = arguments
+    process.currentDirectoryURL = scripts
+    var environment = ProcessInfo.processInfo.environment
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    process.environment = environment
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    guard let line = readLine(from: output.fileHandleForReading, timeout: 60),
+      line.hasPrefix("READY "), let port = Int(line.dropFirst(6)),
+      let origin = URL(string: "http://127.0.0.1:\(port)")
+    else {
+      process.terminate()
+      throw ServerError(message: "\(kind.rawValue) did not become ready")
+    }
+    return ODataTestServer(port: port, origin: origin, process: process, stdin: input)
+  }
+
+  /// Stops the server (closing its stdin ends it) and waits for it to exit.
+  public func stop() {
+    guard
+      let process = process.withLock({ current -> Process? in
+        defer { current = nil }
+        return current
+      })
+    else {
+      return
+    }
+    try? stdin.fileHandleForWriting.close()
+    process.waitUntilExit()
+  }
+
+  /// Runs a script of `Scripts/odata-servers` with the venv's Python.
+  ///
+  /// - Parameters:
+  ///   - script: The script file name.
+  ///   - input: Text for its stdin.
+  /// - Returns: The exit status and stdout.
+  /// - Throws: `ServerError` when the venv is missing, or launch errors.
+  public static func runScript(_ script: String, input: String) throws -> (
+    status: Int32, output: String
+  ) {
+    if let unavailableReason {
+      throw ServerError(message: unavailableReason)
+    }
+    let process = Process()
+    process.executableURL = python
+    process.arguments = [scripts.appendingPathComponent(script).path]
+    process.currentDirectoryURL = scripts
+    var environment = ProcessInfo.processInfo.environment
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    process.environment = environment
+    let stdinPipe = Pipe()
+    let stdoutPipe = Pipe()
+    process.standardInput = stdinPipe
+    process.standardOutput = stdoutPipe
+    try process.run()
+    stdinPipe.fileHandleForWriting.write(Data(input.utf8))
+    try stdinPipe.fileHandleForWriting.close()
+    let data = stdoutPipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  /// Reads one line with a deadline, on a helper thread so a silent child cannot block forever.
+  private static func readLine(from handle: FileHandle, timeout: Double) -> String? {
+    let result = Mutex<String?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      var bytes: [UInt8] = []
+      while bytes.count < 256 {
+        let chunk = handle.readData(ofLength: 1)
+        guard let byte = chunk.first else {
+          break
+        }
+        if byte == UInt8(ascii: "\n") {
+          break
+        }
+        bytes.append(byte)
+      }
+      result.withLock { $0 = String(decoding: bytes, as: UTF8.self) }
+      done.signal()
+    }
+    guard done.wait(timeout: .now() + timeout) == .success else {
+      return nil
+    }
+    return result.withLock { $0 }
+  }
+
+  /// A failure to start a server or run a script.
+  public struct ServerError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let message: String
+    /// The message.
+    public var description: String { message }
+  }
+}
+
+/// The servers shared by all tests of one process, started on first use.
+public enum ODataTestServers {
+  private static let servers = Mutex<[String: ODataTestServer]>([:])
+
+  /// The shared server of a kind, started on first use (150 ms picture delay).
+  ///
+  /// - Parameters:
+  ///   - kind: The server.
+  ///   - pageSize: The server-driven page size; 0 serves every result in one page.
+  /// - Returns: The running server.
+  /// - Throws: `ODataTestServer.ServerError` when it cannot start.
+  public static func shared(_ kind: ODataTestServer.Kind, pageSize: Int = 5) throws
+    -> ODataTestServer
+  {
+    try servers.withLock { servers in
+      let key = "\(kind.rawValue)-\(pageSize)"
+      if let server = servers[key] {
+        return server
+      }
+      let server = try ODataTestServer.start(
+        kind, pageSize: pageSize, pictureDelayMilliseconds: 150)
+      servers[key] = server
+      return server
+    }
+  }
+}
