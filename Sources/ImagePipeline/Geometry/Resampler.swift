@@ -1,0 +1,207 @@
+/// The separable resampler: a horizontal pass from 8-bit pixels to float RGB rows, then a vertical
+/// pass into a float RGB canvas, both with ``ResamplingWeights``.
+///
+/// Alpha is composited over a background inside the horizontal pass. Compositing is linear in the
+/// alpha-weighted colors, so `sum(w * a * c) / 255 + (1 - sum(w * a) / 255) * background` equals
+/// compositing every pixel first and resampling afterwards, without a full-size composited copy.
+/// Gray is widened to three channels only when written.
+enum Resampler {
+  /// Resamples `rect` of `image` into `target` of an interleaved RGB float canvas.
+  ///
+  /// - Parameters:
+  ///   - image: The 8-bit source, of any pixel format.
+  ///   - rect: The source pixels to resample; must fit the image.
+  ///   - canvas: Interleaved RGB floats, `canvasWidth` pixels per row.
+  ///   - canvasWidth: The canvas width in pixels.
+  ///   - target: Where the resampled pixels go; must fit the canvas.
+  ///   - background: The color that alpha is composited over, levels 0...255.
+  static func resample(
+    _ image: RasterImage, rect: PixelRect, into canvas: inout [Float], canvasWidth: Int,
+    target: PixelRect, background: SIMD3<Float>
+  ) {
+    precondition(rect.fits(imageWidth: image.width, imageHeight: image.height))
+    precondition(target.fits(imageWidth: canvasWidth, imageHeight: canvas.count / canvasWidth / 3))
+    let across = ResamplingWeights(inputCount: rect.width, outputCount: target.width)
+    let down = ResamplingWeights(inputCount: rect.height, outputCount: target.height)
+    let rowFloats = target.width * 3
+    func end(_ y: Int) -> Int { down.starts[y] + down.counts[y] }
+    // Output rows go in bands whose horizontally resampled rows fit the budget, so that tall
+    // sources with wide outputs keep bounded memory; usual downscales need a single band.
+    var rows = [Float]()
+    var bandStart = 0
+    while bandStart < target.height {
+      var bandEnd = bandStart + 1
+      while bandEnd < target.height,
+        (end(bandEnd) - down.starts[bandStart]) * rowFloats <= bandBudget
+      {
+        bandEnd += 1
+      }
+      let firstRow = down.starts[bandStart]
+      let rowCount = end(bandEnd - 1) - firstRow
+      if rows.count < rowCount * rowFloats {
+        rows = [Float](repeating: 0, count: rowCount * rowFloats)
+      }
+      let source = PixelRect(x: rect.x, y: rect.y + firstRow, width: rect.width, height: rowCount)
+      horizontalPass(image, source, across, into: &rows, background: background)
+      verticalPass(
+        rows, rowOffset: firstRow, down, outputRows: bandStart..<bandEnd, width: target.width,
+        into: &canvas, canvasWidth: canvasWidth, target: target)
+      bandStart = bandEnd
+    }
+  }
+
+  /// The most floats the horizontally resampled rows of one band may hold (64 MB).
+  private static let bandBudget = 1 << 24
+
+  private static func horizontalPass(
+    _ image: RasterImage, _ source: PixelRect, _ weights: ResamplingWeights,
+    into rows: inout [Float], background: SIMD3<Float>
+  ) {
+    let rowBytes = image.bytesPerRow
+    image.pixels.withUnsafeBufferPointer { pixels in
+      weights.table.withUnsafeBufferPointer { table in
+        weights.starts.withUnsafeBufferPointer { starts in
+          weights.counts.withUnsafeBufferPointer { counts in
+            rows.withUnsafeMutableBufferPointer { rows in
+              // Safety: `source` fits the image (checked by the caller's precondition), every tap
+              // index `start + t < inputCount == source.width`, so each read lies in a row of the
+              // image; `rows` holds `source.height` rows of `weights.outputCount` RGB floats.
+              let pass = HorizontalPass(
+                pixels: pixels, table: table, starts: starts, counts: counts,
+                stride: weights.stride, outputWidth: weights.outputCount, rows: rows,
+                background: background)
+              for row in 0..<source.height {
+                let input = (source.y + row) * rowBytes
+                let output = row * weights.outputCount * 3
+                switch image.format {
+                case .rgb: pass.opaqueRow(input, source.x, output, channels: 3)
+                case .gray: pass.opaqueRow(input, source.x, output, channels: 1)
+                case .rgba: pass.alphaRow(input, source.x, output, colorChannels: 3)
+                case .grayAlpha: pass.alphaRow(input, source.x, output, colorChannels: 1)
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static func verticalPass(
+    _ rows: [Float], rowOffset: Int, _ weights: ResamplingWeights, outputRows: Range<Int>,
+    width: Int,
+    into canvas: inout [Float], canvasWidth: Int, target: PixelRect
+  ) {
+    let rowFloats = width * 3
+    rows.withUnsafeBufferPointer { rows in
+      weights.table.withUnsafeBufferPointer { table in
+        canvas.withUnsafeMutableBufferPointer { canvas in
+          // Safety: tap rows `start - rowOffset + t` lie inside the band, which was cut from the
+          // taps of the band's first and last output rows; each written run of `rowFloats` floats
+          // starts inside `target`, which fits the canvas.
+          guard let input = rows.baseAddress, let output = canvas.baseAddress,
+            let table = table.baseAddress
+          else { return }
+          for y in outputRows {
+            let destination = output + ((target.y + y) * canvasWidth + target.x) * 3
+            let first = weights.starts[y] - rowOffset
+            let weightRow = table + y * weights.stride
+            let weight0 = weightRow[0]
+            let row0 = input + first * rowFloats
+            for i in 0..<rowFloats {
+              destination[i] = weight0 * row0[i]
+            }
+            for tap in 1..<weights.counts[y] {
+              let weight = weightRow[tap]
+              let row = input + (first + tap) * rowFloats
+              for i in 0..<rowFloats {
+                destination[i] += weight * row[i]
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// The inner loops of the horizontal pass over raw buffers.
+private struct HorizontalPass {
+  let pixels: UnsafeBufferPointer<UInt8>
+  let table: UnsafeBufferPointer<Float>
+  let starts: UnsafeBufferPointer<Int>
+  let counts: UnsafeBufferPointer<Int>
+  let stride: Int
+  let outputWidth: Int
+  let rows: UnsafeMutableBufferPointer<Float>
+  let background: SIMD3<Float>
+
+  /// Resamples one row of gray or RGB bytes, all channels per tap.
+  @inline(__always)
+  func opaqueRow(_ input: Int, _ left: Int, _ output: Int, channels: Int) {
+    guard let pixels = pixels.baseAddress, let table = table.baseAddress,
+      let rows = rows.baseAddress
+    else { return }
+    let row = pixels + input + left * channels
+    var write = rows + output
+    for x in 0..<outputWidth {
+      let weights = table + x * stride
+      var read = row + starts[x] * channels
+      var red: Float = 0
+      var green: Float = 0
+      var blue: Float = 0
+      for tap in 0..<counts[x] {
+        let weight = weights[tap]
+        red += weight * Float(read[0])
+        if channels == 3 {
+          green += weight * Float(read[1])
+          blue += weight * Float(read[2])
+        }
+        read += channels
+      }
+      write[0] = red
+      write[1] = channels == 3 ? green : red
+      write[2] = channels == 3 ? blue : red
+      write += 3
+    }
+  }
+
+  /// Resamples one row of gray-alpha or RGBA bytes, compositing over the background.
+  @inline(__always)
+  func alphaRow(_ input: Int, _ left: Int, _ output: Int, colorChannels: Int) {
+    guard let pixels = pixels.baseAddress, let table = table.baseAddress,
+      let rows = rows.baseAddress
+    else { return }
+    let channels = colorChannels + 1
+    let row = pixels + input + left * channels
+    var write = rows + output
+    let inverse: Float = 1 / 255
+    for x in 0..<outputWidth {
+      let weights = table + x * stride
+      var read = row + starts[x] * channels
+      var red: Float = 0
+      var green: Float = 0
+      var blue: Float = 0
+      var coverage: Float = 0
+      for tap in 0..<counts[x] {
+        let weight = weights[tap] * Float(read[colorChannels])
+        coverage += weight
+        red += weight * Float(read[0])
+        if colorChannels == 3 {
+          green += weight * Float(read[1])
+          blue += weight * Float(read[2])
+        }
+        read += channels
+      }
+      if colorChannels == 1 {
+        green = red
+        blue = red
+      }
+      let uncovered = 1 - coverage * inverse
+      write[0] = red * inverse + uncovered * background.x
+      write[1] = green * inverse + uncovered * background.y
+      write[2] = blue * inverse + uncovered * background.z
+      write += 3
+    }
+  }
+}
