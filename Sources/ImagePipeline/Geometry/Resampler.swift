@@ -60,24 +60,28 @@ enum Resampler {
     let rowBytes = image.bytesPerRow
     image.pixels.withUnsafeBufferPointer { pixels in
       weights.table.withUnsafeBufferPointer { table in
-        weights.starts.withUnsafeBufferPointer { starts in
-          weights.counts.withUnsafeBufferPointer { counts in
-            rows.withUnsafeMutableBufferPointer { rows in
-              // Safety: `source` fits the image (checked by the caller's precondition), every tap
-              // index `start + t < inputCount == source.width`, so each read lies in a row of the
-              // image; `rows` holds `source.height` rows of `weights.outputCount` RGB floats.
-              let pass = HorizontalPass(
-                pixels: pixels, table: table, starts: starts, counts: counts,
-                stride: weights.stride, outputWidth: weights.outputCount, rows: rows,
-                background: background)
-              for row in 0..<source.height {
-                let input = (source.y + row) * rowBytes
-                let output = row * weights.outputCount * 3
-                switch image.format {
-                case .rgb: pass.opaqueRow(input, source.x, output, channels: 3)
-                case .gray: pass.opaqueRow(input, source.x, output, channels: 1)
-                case .rgba: pass.alphaRow(input, source.x, output, colorChannels: 3)
-                case .grayAlpha: pass.alphaRow(input, source.x, output, colorChannels: 1)
+        weights.tripledTable.withUnsafeBufferPointer { tripled in
+          weights.starts.withUnsafeBufferPointer { starts in
+            weights.counts.withUnsafeBufferPointer { counts in
+              rows.withUnsafeMutableBufferPointer { rows in
+                // Safety: `source` fits the image (checked by the caller's precondition), every tap
+                // index `start + t < inputCount == source.width`, so each read lies in a row of the
+                // image; the RGB path's four-byte loads stay inside the twelve bytes of four whole
+                // taps, and its weight loads inside the tripled row of `3 * stride` floats; `rows`
+                // holds `source.height` rows of `weights.outputCount` RGB floats.
+                let pass = HorizontalPass(
+                  pixels: pixels, table: table, tripled: tripled, starts: starts, counts: counts,
+                  stride: weights.stride, outputWidth: weights.outputCount, rows: rows,
+                  background: background)
+                for row in 0..<source.height {
+                  let input = (source.y + row) * rowBytes
+                  let output = row * weights.outputCount * 3
+                  switch image.format {
+                  case .rgb: pass.rgbRow(input, source.x, output)
+                  case .gray: pass.grayRow(input, source.x, output)
+                  case .rgba: pass.alphaRow(input, source.x, output, colorChannels: 3)
+                  case .grayAlpha: pass.alphaRow(input, source.x, output, colorChannels: 1)
+                  }
                 }
               }
             }
@@ -129,6 +133,7 @@ enum Resampler {
 private struct HorizontalPass {
   let pixels: UnsafeBufferPointer<UInt8>
   let table: UnsafeBufferPointer<Float>
+  let tripled: UnsafeBufferPointer<Float>
   let starts: UnsafeBufferPointer<Int>
   let counts: UnsafeBufferPointer<Int>
   let stride: Int
@@ -136,32 +141,76 @@ private struct HorizontalPass {
   let rows: UnsafeMutableBufferPointer<Float>
   let background: SIMD3<Float>
 
-  /// Resamples one row of gray or RGB bytes, all channels per tap.
+  /// Resamples one row of RGB bytes, four taps (twelve bytes) per step.
+  ///
+  /// Twelve interleaved bytes meet twelve weights that repeat each tap's weight three times, so
+  /// the products need no shuffling; the lanes of the three accumulators are summed by channel
+  /// at the end (`r g b r | g b r g | b r g b`).
   @inline(__always)
-  func opaqueRow(_ input: Int, _ left: Int, _ output: Int, channels: Int) {
+  func rgbRow(_ input: Int, _ left: Int, _ output: Int) {
+    guard let pixels = pixels.baseAddress, let table = table.baseAddress,
+      let tripled = tripled.baseAddress, let rows = rows.baseAddress
+    else { return }
+    let row = pixels + input + left * 3
+    var write = rows + output
+    for x in 0..<outputWidth {
+      let count = counts[x]
+      let read = row + starts[x] * 3
+      let weights = UnsafeRawPointer(tripled + x * stride * 3)
+      var first = SIMD4<Float>.zero
+      var second = SIMD4<Float>.zero
+      var third = SIMD4<Float>.zero
+      var tap = 0
+      while tap + 4 <= count {
+        let bytes = UnsafeRawPointer(read + tap * 3)
+        let offset = tap * 12
+        first +=
+          weights.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+          * SIMD4<Float>(bytes.loadUnaligned(as: SIMD4<UInt8>.self))
+        second +=
+          weights.loadUnaligned(fromByteOffset: offset + 16, as: SIMD4<Float>.self)
+          * SIMD4<Float>(bytes.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt8>.self))
+        third +=
+          weights.loadUnaligned(fromByteOffset: offset + 32, as: SIMD4<Float>.self)
+          * SIMD4<Float>(bytes.loadUnaligned(fromByteOffset: 8, as: SIMD4<UInt8>.self))
+        tap += 4
+      }
+      var red = first[0] + first[3] + second[2] + third[1]
+      var green = first[1] + second[0] + second[3] + third[2]
+      var blue = first[2] + second[1] + third[0] + third[3]
+      let single = table + x * stride
+      while tap < count {
+        let weight = single[tap]
+        red += weight * Float(read[tap * 3])
+        green += weight * Float(read[tap * 3 + 1])
+        blue += weight * Float(read[tap * 3 + 2])
+        tap += 1
+      }
+      write[0] = red
+      write[1] = green
+      write[2] = blue
+      write += 3
+    }
+  }
+
+  /// Resamples one row of gray bytes and widens it to three equal channels.
+  @inline(__always)
+  func grayRow(_ input: Int, _ left: Int, _ output: Int) {
     guard let pixels = pixels.baseAddress, let table = table.baseAddress,
       let rows = rows.baseAddress
     else { return }
-    let row = pixels + input + left * channels
+    let row = pixels + input + left
     var write = rows + output
     for x in 0..<outputWidth {
       let weights = table + x * stride
-      var read = row + starts[x] * channels
-      var red: Float = 0
-      var green: Float = 0
-      var blue: Float = 0
+      let read = row + starts[x]
+      var level: Float = 0
       for tap in 0..<counts[x] {
-        let weight = weights[tap]
-        red += weight * Float(read[0])
-        if channels == 3 {
-          green += weight * Float(read[1])
-          blue += weight * Float(read[2])
-        }
-        read += channels
+        level += weights[tap] * Float(read[tap])
       }
-      write[0] = red
-      write[1] = channels == 3 ? green : red
-      write[2] = channels == 3 ? blue : red
+      write[0] = level
+      write[1] = level
+      write[2] = level
       write += 3
     }
   }

@@ -19,6 +19,8 @@ public struct ResamplingWeights: Sendable, Hashable {
   let counts: [Int]
   /// `outputCount` rows of `stride` weights; unused entries are zero.
   let table: [Float]
+  /// ``table`` with every weight repeated three times, rows of `3 * stride`, for interleaved RGB.
+  let tripledTable: [Float]
 
   /// Computes the weights for resampling `inputCount` samples to `outputCount`.
   ///
@@ -57,6 +59,7 @@ public struct ResamplingWeights: Sendable, Hashable {
     self.starts = starts
     self.counts = counts
     self.table = table
+    self.tripledTable = table.flatMap { [$0, $0, $0] }
   }
 
   /// The taps of one output sample.

@@ -120,3 +120,40 @@ import Testing
     }
   }
 }
+
+@Suite struct ResamplerReferenceTests {
+  @Test(
+    arguments: PixelFormat.allCases,
+    [(37, 23, 10, 7), (23, 37, 5, 11), (8, 6, 19, 13), (101, 3, 9, 2)])
+  func fastPassesMatchTheScalarReference(
+    _ format: PixelFormat, _ sizes: (Int, Int, Int, Int)
+  ) throws {
+    let (width, height, outputWidth, outputHeight) = sizes
+    let count = width * height * format.channelCount
+    var state: UInt32 = 2_463_534_242
+    let pixels = (0..<count).map { _ in
+      state ^= state << 13
+      state ^= state >> 17
+      state ^= state << 5
+      return UInt8(truncatingIfNeeded: state)
+    }
+    let image = try RasterImage(width: width, height: height, format: format, pixels: pixels)
+    let background = RGBColor(red: 250, green: 10, blue: 128)
+    let spec = ModelInputSpec(
+      width: outputWidth, height: outputHeight, cropAndScale: .scaleFill,
+      alphaBackground: background)
+    let values = try spec.tensor(from: image).tensor.values
+    let reference = ReferenceResampler.resample(
+      image, width: outputWidth, height: outputHeight, background: [250, 10, 128])
+    let plane = outputWidth * outputHeight
+    var worst = 0.0
+    for pixel in 0..<plane {
+      for channel in 0..<3 {
+        let difference = abs(
+          Double(values[channel * plane + pixel]) - reference[pixel * 3 + channel])
+        worst = max(worst, difference)
+      }
+    }
+    #expect(worst < 1e-3, "\(format) \(sizes): worst difference \(worst)")
+  }
+}
