@@ -16,9 +16,13 @@ public struct ImageTensor: Sendable, Hashable {
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the shape is not four
   ///   positive extents or the count does not match it.
   public init(shape: [Int], values: [Float]) throws(ImageDecodingError) {
-    guard shape.count == 4, shape.allSatisfy({ $0 > 0 }),
-      shape.reduce(1, { $0 * $1 }) == values.count
-    else {
+    let count = shape.reduce(Optional(1)) { product, extent in
+      product.flatMap { product in
+        let (result, overflow) = product.multipliedReportingOverflow(by: extent)
+        return overflow ? nil : result
+      }
+    }
+    guard shape.count == 4, shape.allSatisfy({ $0 > 0 }), count == values.count else {
       throw ImageDecodingError(
         .invalidArgument, "\(values.count) values do not make an NCHW tensor of shape \(shape)")
     }

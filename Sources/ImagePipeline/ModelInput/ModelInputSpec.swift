@@ -29,8 +29,9 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// The largest accepted width or height.
   public static let maximumSide = 16_384
 
-  /// The largest accepted number of input pixels (a 4096 x 4096 input).
-  public static let maximumPixelCount = 1 << 24
+  /// The largest accepted number of input pixels (a 2048 x 2048 input), which bounds the float
+  /// canvas and tensor to 48 MB each.
+  public static let maximumPixelCount = 1 << 22
 
   /// Creates a specification.
   ///
