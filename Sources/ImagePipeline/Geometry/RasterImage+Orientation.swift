@@ -40,10 +40,10 @@ extension RasterImage {
         // the display walk writes displayWidth*displayHeight == width*height pixels, so every read
         // and write stays inside the two buffers of `width*height*channels` bytes.
         switch channels {
-        case 1: walk.copy(from: input, to: output, displayWidth, displayHeight, channels: 1)
-        case 2: walk.copy(from: input, to: output, displayWidth, displayHeight, channels: 2)
-        case 3: walk.copy(from: input, to: output, displayWidth, displayHeight, channels: 3)
-        default: walk.copy(from: input, to: output, displayWidth, displayHeight, channels: 4)
+        case 1: walk.copy(from: input, to: output, displayWidth, displayHeight, as: UInt8.self)
+        case 2: walk.copy(from: input, to: output, displayWidth, displayHeight, as: UInt16.self)
+        case 3: walk.copy(from: input, to: output, displayWidth, displayHeight, as: ThreeBytes.self)
+        default: walk.copy(from: input, to: output, displayWidth, displayHeight, as: UInt32.self)
         }
       }
       count = source.pixels.count
@@ -88,12 +88,14 @@ private struct OrientationWalk {
   /// written stay in cache.
   private static let tile = 64
 
+  /// Copies the pixels, moving each as one `Pixel` value whose size is the pixel's byte count.
   @inline(__always)
-  func copy(
+  func copy<Pixel: BitwiseCopyable>(
     from input: UnsafeBufferPointer<UInt8>, to output: UnsafeMutableBufferPointer<UInt8>,
-    _ displayWidth: Int, _ displayHeight: Int, channels: Int
+    _ displayWidth: Int, _ displayHeight: Int, as _: Pixel.Type
   ) {
     guard let source = input.baseAddress, let target = output.baseAddress else { return }
+    let channels = MemoryLayout<Pixel>.size
     if stepX == 1 {
       let rowBytes = displayWidth * channels
       for dy in 0..<displayHeight {
@@ -115,9 +117,9 @@ private struct OrientationWalk {
           var write = (dy * displayWidth + tileX) * channels
           let readStep = stepX * channels
           for _ in tileX..<endX {
-            for channel in 0..<channels {
-              target[write + channel] = source[read + channel]
-            }
+            let pixel = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: read, as: Pixel.self)
+            UnsafeMutableRawPointer(target).storeBytes(
+              of: pixel, toByteOffset: write, as: Pixel.self)
             read += readStep
             write += channels
           }
@@ -125,4 +127,11 @@ private struct OrientationWalk {
       }
     }
   }
+}
+
+/// One RGB pixel, moved as a single three-byte value.
+private struct ThreeBytes: BitwiseCopyable {
+  var red: UInt8
+  var green: UInt8
+  var blue: UInt8
 }
