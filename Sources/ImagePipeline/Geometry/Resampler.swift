@@ -79,8 +79,8 @@ enum Resampler {
                   switch image.format {
                   case .rgb: pass.rgbRow(input, source.x, output)
                   case .gray: pass.grayRow(input, source.x, output)
-                  case .rgba: pass.alphaRow(input, source.x, output, colorChannels: 3)
-                  case .grayAlpha: pass.alphaRow(input, source.x, output, colorChannels: 1)
+                  case .rgba: pass.rgbaRow(input, source.x, output)
+                  case .grayAlpha: pass.grayAlphaRow(input, source.x, output)
                   }
                 }
               }
@@ -215,41 +215,59 @@ private struct HorizontalPass {
     }
   }
 
-  /// Resamples one row of gray-alpha or RGBA bytes, compositing over the background.
+  /// Resamples one row of RGBA bytes, one four-byte pixel per step, compositing over the
+  /// background.
   @inline(__always)
-  func alphaRow(_ input: Int, _ left: Int, _ output: Int, colorChannels: Int) {
+  func rgbaRow(_ input: Int, _ left: Int, _ output: Int) {
     guard let pixels = pixels.baseAddress, let table = table.baseAddress,
       let rows = rows.baseAddress
     else { return }
-    let channels = colorChannels + 1
-    let row = pixels + input + left * channels
+    let row = UnsafeRawPointer(pixels + input + left * 4)
     var write = rows + output
     let inverse: Float = 1 / 255
     for x in 0..<outputWidth {
       let weights = table + x * stride
-      var read = row + starts[x] * channels
-      var red: Float = 0
-      var green: Float = 0
-      var blue: Float = 0
+      let first = starts[x] * 4
+      var sum = SIMD4<Float>.zero
       var coverage: Float = 0
       for tap in 0..<counts[x] {
-        let weight = weights[tap] * Float(read[colorChannels])
+        let pixel = SIMD4<Float>(
+          row.loadUnaligned(fromByteOffset: first + tap * 4, as: SIMD4<UInt8>.self))
+        let weight = weights[tap] * pixel.w
+        sum += weight * pixel
         coverage += weight
-        red += weight * Float(read[0])
-        if colorChannels == 3 {
-          green += weight * Float(read[1])
-          blue += weight * Float(read[2])
-        }
-        read += channels
-      }
-      if colorChannels == 1 {
-        green = red
-        blue = red
       }
       let uncovered = 1 - coverage * inverse
-      write[0] = red * inverse + uncovered * background.x
-      write[1] = green * inverse + uncovered * background.y
-      write[2] = blue * inverse + uncovered * background.z
+      write[0] = sum.x * inverse + uncovered * background.x
+      write[1] = sum.y * inverse + uncovered * background.y
+      write[2] = sum.z * inverse + uncovered * background.z
+      write += 3
+    }
+  }
+
+  /// Resamples one row of gray-alpha bytes, compositing over the background.
+  @inline(__always)
+  func grayAlphaRow(_ input: Int, _ left: Int, _ output: Int) {
+    guard let pixels = pixels.baseAddress, let table = table.baseAddress,
+      let rows = rows.baseAddress
+    else { return }
+    let row = pixels + input + left * 2
+    var write = rows + output
+    let inverse: Float = 1 / 255
+    for x in 0..<outputWidth {
+      let weights = table + x * stride
+      let read = row + starts[x] * 2
+      var level: Float = 0
+      var coverage: Float = 0
+      for tap in 0..<counts[x] {
+        let weight = weights[tap] * Float(read[tap * 2 + 1])
+        coverage += weight
+        level += weight * Float(read[tap * 2])
+      }
+      let uncovered = 1 - coverage * inverse
+      write[0] = level * inverse + uncovered * background.x
+      write[1] = level * inverse + uncovered * background.y
+      write[2] = level * inverse + uncovered * background.z
       write += 3
     }
   }
