@@ -66,9 +66,9 @@ enum Resampler {
               rows.withUnsafeMutableBufferPointer { rows in
                 // Safety: `source` fits the image (checked by the caller's precondition), every tap
                 // index `start + t < inputCount == source.width`, so each read lies in a row of the
-                // image; the RGB path's four-byte loads stay inside the twelve bytes of four whole
-                // taps, and its weight loads inside the tripled row of `3 * stride` floats; `rows`
-                // holds `source.height` rows of `weights.outputCount` RGB floats.
+                // image: the RGB path's four-byte loads stay inside the twelve bytes of four whole
+                // taps and the RGBA path's inside one pixel; weight loads stay inside a row of the
+                // tables; `rows` holds `source.height` rows of `weights.outputCount` RGB floats.
                 let pass = HorizontalPass(
                   pixels: pixels, table: table, tripled: tripled, starts: starts, counts: counts,
                   stride: weights.stride, outputWidth: weights.outputCount, rows: rows,
