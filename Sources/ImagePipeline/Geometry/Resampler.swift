@@ -93,8 +93,7 @@ enum Resampler {
 
   private static func verticalPass(
     _ rows: [Float], rowOffset: Int, _ weights: ResamplingWeights, outputRows: Range<Int>,
-    width: Int,
-    into canvas: inout [Float], canvasWidth: Int, target: PixelRect
+    width: Int, into canvas: inout [Float], canvasWidth: Int, target: PixelRect
   ) {
     let rowFloats = width * 3
     rows.withUnsafeBufferPointer { rows in
