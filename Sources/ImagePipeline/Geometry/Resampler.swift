@@ -6,6 +6,54 @@
 /// compositing every pixel first and resampling afterwards, without a full-size composited copy.
 /// Gray is widened to three channels only when written.
 enum Resampler {
+  /// Resamples the display rectangle `rect` of `image` shown upright with `orientation` into
+  /// `target` of an interleaved RGB float canvas, without turning the whole image first.
+  ///
+  /// Flips and quarter turns commute with the separable filter, whose taps are symmetric about
+  /// each output's center: the stored pixels under `rect` are resampled to the turned target size
+  /// and only that small result is turned. The values equal those of orienting first up to float
+  /// summation order.
+  ///
+  /// - Parameters:
+  ///   - image: The 8-bit source as stored, of any pixel format.
+  ///   - orientation: How the stored pixels are turned to be upright.
+  ///   - rect: The upright pixels to resample; must fit the upright image.
+  ///   - canvas: Interleaved RGB floats, `canvasWidth` pixels per row.
+  ///   - canvasWidth: The canvas width in pixels.
+  ///   - target: Where the resampled pixels go; must fit the canvas.
+  ///   - background: The color that alpha is composited over, levels 0...255.
+  static func resample(
+    _ image: RasterImage, orientation: ImageOrientation, rect: PixelRect,
+    into canvas: inout [Float], canvasWidth: Int, target: PixelRect, background: SIMD3<Float>
+  ) {
+    guard orientation != .up else {
+      resample(
+        image, rect: rect, into: &canvas, canvasWidth: canvasWidth, target: target,
+        background: background)
+      return
+    }
+    let walk = OrientationWalk(orientation, width: image.width, height: image.height)
+    precondition(rect.fits(imageWidth: walk.displayWidth, imageHeight: walk.displayHeight))
+    precondition(target.fits(imageWidth: canvasWidth, imageHeight: canvas.count / canvasWidth / 3))
+    let turnedWidth = orientation.swapsDimensions ? target.height : target.width
+    let turnedHeight = orientation.swapsDimensions ? target.width : target.height
+    var turned = [Float](repeating: 0, count: turnedWidth * turnedHeight * 3)
+    resample(
+      image, rect: walk.storedRect(of: rect), into: &turned, canvasWidth: turnedWidth,
+      target: PixelRect(width: turnedWidth, height: turnedHeight), background: background)
+    let turn = OrientationWalk(orientation, width: turnedWidth, height: turnedHeight)
+    turned.withUnsafeBytes { input in
+      canvas.withUnsafeMutableBytes { output in
+        // Safety: `turn` reads each of the turnedWidth*turnedHeight pixels of `turned` once and
+        // writes target.width x target.height pixels at `target`, which fits the canvas
+        // (checked above), `canvasWidth` pixels apart.
+        guard let input = input.baseAddress, let output = output.baseAddress else { return }
+        let corner = output + (target.y * canvasWidth + target.x) * MemoryLayout<RGBFloats>.size
+        turn.copy(input, to: corner, rowPixels: canvasWidth, as: RGBFloats.self)
+      }
+    }
+  }
+
   /// Resamples `rect` of `image` into `target` of an interleaved RGB float canvas.
   ///
   /// - Parameters:
@@ -270,4 +318,11 @@ private struct HorizontalPass {
       write += 3
     }
   }
+}
+
+/// One pixel of an interleaved RGB float canvas, moved as a single value.
+private struct RGBFloats: BitwiseCopyable {
+  var red: Float
+  var green: Float
+  var blue: Float
 }

@@ -163,9 +163,10 @@ public struct ModelInputSpec: Sendable, Hashable {
         .invalidArgument, "normalization \(normalization) has a zero or non-finite value")
     }
     let applied = orientation ?? image.orientation
-    let upright = image.oriented(applied)
+    let orientedWidth = applied.swapsDimensions ? image.height : image.width
+    let orientedHeight = applied.swapsDimensions ? image.width : image.height
     let region = try regionOfInterest.pixelRect(
-      imageWidth: upright.width, imageHeight: upright.height)
+      imageWidth: orientedWidth, imageHeight: orientedHeight)
     let layout = try cropAndScale.layout(
       sourceWidth: region.width, sourceHeight: region.height, inputWidth: width,
       inputHeight: height)
@@ -179,20 +180,21 @@ public struct ModelInputSpec: Sendable, Hashable {
       }
     }
     let background = alphaBackground.levels
+    let cropRect = layout.cropRect.offsetBy(x: region.x, y: region.y)
     if layout.isRotated {
-      let turned = try upright.cropped(to: region).oriented(.left)
+      let turned = try image.oriented(applied).cropped(to: region).oriented(.left)
       Resampler.resample(
         turned, rect: PixelRect(width: turned.width, height: turned.height), into: &canvas,
         canvasWidth: width, target: layout.contentRect, background: background)
     } else {
       Resampler.resample(
-        upright, rect: layout.cropRect.offsetBy(x: region.x, y: region.y), into: &canvas,
-        canvasWidth: width, target: layout.contentRect, background: background)
+        image, orientation: applied, rect: cropRect, into: &canvas, canvasWidth: width,
+        target: layout.contentRect, background: background)
     }
     let provenance = PreprocessingProvenance(
       sourceWidth: image.width, sourceHeight: image.height, orientation: applied,
-      orientedWidth: upright.width, orientedHeight: upright.height, regionOfInterest: region,
-      cropRect: layout.cropRect.offsetBy(x: region.x, y: region.y), layout: layout)
+      orientedWidth: orientedWidth, orientedHeight: orientedHeight, regionOfInterest: region,
+      cropRect: cropRect, layout: layout)
     return (canvas, provenance)
   }
 }
