@@ -25,10 +25,13 @@ public struct ResamplingWeights: Sendable, Hashable {
   /// Computes the weights for resampling `inputCount` samples to `outputCount`.
   ///
   /// - Parameters:
-  ///   - inputCount: The number of input samples, at least 1.
-  ///   - outputCount: The number of output samples, at least 1.
+  ///   - inputCount: The number of input samples, 1...16,777,216.
+  ///   - outputCount: The number of output samples, 1...16,777,216.
   public init(inputCount: Int, outputCount: Int) {
-    precondition(inputCount > 0 && outputCount > 0, "resampling needs non-empty sizes")
+    precondition(
+      (1...CropAndScale.maximumExtent).contains(inputCount)
+        && (1...CropAndScale.maximumExtent).contains(outputCount),
+      "resampling needs sizes in 1...\(CropAndScale.maximumExtent)")
     self.inputCount = inputCount
     self.outputCount = outputCount
     let scale = Double(inputCount) / Double(outputCount)

@@ -88,7 +88,9 @@ import Testing
     }
   }
 
-  @Test(arguments: [(37, 23, 5, 9), (5, 3, 40, 31), (640, 427, 224, 224), (7, 300, 3, 3)])
+  @Test(arguments: [
+    (37, 23, 5, 9), (5, 3, 40, 31), (640, 427, 224, 224), (7, 300, 3, 3), (1, 1, 7, 5),
+  ])
   func constantImagesStayConstant(_ sizes: (Int, Int, Int, Int)) throws {
     let (width, height, outputWidth, outputHeight) = sizes
     let color: [UInt8] = [201, 17, 99]
