@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "VisionCatalog", targets: ["VisionCatalog"]),
     .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
     .library(name: "NeuralCore", targets: ["NeuralCore"]),
+    .library(name: "CatalogClient", targets: ["CatalogClient"]),
     .executable(name: "vision-catalog", targets: ["VisionCatalogCLI"]),
   ],
   targets: [

@@ -1,0 +1,15 @@
+import Foundation
+
+/// Prints one JSON object on standard output, as `--json` promises.
+enum JSONOutput {
+  static func print(_ value: some Encodable) throws(CLIError) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    do {
+      let data = try encoder.encode(value)
+      Swift.print(String(decoding: data, as: UTF8.self))
+    } catch {
+      throw CLIError.failure("cannot encode the result as JSON: \(error)")
+    }
+  }
+}
