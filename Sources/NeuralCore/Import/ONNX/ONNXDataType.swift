@@ -63,13 +63,17 @@ public struct ONNXDataType: RawRepresentable, Sendable, Hashable, CustomStringCo
   public static let float4E2M1 = ONNXDataType(rawValue: 23)
   /// 8-bit power-of-two scale: exponent bits only.
   public static let float8E8M0 = ONNXDataType(rawValue: 24)
+  /// Unsigned 2-bit integer, four per byte.
+  public static let uint2 = ONNXDataType(rawValue: 25)
+  /// Signed 2-bit integer, four per byte.
+  public static let int2 = ONNXDataType(rawValue: 26)
 
   private static let names: [Int32: String] = [
     0: "undefined", 1: "float", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32",
     7: "int64", 8: "string", 9: "bool", 10: "float16", 11: "double", 12: "uint32", 13: "uint64",
     14: "complex64", 15: "complex128", 16: "bfloat16", 17: "float8e4m3fn", 18: "float8e4m3fnuz",
     19: "float8e5m2", 20: "float8e5m2fnuz", 21: "uint4", 22: "int4", 23: "float4e2m1",
-    24: "float8e8m0",
+    24: "float8e8m0", 25: "uint2", 26: "int2",
   ]
 
   /// The type's name as in onnx.proto, lowercased, or its number when unknown.

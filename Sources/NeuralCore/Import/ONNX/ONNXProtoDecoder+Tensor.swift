@@ -103,7 +103,7 @@ extension ONNXProtoDecoder {
       let scalars = bits.map { MiniFloat.decode(UInt32(truncatingIfNeeded: $0), as: type) }
       value = .float(try Tensor(shape: shape, scalars: scalars))
     case .float4E2M1:
-      let bits = try elements.nibbles(fields.int32Data)
+      let bits = try elements.packed(bitsPerElement: 4, typed: fields.int32Data)
       let scalars = bits.map { MiniFloat.decode(UInt32($0), as: type) }
       value = .float(try Tensor(shape: shape, scalars: scalars))
     case .double:
@@ -131,11 +131,15 @@ extension ONNXProtoDecoder {
     case .uint32, .uint64:
       let raw = try elements.unsigned(width: type == .uint32 ? 4 : 8, typed: fields.uint64Data)
       value = .integer(raw.map { Int64(bitPattern: $0) }, shape: shape)
-    case .int4, .uint4:
-      let nibbles = try elements.nibbles(fields.int32Data)
-      let signed = type == .int4
+    case .int4, .uint4, .int2, .uint2:
+      let bitsPerElement = type == .int4 || type == .uint4 ? 4 : 2
+      let packed = try elements.packed(bitsPerElement: bitsPerElement, typed: fields.int32Data)
+      let signBit = UInt8(1) << (bitsPerElement - 1)
+      let signed = type == .int4 || type == .int2
       value = .integer(
-        nibbles.map { signed && $0 >= 8 ? Int64($0) - 16 : Int64($0) }, shape: shape)
+        packed.map {
+          signed && $0 & signBit != 0 ? Int64($0) - Int64(signBit << 1) : Int64($0)
+        }, shape: shape)
     case .bool:
       let raw = try elements.unsigned(width: 1, typed: fields.int32Data)
       value = .bool(raw.map { $0 != 0 }, shape: shape)
@@ -193,24 +197,27 @@ private struct ElementSource {
     return result
   }
 
-  /// The 4-bit elements, from `raw_data` or from `int32_data` (two per entry, low nibble first).
-  func nibbles(_ packed: [UInt64]) throws(NeuralCoreError) -> [UInt8] {
-    let byteCount = count / 2 + count % 2
+  /// The 4- or 2-bit elements, from `raw_data` or from `int32_data` (one packed byte per entry),
+  /// lowest bits first.
+  func packed(bitsPerElement: Int, typed packed: [UInt64]) throws(NeuralCoreError) -> [UInt8] {
+    let perByte = 8 / bitsPerElement
+    let byteCount = count / perByte + (count % perByte == 0 ? 0 : 1)
     let bytes: [UInt8]
     if let raw {
       try checkRawLength(raw, bytes: (byteCount, false))
       bytes = Array(buffer[raw])
     } else {
       guard packed.count == byteCount else {
-        throw mismatch(found: packed.count * 2)
+        throw mismatch(found: packed.count * perByte)
       }
       bytes = packed.map { UInt8(truncatingIfNeeded: $0) }
     }
     var result: [UInt8] = []
     result.reserveCapacity(count)
+    let mask = UInt8((1 << bitsPerElement) - 1)
     for index in 0..<count {
-      let byte = bytes[index / 2]
-      result.append(index % 2 == 0 ? byte & 0x0F : byte >> 4)
+      let byte = bytes[index / perByte]
+      result.append((byte >> UInt8(bitsPerElement * (index % perByte))) & mask)
     }
     return result
   }
