@@ -177,23 +177,38 @@ private struct CheckpointReader {
   }
 
   /// Copies a strided view (such as a permuted weight) into row-major order.
+  ///
+  /// The caller checked that every index the strides reach lies inside `span`.
   private func gather(_ span: [Float], shape: [Int], strides: [Int]) -> [Float] {
-    var result: [Float] = []
-    result.reserveCapacity(span.count)
-    var index = [Int](repeating: 0, count: shape.count)
+    let count = shape.reduce(1, *)
+    let innerCount = shape[shape.count - 1]
+    let innerStride = strides[strides.count - 1]
+    var index = [Int](repeating: 0, count: shape.count - 1)
     var offset = 0
-    while true {
-      result.append(span[offset])
-      var axis = shape.count - 1
-      while axis >= 0 {
-        index[axis] += 1
-        offset += strides[axis]
-        if index[axis] < shape[axis] { break }
-        offset -= strides[axis] * index[axis]
-        index[axis] = 0
-        axis -= 1
+    return [Float](unsafeUninitializedCapacity: count) { result, initialized in
+      span.withUnsafeBufferPointer { source in
+        // Safety: offsets stay within span (checked by the caller against the strides' reach),
+        // and exactly `count` elements of result are written, row by row.
+        var written = 0
+        while written < count {
+          var position = offset
+          for column in 0..<innerCount {
+            result[written + column] = source[position]
+            position += innerStride
+          }
+          written += innerCount
+          var axis = index.count - 1
+          while axis >= 0 {
+            index[axis] += 1
+            offset += strides[axis]
+            if index[axis] < shape[axis] { break }
+            offset -= strides[axis] * index[axis]
+            index[axis] = 0
+            axis -= 1
+          }
+        }
+        initialized = count
       }
-      if axis < 0 { return result }
     }
   }
 
