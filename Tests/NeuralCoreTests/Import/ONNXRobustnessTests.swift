@@ -16,6 +16,45 @@ import Testing
     #expect(model.graph.outputs.first?.type == nil)
   }
 
+  @Test func decodesTypedDataFields() throws {
+    // float_data packed, then int64_data written one varint per element (unpacked).
+    let floats = try ONNXModel(
+      serializedBytes: ONNXFixture.model { tensor in
+        tensor.int(1, 3)
+        tensor.int(2, 1)
+        tensor.string(8, "f")
+        var packed = ProtobufWriter()
+        for value: Float in [1.5, -2, 0.25] {
+          packed.float(99, value)
+        }
+        // Strip the per-value keys: a packed field is the bare fixed32 payloads.
+        let payload = stride(from: 0, to: packed.bytes.count, by: 6).flatMap {
+          packed.bytes[($0 + 2)..<($0 + 6)]
+        }
+        tensor.bytes(4, Array(payload))
+      })
+    #expect(try floats.graph.initializers.first?.floatTensor().scalars == [1.5, -2, 0.25])
+    let integers = try ONNXModel(
+      serializedBytes: ONNXFixture.model { tensor in
+        tensor.int(1, 2)
+        tensor.int(2, 7)
+        tensor.string(8, "shape")
+        tensor.int(7, -1)
+        tensor.int(7, 1_280)
+      })
+    let shape = try #require(integers.graph.initializer(named: "shape"))
+    #expect(shape.dataType == .int64)
+    #expect(shape.integerValues() == [-1, 1_280])
+  }
+
+  @Test func enforcesTheFileSizeLimitAndReportsMissingFiles() throws {
+    guard let path = SharedModels.path("onnx/efficientnet-lite0.onnx") else { return }
+    expectNeuralCoreError(.limitExceeded) {
+      _ = try ONNXModel(contentsOfFile: path, limits: ImportLimits(maximumFileBytes: 1_000_000))
+    }
+    expectNeuralCoreError(.io) { _ = try ONNXModel(contentsOfFile: path + ".absent") }
+  }
+
   @Test func refusesAbsurdDimensionsWithoutAllocating() {
     expectNeuralCoreError(.limitExceeded) {
       _ = try ONNXModel(
