@@ -7,6 +7,8 @@ import Testing
       serializedBytes: ONNXFixture.model(initializer: ONNXFixture.validInitializer))
     #expect(model.graph.nodes.first?.opType == "Relu")
     #expect(model.graph.nodes.first?.attribute(named: "alpha") == .float(0.5))
+    #expect(model.graph.nodes.first?.attribute(named: "alpha")?.floatValue == 0.5)
+    #expect(model.graph.nodes.first?.attribute(named: "alpha")?.intValue == nil)
     #expect(
       try model.graph.initializer(named: "w")?.floatTensor()
         == Tensor(shape: [2, 2], scalars: [1, 2, 3, 4]))

@@ -54,7 +54,20 @@ import Testing
     }
   }
 
+  @Test func boundsPickleNesting() {
+    // NONE wrapped in 100,000 TUPLE1s: refused when built, never recursed into.
+    let pickle: [UInt8] = [0x80, 2, 0x4E] + [UInt8](repeating: 0x85, count: 100_000) + [0x2E]
+    expectNeuralCoreError(.limitExceeded) { _ = try StateDict(serializedBytes: pickle) }
+    let marks: [UInt8] = [0x80, 2] + [UInt8](repeating: 0x28, count: 100_000) + [0x2E]
+    expectNeuralCoreError(.limitExceeded) { _ = try StateDict(serializedBytes: marks) }
+  }
+
   @Test func refusesTensorsBeyondTheirStorage() {
+    var farOffset = CheckpointFixture.tensors
+    farOffset[1].offset = 1 << 62
+    expectNeuralCoreError(.malformedFile) {
+      _ = try StateDict(serializedBytes: CheckpointFixture.zip(tensors: farOffset))
+    }
     var overrun = CheckpointFixture.tensors
     overrun[3].offset = 5
     expectNeuralCoreError(.malformedFile) {

@@ -151,8 +151,9 @@ struct ONNXProtoDecoder {
     }
     let value: ONNXAttributeValue?
     switch declaredType {
-    case 1: value = float.map { .float($0) }
-    case 2: value = int.map { .int($0) }
+    // onnx.proto is proto2 but writers may still omit a zero scalar; read it as zero.
+    case 1: value = .float(float ?? 0)
+    case 2: value = .int(int ?? 0)
     case 3: value = .string(text ?? "")
     case 4: value = tensor.map { .tensor($0) }
     case 5: value = graph.map { .graph($0) }

@@ -72,13 +72,13 @@ struct PickleMachine {
             .limitExceeded, "pickle nests deeper than \(maximumDepth) at byte \(opcodeOffset)")
         }
         marks.append(stack.count)
-      case 0x29: stack.append(.tuple([]))  // EMPTY_TUPLE
+      case 0x29: stack.append(.tuple([], depth: 1))  // EMPTY_TUPLE
       case 0x5D:  // EMPTY_LIST
         lists.append([])
         stack.append(.list(lists.count - 1))
       case 0x7D:  // EMPTY_DICT
         stack.append(.dict(newDict()))
-      case 0x74: stack.append(.tuple(try popMark(at: opcodeOffset)))  // TUPLE
+      case 0x74: stack.append(try tuple(try popMark(at: opcodeOffset), at: opcodeOffset))  // TUPLE
       case 0x85, 0x86, 0x87:  // TUPLE1, TUPLE2, TUPLE3
         let count = Int(opcode - 0x84)
         guard stack.count >= count, stack.count - count >= (marks.last ?? 0) else {
@@ -86,7 +86,7 @@ struct PickleMachine {
         }
         let items = Array(stack.suffix(count))
         stack.removeLast(count)
-        stack.append(.tuple(items))
+        stack.append(try tuple(items, at: opcodeOffset))
       case 0x61:  // APPEND
         let item = try pop(at: opcodeOffset)
         try append([item], at: opcodeOffset)
@@ -173,7 +173,7 @@ struct PickleMachine {
   private mutating func reduce(_ callable: PickleValue, _ arguments: PickleValue, at offset: Int)
     throws(NeuralCoreError) -> PickleValue
   {
-    guard case .global(let name) = callable, case .tuple(let items) = arguments else {
+    guard case .global(let name) = callable, case .tuple(let items, _) = arguments else {
       throw failure(
         .unsupported, "REDUCE of a \(callable.kind) with \(arguments.kind)", at: offset)
     }
@@ -206,7 +206,7 @@ struct PickleMachine {
   private func storage(_ identifier: PickleValue, at offset: Int) throws(NeuralCoreError)
     -> PickleStorageReference
   {
-    guard case .tuple(let items) = identifier, items.count >= 5,
+    guard case .tuple(let items, _) = identifier, items.count >= 5,
       case .string("storage") = items[0], case .global(let typeName) = items[1],
       case .string(let key) = items[2], case .int(let count) = items[4], count >= 0
     else {
@@ -224,13 +224,23 @@ struct PickleMachine {
   }
 
   private func integers(_ value: PickleValue) -> [Int]? {
-    guard case .tuple(let items) = value else { return nil }
+    guard case .tuple(let items, _) = value else { return nil }
     var result: [Int] = []
     for item in items {
       guard case .int(let integer) = item else { return nil }
       result.append(Int(integer))
     }
     return result
+  }
+
+  private func tuple(_ items: [PickleValue], at offset: Int) throws(NeuralCoreError) -> PickleValue
+  {
+    let depth = 1 + items.reduce(0) { max($0, $1.depth) }
+    guard depth <= maximumDepth else {
+      throw NeuralCoreError(
+        .limitExceeded, "pickle: tuples nest deeper than \(maximumDepth) at byte \(offset)")
+    }
+    return .tuple(items, depth: depth)
   }
 
   private mutating func newDict() -> Int {

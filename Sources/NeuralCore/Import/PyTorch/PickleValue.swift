@@ -11,13 +11,21 @@ enum PickleValue: Sendable, Hashable {
   case float(Double)
   case string(String)
   case bytes([UInt8])
-  case tuple([PickleValue])
+  /// A tuple with its nesting depth (1 for a tuple of scalars), kept so that deep nesting is
+  /// refused when it is built rather than discovered by recursion.
+  case tuple([PickleValue], depth: Int)
   case list(Int)
   case dict(Int)
   /// An allow-listed global: a callable or a storage class, by its `module.name`.
   case global(String)
   case storage(PickleStorageReference)
   case tensor(PickleTensorReference)
+
+  /// How deeply tuples nest inside this value; 0 for everything but tuples.
+  var depth: Int {
+    guard case .tuple(_, let depth) = self else { return 0 }
+    return depth
+  }
 
   /// A short description for error messages.
   var kind: String {

@@ -226,6 +226,11 @@ private struct CheckpointReader {
     // The span the strides reach must lie inside the storage; an empty tensor reads nothing.
     let width = reference.storage.type.width
     let available = storageBytes.count / width
+    guard reference.offset >= 0, reference.offset <= available else {
+      throw NeuralCoreError(
+        .malformedFile,
+        "tensor '\(name)' starts at element \(reference.offset) of a storage of \(available)")
+    }
     var last = reference.offset
     var isContiguous = true
     var expectedStride = 1
@@ -240,7 +245,7 @@ private struct CheckpointReader {
       isContiguous = isContiguous && stride == expectedStride
       expectedStride *= shape[axis]
     }
-    guard reference.offset >= 0, count == 0 || last < available else {
+    guard count == 0 || last < available else {
       throw NeuralCoreError(
         .malformedFile,
         "tensor '\(name)' (offset \(reference.offset), strides \(reference.strides), shape "
