@@ -1,5 +1,5 @@
 /// SplitMix64: a tiny deterministic generator so fuzz mutations are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
+struct FuzzGenerator: RandomNumberGenerator {
   private var state: UInt64
 
   init(seed: UInt64) {
