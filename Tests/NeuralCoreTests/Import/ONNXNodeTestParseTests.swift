@@ -70,3 +70,17 @@ private func compare(_ tensor: ONNXTensor, with summary: ONNXNodeTestCase.Tensor
   }
   return nil
 }
+
+/// The comparison the conformance test uses accepts a case's own outputs and rejects perturbed ones.
+@Test func nodeTestComparisonFollowsAssertAllclose() throws {
+  guard let root = ONNXNodeTestCase.rootDirectory() else { return }
+  let testCase = try ONNXNodeTestCase(directory: root.appendingPathComponent("test_relu"))
+  let expected = try #require(testCase.dataSets.first?.outputs.first)
+  #expect(testCase.mismatch(actual: expected, expected: expected) == nil)
+  var perturbed = try expected.floatTensor()
+  perturbed.scalars[0] += 1e-3 + 0.01 * abs(perturbed.scalars[0])
+  let changed = ONNXTensor(name: expected.name, dataType: .float, value: .float(perturbed))
+  #expect(testCase.mismatch(actual: changed, expected: expected) != nil)
+  let integers = ONNXTensor(name: "i", dataType: .int64, value: .integer([1, 2], shape: [2]))
+  #expect(testCase.mismatch(actual: integers, expected: expected) != nil)
+}
