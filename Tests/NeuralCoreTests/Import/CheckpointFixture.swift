@@ -80,6 +80,8 @@ enum CheckpointFixture {
   /// A checkpoint in the zip layout with stored entries.
   static func zip(tensors: [TensorEntry] = tensors, compressPickle: Bool = false) -> [UInt8] {
     var files: [(String, [UInt8])] = [("archive/data.pkl", stateDictPickle(tensors, legacy: false))]
+    files.append(("archive/.format_version", Array("1".utf8)))
+    files.append(("archive/.storage_alignment", Array("64".utf8)))
     files.append(("archive/byteorder", Array("little".utf8)))
     for storage in usedStorages(tensors) {
       files.append(("archive/data/\(storage.key)", storage.data))
