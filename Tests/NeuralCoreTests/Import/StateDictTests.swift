@@ -81,6 +81,34 @@ import Testing
     }
   }
 
+  /// Checkpoints pickled by Python's own pickle module in both torch.save layouts, written by
+  /// Scripts/make-checkpoint-fixtures.py (standard library only, stand-in torch globals).
+  @Test(arguments: ["zip.pth", "legacy.pth"])
+  func readsCheckpointsPickledByPython(_ file: String) throws {
+    let directory = SharedModels.packageRoot.appendingPathComponent(".cache/checkpoint-fixtures")
+    let expectedURL = directory.appendingPathComponent("expected.json")
+    guard FileManager.default.fileExists(atPath: expectedURL.path) else {
+      print("skipping: no \(expectedURL.path); run Scripts/make-checkpoint-fixtures.py")
+      return
+    }
+    struct Expected: Decodable {
+      var name: String
+      var dtype: String
+      var shape: [Int]
+      var values: [Double]
+    }
+    let expected = try JSONDecoder().decode(
+      [Expected].self, from: Data(contentsOf: expectedURL))
+    let stateDict = try StateDict(
+      contentsOfFile: directory.appendingPathComponent(file).path)
+    #expect(stateDict.names == expected.map(\.name))
+    for (entry, reference) in zip(stateDict.entries, expected) {
+      #expect(entry.elementType.rawValue == reference.dtype, "\(entry.name)")
+      #expect(entry.tensor.shape == reference.shape, "\(entry.name)")
+      #expect(entry.tensor.scalars == reference.values.map { Float($0) }, "\(entry.name)")
+    }
+  }
+
   /// The default model's real checkpoint (legacy layout), fetched by Scripts/fetch-default-model.sh.
   @Test func readsEfficientNetLite0Checkpoint() throws {
     let path = SharedModels.packageRoot.appendingPathComponent(
