@@ -40,11 +40,11 @@ import Testing
 private func compare(_ tensor: ONNXTensor, with summary: ONNXNodeTestCase.TensorSummary) -> String?
 {
   guard tensor.shape == summary.dims else { return "shape \(tensor.shape) != \(summary.dims)" }
-  guard tensor.dataType.rawValue == summary.data_type else {
-    return "type \(tensor.dataType) != \(summary.data_type)"
+  guard tensor.dataType.rawValue == summary.dataType else {
+    return "type \(tensor.dataType) != \(summary.dataType)"
   }
-  guard let expectedNaNs = summary.nan_count, let expectedSum = summary.finite_sum,
-    let expectedAbsSum = summary.finite_abs_sum
+  guard let expectedNaNs = summary.nanCount, let expectedSum = summary.finiteSum,
+    let expectedAbsSum = summary.finiteAbsSum
   else { return nil }
   let values: [Double]
   switch tensor.value {
