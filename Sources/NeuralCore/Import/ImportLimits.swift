@@ -1,0 +1,65 @@
+/// Upper bounds that every importer checks before it allocates, so hostile files fail fast.
+///
+/// The defaults admit every real image-classification model and checkpoint while refusing
+/// absurd dimensions long before memory is touched:
+/// - ``maximumFileBytes``: 2 GiB (protobuf itself cannot address more).
+/// - ``maximumRank``: 32 dimensions per tensor.
+/// - ``maximumElementCount``: 2^30 elements per tensor (4 GiB as float32).
+/// - ``maximumNestingDepth``: 64 nested messages, subgraphs or pickle containers.
+public struct ImportLimits: Sendable, Hashable {
+  /// The largest file, in bytes, that an importer reads.
+  public var maximumFileBytes: Int
+  /// The largest number of dimensions of one tensor.
+  public var maximumRank: Int
+  /// The largest number of elements of one tensor.
+  public var maximumElementCount: Int
+  /// The deepest nesting of protobuf messages, ONNX subgraphs or pickle containers.
+  public var maximumNestingDepth: Int
+
+  /// Creates limits; every argument defaults to the documented default.
+  ///
+  /// - Parameters:
+  ///   - maximumFileBytes: The largest file, in bytes, that an importer reads.
+  ///   - maximumRank: The largest number of dimensions of one tensor.
+  ///   - maximumElementCount: The largest number of elements of one tensor.
+  ///   - maximumNestingDepth: The deepest nesting of messages, subgraphs or containers.
+  public init(
+    maximumFileBytes: Int = 1 << 31,
+    maximumRank: Int = 32,
+    maximumElementCount: Int = 1 << 30,
+    maximumNestingDepth: Int = 64
+  ) {
+    self.maximumFileBytes = maximumFileBytes
+    self.maximumRank = maximumRank
+    self.maximumElementCount = maximumElementCount
+    self.maximumNestingDepth = maximumNestingDepth
+  }
+
+  /// The documented default limits.
+  public static let `default` = ImportLimits()
+
+  /// Checks a tensor shape against the rank and element limits.
+  ///
+  /// - Parameters:
+  ///   - shape: The dimensions to check.
+  ///   - name: The tensor's name, used in the error message.
+  /// - Returns: The element count of `shape`.
+  /// - Throws: ``NeuralCoreError`` with code `malformedFile` for a negative dimension and
+  ///   `limitExceeded` when the rank or element count is too large.
+  func checkedElementCount(of shape: [Int], name: String) throws(NeuralCoreError) -> Int {
+    guard shape.count <= maximumRank else {
+      throw NeuralCoreError(
+        .limitExceeded,
+        "tensor '\(name)' has rank \(shape.count), above the limit \(maximumRank)")
+    }
+    guard shape.allSatisfy({ $0 >= 0 }) else {
+      throw NeuralCoreError(.malformedFile, "tensor '\(name)' has a negative dimension in \(shape)")
+    }
+    guard let count = Tensor.elementCount(of: shape), count <= maximumElementCount else {
+      throw NeuralCoreError(
+        .limitExceeded,
+        "tensor '\(name)' of shape \(shape) has more than \(maximumElementCount) elements")
+    }
+    return count
+  }
+}

@@ -1,0 +1,69 @@
+extension ONNXModel {
+  /// Parses an ONNX model file (a serialized `ModelProto`).
+  ///
+  /// - Parameters:
+  ///   - path: The `.onnx` file's path.
+  ///   - limits: Bounds on file size, tensor rank and element count, and nesting.
+  /// - Throws: ``NeuralCoreError``: `io` when the file cannot be read, `malformedFile` for damaged
+  ///   protobuf, `limitExceeded` past a limit, `unsupported` for external data or an element type
+  ///   this library cannot decode.
+  public init(contentsOfFile path: String, limits: ImportLimits = .default)
+    throws(NeuralCoreError)
+  {
+    let bytes = try FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes)
+    try self.init(serializedBytes: bytes, limits: limits)
+  }
+
+  /// Parses a serialized ONNX `ModelProto`.
+  ///
+  /// - Parameters:
+  ///   - bytes: The serialized model.
+  ///   - limits: Bounds on size, tensor rank and element count, and nesting.
+  /// - Throws: ``NeuralCoreError``: `malformedFile` for damaged protobuf, `limitExceeded` past a
+  ///   limit, `unsupported` for external data or an element type this library cannot decode.
+  public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
+    throws(NeuralCoreError)
+  {
+    guard bytes.count <= limits.maximumFileBytes else {
+      throw NeuralCoreError(
+        .limitExceeded, "model has \(bytes.count) bytes, above the limit \(limits.maximumFileBytes)"
+      )
+    }
+    var reader = ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth)
+    self = try ONNXProtoDecoder(limits: limits).model(&reader)
+  }
+}
+
+extension ONNXTensor {
+  /// Parses a file holding one serialized `TensorProto`, such as an ONNX test's `input_0.pb`.
+  ///
+  /// - Parameters:
+  ///   - path: The `.pb` file's path.
+  ///   - limits: Bounds on file size, rank and element count.
+  /// - Throws: ``NeuralCoreError``: `io`, `malformedFile`, `limitExceeded` or `unsupported`, as
+  ///   for ``ONNXModel/init(contentsOfFile:limits:)``.
+  public init(contentsOfFile path: String, limits: ImportLimits = .default)
+    throws(NeuralCoreError)
+  {
+    let bytes = try FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes)
+    try self.init(serializedBytes: bytes, limits: limits)
+  }
+
+  /// Parses one serialized `TensorProto`.
+  ///
+  /// - Parameters:
+  ///   - bytes: The serialized tensor.
+  ///   - limits: Bounds on size, rank and element count.
+  /// - Throws: ``NeuralCoreError``: `malformedFile`, `limitExceeded` or `unsupported`.
+  public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
+    throws(NeuralCoreError)
+  {
+    guard bytes.count <= limits.maximumFileBytes else {
+      throw NeuralCoreError(
+        .limitExceeded,
+        "tensor has \(bytes.count) bytes, above the limit \(limits.maximumFileBytes)")
+    }
+    var reader = ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth)
+    self = try ONNXProtoDecoder(limits: limits).tensor(&reader)
+  }
+}
