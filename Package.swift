@@ -58,7 +58,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ImagePipelineTests",
-      dependencies: ["ImagePipeline", "TestSupport"]
+      dependencies: ["ImagePipeline", "NeuralCore", "TestSupport"]
     ),
     .testTarget(
       name: "NeuralCoreTests",

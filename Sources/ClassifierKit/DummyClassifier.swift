@@ -53,6 +53,7 @@ public struct DummyClassifier: ImageClassificationModel {
   ///   - image: The photo; in content-derived mode its orientation is applied first.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
   /// - Returns: The classifications, best first.
+  /// - Throws: Nothing in practice; the signature is the protocol's.
   public func classify(image: RasterImage, options: ClassificationOptions) async throws
     -> [Classification]
   {

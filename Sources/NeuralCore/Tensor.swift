@@ -27,8 +27,8 @@ public struct Tensor: Sendable, Hashable {
   /// Creates a tensor of the given shape with every element set to `value`.
   ///
   /// - Parameters:
-  ///   - shape: The dimensions, each at least 0.
   ///   - value: The value of every element.
+  ///   - shape: The dimensions, each at least 0.
   /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` for a negative or overflowing shape.
   public init(repeating value: Float, shape: [Int]) throws(NeuralCoreError) {
     guard let count = Tensor.elementCount(of: shape) else {

@@ -8,7 +8,9 @@ struct CommandLineArguments {
   private var flags: Set<String> = []
 
   /// Parses `arguments` given the option names that take a value and the flag names that do not.
-  init(_ arguments: [String], options valued: Set<String>, flags switches: Set<String>) throws(CLIError) {
+  init(_ arguments: [String], options valued: Set<String>, flags switches: Set<String>)
+    throws(CLIError)
+  {
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
@@ -50,7 +52,8 @@ struct CommandLineArguments {
   func integer(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
     guard let text = options[name] else { return nil }
     guard let number = Int(text), range.contains(number) else {
-      throw CLIError.usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+      throw CLIError.usage(
+        "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
     }
     return number
   }

@@ -4,7 +4,9 @@ import Foundation
 @main
 enum VisionCatalogCommand {
   static let subcommands: [any Subcommand] = [
-    DecodeCommand()
+    DecodeCommand(),
+    PreprocessCommand(),
+    ProductsCommand(),
   ]
 
   static func main() async {

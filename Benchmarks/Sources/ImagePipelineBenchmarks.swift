@@ -1,0 +1,34 @@
+import Foundation
+import ImagePipeline
+
+/// ImagePipeline's cases, named like `Benchmarks/Scripts/pillow_bench.py`'s so rows pair up.
+enum ImagePipelineBenchmarks {
+  static func all(inputs: URL) throws -> [Benchmark] {
+    let jpeg12 = try Data(contentsOf: inputs.appendingPathComponent(BenchmarkInputs.jpeg12MP))
+    let jpeg1080 = try Data(contentsOf: inputs.appendingPathComponent(BenchmarkInputs.jpeg1080p))
+    let png1 = try Data(contentsOf: inputs.appendingPathComponent(BenchmarkInputs.png1MP))
+    let decoder = ImageDecoder()
+    let decoded12 = try decoder.decode(jpeg12)
+    let upright12 = decoded12.oriented()
+    let resize = ModelInputSpec(width: 224, height: 224, cropAndScale: .scaleFill)
+    let recipe = ModelInputSpec.efficientNetLite(size: 224)
+    return [
+      Benchmark(name: "ImagePipeline.decodeJPEG.12MP") { blackHole(try decoder.decode(jpeg12)) },
+      Benchmark(name: "ImagePipeline.decodeJPEG.1080p") { blackHole(try decoder.decode(jpeg1080)) },
+      Benchmark(name: "ImagePipeline.decodePNG.1MP") { blackHole(try decoder.decode(png1)) },
+      Benchmark(name: "ImagePipeline.orient.12MP") { blackHole(decoded12.oriented()) },
+      Benchmark(name: "ImagePipeline.resize.12MP") {
+        blackHole(try resize.tensor(from: upright12))
+      },
+      Benchmark(name: "ImagePipeline.preprocess.12MP") {
+        blackHole(try recipe.tensor(from: try decoder.decode(jpeg12)))
+      },
+      Benchmark(name: "ImagePipeline.preprocess.1080p") {
+        blackHole(try recipe.tensor(from: try decoder.decode(jpeg1080)))
+      },
+      Benchmark(name: "ImagePipeline.preprocess.1MP-PNG") {
+        blackHole(try recipe.tensor(from: try decoder.decode(png1)))
+      },
+    ]
+  }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+// Usage:
+//   swift run -c release Benchmarks [--filter TEXT] [--tsv] [--min-seconds S] [--inputs DIR]
+//   swift run -c release Benchmarks --make-inputs DIR
+//
+// Inputs are made at run time from the bundled sample photo (see ``BenchmarkInputs``), so the
+/// comparison scripts can time the reference tools on the very same files.
+let arguments = CommandLine.arguments.dropFirst()
+
+func value(after flag: String) -> String? {
+  guard let index = arguments.firstIndex(of: flag),
+    arguments.index(after: index) < arguments.endIndex
+  else { return nil }
+  return arguments[arguments.index(after: index)]
+}
+
+do {
+  let inputs = URL(
+    fileURLWithPath: value(after: "--inputs") ?? value(after: "--make-inputs")
+      ?? ".cache/bench-inputs")
+  try BenchmarkInputs.make(in: inputs)
+  if arguments.contains("--make-inputs") {
+    exit(0)
+  }
+  var runner = BenchmarkRunner()
+  runner.tabSeparated = arguments.contains("--tsv")
+  if let seconds = value(after: "--min-seconds").flatMap(Double.init) {
+    runner.minimumSeconds = seconds
+  }
+  let filter = value(after: "--filter") ?? ""
+  let all = try ImagePipelineBenchmarks.all(inputs: inputs)
+  try runner.run(all.filter { filter.isEmpty || $0.name.contains(filter) })
+} catch {
+  FileHandle.standardError.write(Data("Benchmarks: \(error)\n".utf8))
+  exit(1)
+}
