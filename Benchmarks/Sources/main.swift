@@ -4,8 +4,8 @@ import Foundation
 //   swift run -c release Benchmarks [--filter TEXT] [--tsv] [--min-seconds S] [--inputs DIR]
 //   swift run -c release Benchmarks --make-inputs DIR
 //
-// Inputs are made at run time from the bundled sample photo (see ``BenchmarkInputs``), so the
-/// comparison scripts can time the reference tools on the very same files.
+// Inputs are made at run time from the bundled sample photo (see BenchmarkInputs), so the
+// comparison scripts can time the reference tools on the very same files.
 let arguments = CommandLine.arguments.dropFirst()
 
 func value(after flag: String) -> String? {
