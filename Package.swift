@@ -48,7 +48,8 @@ let package = Package(
     ),
     .target(
       name: "VisionCatalog",
-      dependencies: ["ImagePipeline", "NeuralCore", "ClassifierKit", "CatalogClient"]
+      dependencies: ["ImagePipeline", "NeuralCore", "ClassifierKit", "CatalogClient"],
+      resources: [.copy("Resources/imagenet-categories.json")]
     ),
     .executableTarget(
       name: "VisionCatalogCLI",
@@ -76,6 +77,10 @@ let package = Package(
     .testTarget(
       name: "ClassifierKitTests",
       dependencies: ["ClassifierKit", "TestSupport"]
+    ),
+    .testTarget(
+      name: "VisionCatalogTests",
+      dependencies: ["VisionCatalog", "TestSupport"]
     ),
     .testTarget(
       name: "CatalogClientTests",

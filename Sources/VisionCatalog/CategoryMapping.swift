@@ -1,0 +1,61 @@
+public import ClassifierKit
+import Foundation
+
+/// Maps a classifier's labels to catalog category names.
+///
+/// Use ``identity`` when the model was trained on the catalog's own categories, so its labels
+/// are the category names; use a table, such as ``imageNetToBundledCatalog()``, when the model
+/// speaks another vocabulary. A label missing from a table maps to no category.
+public struct CategoryMapping: Sendable, Hashable {
+  /// The category of each label, or `nil` for ``identity``.
+  public let table: [String: String]?
+
+  /// A mapping in which every label is its own category.
+  public static let identity = CategoryMapping(table: nil)
+
+  /// Creates a mapping from a table of label to category name.
+  ///
+  /// - Parameter table: The category for each label; labels not in it map to nothing.
+  public init(_ table: [String: String]) {
+    self.table = table
+  }
+
+  private init(table: [String: String]?) {
+    self.table = table
+  }
+
+  /// The category for a classification's label, or `nil` when the label maps to nothing.
+  ///
+  /// - Parameter classification: A classification from the model.
+  /// - Returns: The catalog category name.
+  public func category(for classification: Classification) -> String? {
+    guard let table else { return classification.label }
+    return table[classification.label]
+  }
+
+  /// The mapping from ImageNet-1k labels (the default model's) to the bundled sample catalog's
+  /// categories, from the package resource `imagenet-categories.json`.
+  ///
+  /// - Returns: The mapping; 29 ImageNet classes map to 14 of the 15 categories (ImageNet has
+  ///   no headphones class, so "Headsets" has none).
+  /// - Throws: ``VisionCatalogError`` when the bundled resource is missing or malformed.
+  public static func imageNetToBundledCatalog() throws(VisionCatalogError) -> CategoryMapping {
+    struct Resource: Decodable {
+      struct Row: Decodable {
+        let label: String
+        let category: String
+      }
+      let mappings: [Row]
+    }
+    guard
+      let url = Bundle.module.url(forResource: "imagenet-categories", withExtension: "json"),
+      let data = try? Data(contentsOf: url),
+      let resource = try? JSONDecoder().decode(Resource.self, from: data)
+    else {
+      throw VisionCatalogError(.configuration, "the bundled imagenet-categories.json is unreadable")
+    }
+    return CategoryMapping(
+      Dictionary(resource.mappings.map { ($0.label, $0.category) }, uniquingKeysWith: { a, _ in a })
+    )
+  }
+}

@@ -1,0 +1,151 @@
+public import CatalogClient
+public import ClassifierKit
+public import Foundation
+public import ImagePipeline
+
+/// The main job: classify a photo, map its best labels to a catalog category, and fetch that
+/// category's products.
+///
+/// Any ``ImageClassificationModel`` works, so tests swap in a ``DummyClassifier`` and an
+/// ``OfflineCatalogProvider`` with one line each. Labels are tried best first: a label that
+/// maps to no category, or to a category without products, falls through to the next one (the
+/// seeds' apps tried their top two). A failing request is reported at once, never skipped.
+public struct ProductFinder: Sendable {
+  /// The classifier.
+  public let model: any ImageClassificationModel
+  /// The map from the model's labels to catalog categories.
+  public let mapping: CategoryMapping
+  /// The catalog.
+  public let provider: any CatalogProvider
+  /// How many labels to consider and how they are scored; top 5 softmax by default.
+  public var classificationOptions: ClassificationOptions
+  /// Limits for decoding photos given as bytes or files.
+  public var decodingOptions: DecodingOptions
+
+  /// Creates a finder.
+  ///
+  /// - Parameters:
+  ///   - model: The classifier.
+  ///   - mapping: The label-to-category map; identity when the labels are categories.
+  ///   - provider: The catalog.
+  ///   - classificationOptions: How many labels to consider; top 5 by default.
+  ///   - decodingOptions: Limits for decoding photos.
+  public init(
+    model: any ImageClassificationModel, mapping: CategoryMapping = .identity,
+    provider: any CatalogProvider, classificationOptions: ClassificationOptions = .default,
+    decodingOptions: DecodingOptions = DecodingOptions()
+  ) {
+    self.model = model
+    self.mapping = mapping
+    self.provider = provider
+    self.classificationOptions = classificationOptions
+    self.decodingOptions = decodingOptions
+  }
+
+  /// Finds the products for a photo file (PNG or JPEG, sniffed from its bytes).
+  ///
+  /// - Parameter url: The photo file.
+  /// - Returns: The products and the provenance of each step.
+  /// - Throws: ``VisionCatalogError`` naming the failed stage.
+  public func find(contentsOf url: URL) async throws(VisionCatalogError) -> ProductSearchResult {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let image: RasterImage
+    do {
+      image = try ImageDecoder(options: decodingOptions).decode(contentsOf: url)
+    } catch {
+      throw VisionCatalogError(.image, "\(url.path): \(error.message)", underlying: error)
+    }
+    return try await find(
+      in: image, decodeMilliseconds: Self.milliseconds(start.duration(to: clock.now)))
+  }
+
+  /// Finds the products for an encoded photo (PNG or JPEG, sniffed from its bytes).
+  ///
+  /// - Parameter data: The photo's bytes.
+  /// - Returns: The products and the provenance of each step.
+  /// - Throws: ``VisionCatalogError`` naming the failed stage.
+  public func find(imageData data: Data) async throws(VisionCatalogError) -> ProductSearchResult {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let image: RasterImage
+    do {
+      image = try ImageDecoder(options: decodingOptions).decode(data)
+    } catch {
+      throw VisionCatalogError(.image, "the photo: \(error.message)", underlying: error)
+    }
+    return try await find(
+      in: image, decodeMilliseconds: Self.milliseconds(start.duration(to: clock.now)))
+  }
+
+  /// Finds the products for a decoded photo; its EXIF orientation is applied by the model.
+  ///
+  /// - Parameter image: The photo.
+  /// - Returns: The products and the provenance of each step.
+  /// - Throws: ``VisionCatalogError`` naming the failed stage.
+  public func find(in image: RasterImage) async throws(VisionCatalogError) -> ProductSearchResult {
+    try await find(in: image, decodeMilliseconds: nil)
+  }
+
+  private func find(
+    in image: RasterImage, decodeMilliseconds: Double?
+  ) async throws(VisionCatalogError) -> ProductSearchResult {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let classifications: [Classification]
+    do {
+      classifications = try await model.classify(image: image, options: classificationOptions)
+    } catch {
+      throw VisionCatalogError(
+        .classification, "classification failed: \(error)",
+        underlying: error)
+    }
+    let classified = clock.now
+    var attempts: [ProductSearchResult.CategoryAttempt] = []
+    var tried: Set<String> = []
+    for classification in classifications {
+      guard let category = mapping.category(for: classification) else {
+        attempts.append(.init(label: classification.label, category: nil, outcome: .unmapped))
+        continue
+      }
+      guard tried.insert(category).inserted else {
+        attempts.append(
+          .init(label: classification.label, category: category, outcome: .alreadyTried))
+        continue
+      }
+      let listing: ProductListing
+      do {
+        listing = try await provider.products(inCategory: category)
+      } catch {
+        throw VisionCatalogError(.catalog, "catalog query failed: \(error)", underlying: error)
+      }
+      guard !listing.products.isEmpty else {
+        attempts.append(
+          .init(label: classification.label, category: category, outcome: .noProducts))
+        continue
+      }
+      attempts.append(.init(label: classification.label, category: category, outcome: .chosen))
+      let done = clock.now
+      var timings = [
+        "classify": Self.milliseconds(start.duration(to: classified)),
+        "catalog": Self.milliseconds(classified.duration(to: done)),
+        "total": Self.milliseconds(start.duration(to: done)) + (decodeMilliseconds ?? 0),
+      ]
+      timings["decode"] = decodeMilliseconds
+      return ProductSearchResult(
+        image: .init(image), classifications: classifications, category: category,
+        categoryAttempts: attempts, query: listing.query, products: listing.products,
+        timingsMs: timings)
+    }
+    let labels = classifications.map { "'\($0.label)'" }.joined(separator: ", ")
+    throw VisionCatalogError(
+      .noCategory,
+      "none of the top \(classifications.count) labels (\(labels)) maps to a catalog category "
+        + "with products")
+  }
+
+  static func milliseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+  }
+}
