@@ -12,6 +12,9 @@ public final class InferenceSession: Sendable {
   /// The settings the session was created with.
   public let options: SessionOptions
 
+  /// The ONNX operators (default domain) a session can run.
+  public static var supportedOperators: Set<String> { ImportedGraph.supportedOperators }
+
   private let graph: ImportedGraph
   private let cache = Mutex<[[[Int]]: CachedPlan]>([:])
 

@@ -22,14 +22,21 @@ extension PlanBuilder {
 
   // MARK: Convolution and pooling
 
-  /// Resolves strides, dilations, pads and `auto_pad` into a 2-D window (1-D as height 1).
-  func window(
+  /// Strides, dilations and begin/end pads per spatial axis, with `auto_pad` resolved.
+  struct WindowAxes {
+    var strides: [Int]
+    var dilations: [Int]
+    var begins: [Int]
+    var ends: [Int]
+  }
+
+  func windowAxes(
     _ node: ImportedGraph.Node, spatial: [Int], kernel: [Int]
-  ) throws(NeuralCoreError) -> Window {
+  ) throws(NeuralCoreError) -> WindowAxes {
     let attributes = node.attributes
     let rank = spatial.count
-    guard rank == 1 || rank == 2, kernel.count == rank else {
-      throw attributes.error(.unsupported, "only 1-D and 2-D windows are supported")
+    guard kernel.count == rank else {
+      throw attributes.error(.shapeMismatch, "kernel \(kernel) for \(rank) spatial axes")
     }
     let strides = try attributes.ints("strides") ?? [Int](repeating: 1, count: rank)
     let dilations = try attributes.ints("dilations") ?? [Int](repeating: 1, count: rank)
@@ -53,15 +60,29 @@ extension PlanBuilder {
       }
     case let mode: throw attributes.error(.unsupported, "auto_pad '\(mode)' is not supported")
     }
-    if rank == 1 {
+    return WindowAxes(
+      strides: strides, dilations: dilations, begins: Array(pads[..<rank]),
+      ends: Array(pads[rank...]))
+  }
+
+  /// Resolves strides, dilations, pads and `auto_pad` into a 2-D window (1-D as height 1).
+  func window(
+    _ node: ImportedGraph.Node, spatial: [Int], kernel: [Int]
+  ) throws(NeuralCoreError) -> Window {
+    guard spatial.count == 1 || spatial.count == 2 else {
+      throw node.attributes.error(.unsupported, "only 1-D and 2-D windows are supported")
+    }
+    let axes = try windowAxes(node, spatial: spatial, kernel: kernel)
+    if spatial.count == 1 {
       return Window(
-        kernelHeight: 1, kernelWidth: kernel[0], strideX: strides[0], dilationX: dilations[0],
-        padLeft: pads[0], padRight: pads[1])
+        kernelHeight: 1, kernelWidth: kernel[0], strideX: axes.strides[0],
+        dilationX: axes.dilations[0], padLeft: axes.begins[0], padRight: axes.ends[0])
     }
     return Window(
-      kernelHeight: kernel[0], kernelWidth: kernel[1], strideY: strides[0], strideX: strides[1],
-      dilationY: dilations[0], dilationX: dilations[1], padTop: pads[0], padLeft: pads[1],
-      padBottom: pads[2], padRight: pads[3])
+      kernelHeight: kernel[0], kernelWidth: kernel[1], strideY: axes.strides[0],
+      strideX: axes.strides[1], dilationY: axes.dilations[0], dilationX: axes.dilations[1],
+      padTop: axes.begins[0], padLeft: axes.begins[1], padBottom: axes.ends[0],
+      padRight: axes.ends[1])
   }
 
   private mutating func planConvolution(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
@@ -135,8 +156,8 @@ extension PlanBuilder {
     try requireSingleOutput(node)
     let attributes = node.attributes
     let (input, inputShape) = try floatOperand(node, 0)
-    guard inputShape.count == 3 || inputShape.count == 4 else {
-      throw attributes.error(.unsupported, "only 1-D and 2-D pooling is supported")
+    guard inputShape.count >= 3 else {
+      throw attributes.error(.shapeMismatch, "input \(inputShape) has no spatial axes")
     }
     guard let kernel = try attributes.ints("kernel_shape") else {
       throw attributes.error(.malformedFile, "kernel_shape is required")
@@ -145,18 +166,33 @@ extension PlanBuilder {
       throw attributes.error(.unsupported, "storage_order 1 is not supported")
     }
     let spatial = Array(inputShape[2...])
-    let window = try window(node, spatial: spatial, kernel: kernel)
     let kind: Pooling.Kind =
       node.source.opType == "MaxPool"
       ? .max : .average(countsPadding: try attributes.int("count_include_pad", default: 0) != 0)
-    let pooling = Pooling(
-      kind: kind, window: window, ceilMode: try attributes.int("ceil_mode", default: 0) != 0)
+    let ceilMode = try attributes.int("ceil_mode", default: 0) != 0
+    let planes = inputShape[0] * inputShape[1]
+    if spatial.count > 2 {
+      let axes = try windowAxes(node, spatial: spatial, kernel: kernel)
+      let pooling = VolumePooling(
+        kind: kind, kernel: kernel, strides: axes.strides, dilations: axes.dilations,
+        begins: axes.begins, ends: axes.ends, ceilMode: ceilMode)
+      guard let outputSpatial = pooling.outputShape(spatial) else {
+        throw attributes.error(.shapeMismatch, "window larger than padded input \(inputShape)")
+      }
+      try addStep(
+        node, inputs: [input], outputShapes: [Array(inputShape[..<2]) + outputSpatial]
+      ) { inputs, outputs, _ in
+        pooling.run(input: inputs[0], planes: planes, spatial: spatial, output: outputs[0])
+      }
+      return
+    }
+    let window = try window(node, spatial: spatial, kernel: kernel)
+    let pooling = Pooling(kind: kind, window: window, ceilMode: ceilMode)
     let height = spatial.count == 2 ? spatial[0] : 1
     let width = spatial[spatial.count - 1]
     guard let size = pooling.outputSize(height: height, width: width) else {
       throw attributes.error(.shapeMismatch, "window larger than padded input \(inputShape)")
     }
-    let planes = inputShape[0] * inputShape[1]
     let outputShape =
       spatial.count == 2
       ? [inputShape[0], inputShape[1], size.height, size.width]
@@ -186,11 +222,10 @@ extension PlanBuilder {
   private mutating func planBatchNormalization(_ node: ImportedGraph.Node)
     throws(NeuralCoreError)
   {
-    try requireSingleOutput(node)
-    if try node.attributes.int("training_mode", default: 0) != 0 {
-      throw node.attributes.error(.unsupported, "training_mode is not supported")
-    }
+    let isTraining = try node.attributes.int("training_mode", default: 0) != 0
+    if !isTraining { try requireSingleOutput(node) }
     let epsilon = try node.attributes.float("epsilon", default: 1e-5)
+    let momentum = try node.attributes.float("momentum", default: 0.9)
     let (input, shape) = try floatOperand(node, 0)
     guard shape.count >= 2 else {
       throw node.attributes.error(.shapeMismatch, "input \(shape) has no channel axis")
@@ -207,6 +242,17 @@ extension PlanBuilder {
     let channels = shape[1]
     let planes = shape[0] * channels
     let size = shape[2...].reduce(1, *)
+    if isTraining {
+      try addStep(node, inputs: operands, outputShapes: [shape, [channels], [channels]]) {
+        inputs, outputs, _ in
+        BatchStatistics.normalize(
+          input: inputs[0], batch: shape[0], channels: channels, size: size, scale: inputs[1],
+          shift: inputs[2], runningMean: inputs[3], runningVariance: inputs[4],
+          momentum: momentum, epsilon: epsilon, output: outputs[0], updatedMean: outputs[1],
+          updatedVariance: outputs[2])
+      }
+      return
+    }
     try addStep(node, inputs: operands, outputShapes: [shape]) { inputs, outputs, _ in
       for plane in 0..<planes {
         let channel = plane % channels
@@ -268,6 +314,19 @@ extension PlanBuilder {
   }
 
   private mutating func planBinary(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    if case .constant(.integer(let a, let aShape)) = try requiredValue(node, 0),
+      case .constant(.integer(let b, let bShape)) = try requiredValue(node, 1)
+    {
+      guard
+        let result = IntegerArithmetic.apply(
+          node.source.opType, a: a, aShape: aShape, b: b, bShape: bShape)
+      else {
+        throw node.attributes.error(
+          .shapeMismatch, "integer operands \(aShape) and \(bShape) do not combine")
+      }
+      try bind(node, .constant(.integer(result.values, shape: result.shape)))
+      return
+    }
     let (a, aShape) = try floatOperand(node, 0)
     let (b, bShape) = try floatOperand(node, 1)
     guard let shape = Elementwise.broadcastShape(aShape, bShape) else {

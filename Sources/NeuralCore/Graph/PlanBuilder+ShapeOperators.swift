@@ -10,10 +10,10 @@ extension PlanBuilder {
         throw attributes.error(.unsupported, "the mask output is not supported")
       }
       if let training = try value(node, 2) {
-        guard case .constant(let constant) = training,
-          try PlanBuilder.floatTensor(constant).scalars.allSatisfy({ $0 == 0 })
+        guard case .constant(let mode) = training,
+          try PlanBuilder.floatTensor(mode).scalars.allSatisfy({ $0 == 0 })
         else {
-          throw attributes.error(.unsupported, "training_mode must be a constant false")
+          throw attributes.error(.unsupported, "training-mode dropout (random) is not supported")
         }
       }
       try bind(node, try requiredValue(node, 0))

@@ -26,7 +26,12 @@ public enum Activation: Sendable, Hashable {
     switch self {
     case .identity: return x
     case .relu: return x < 0 ? 0 : x
-    case .clip(let low, let high): return x < low ? low : (x > high ? high : x)
+    case .clip(let low, let high):
+      // The upper bound wins when the bounds cross, as ONNX specifies.
+      var value = x
+      if value < low { value = low }
+      if value > high { value = high }
+      return value
     case .sigmoid: return Activation.logistic(x)
     case .hardSigmoid(let alpha, let beta): return Swift.max(0, Swift.min(1, alpha * x + beta))
     case .hardSwish: return x * Swift.max(0, Swift.min(1, x * (1.0 / 6.0) + 0.5))
@@ -54,9 +59,9 @@ public enum Activation: Sendable, Hashable {
     case .clip(let low, let high):
       let lowVector = SIMD8<Float>(repeating: low)
       let highVector = SIMD8<Float>(repeating: high)
-      applyVector(values, count: count) {
-        $0.replacing(with: lowVector, where: $0 .< lowVector)
-          .replacing(with: highVector, where: $0 .> highVector)
+      applyVector(values, count: count) { vector in
+        let raised = vector.replacing(with: lowVector, where: vector .< lowVector)
+        return raised.replacing(with: highVector, where: raised .> highVector)
       }
     case .hardSwish:
       applyVector(values, count: count) {
