@@ -56,7 +56,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["ImagePipeline"],
+      dependencies: ["ImagePipeline", "NeuralCore"],
       path: "Benchmarks/Sources"
     ),
 
