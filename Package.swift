@@ -75,7 +75,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ClassifierKitTests",
-      dependencies: ["ClassifierKit", "TestSupport"]
+      dependencies: ["ClassifierKit", "ImagePipeline", "NeuralCore", "TestSupport"]
     ),
     .testTarget(
       name: "CatalogClientTests",
