@@ -55,6 +55,26 @@ enum ModelFixtures {
     }
   }()
 
+  /// The photos the corpus loops visit: all of them in release builds (or with
+  /// `VISION_CATALOG_FULL_CORPUS=1`), one PNG and one JPEG in debug builds, where one
+  /// EfficientNet-Lite0 forward pass takes about 25 seconds.
+  static let corpusStems: [String] = {
+    let all = photos.map(\.stem)
+    #if DEBUG
+      guard ProcessInfo.processInfo.environment["VISION_CATALOG_FULL_CORPUS"] == "1" else {
+        print("debug build: the model corpus loops run on chelsea and cat only; "
+          + "`swift test -c release` or VISION_CATALOG_FULL_CORPUS=1 runs all \(all.count) photos")
+        return all.filter { $0 == "chelsea" || $0 == "cat" }
+      }
+    #endif
+    return all
+  }()
+
+  /// The reference inputs of the parity loop: all in release builds, chelsea in debug builds.
+  static var parityStems: [String] {
+    corpusStems.count == photos.count ? corpusStems : ["chelsea"]
+  }
+
   static func reference(_ name: String) throws -> Tensor {
     let url = try #require(models).appendingPathComponent("ref/efficientnet-lite0/\(name)")
     return try NPYFile.read(contentsOfFile: url.path)

@@ -64,7 +64,17 @@ public enum DefaultModel {
   public static func locateCheckpoint(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(ClassificationError) -> URL {
-    let candidates = cacheDirectories(environment: environment).map {
+    try locateCheckpoint(in: cacheDirectories(environment: environment))
+  }
+
+  /// Finds the checkpoint in the given cache directories.
+  ///
+  /// - Parameter directories: The cache directories, searched in order.
+  /// - Returns: The first existing `<cache>/models/efficientnet-lite0-57934424.pth`.
+  /// - Throws: ``ClassificationError`` with code `modelUnavailable` whose message lists the
+  ///   places searched and the exact command that downloads the weights.
+  public static func locateCheckpoint(in directories: [URL]) throws(ClassificationError) -> URL {
+    let candidates = directories.map {
       $0.appendingPathComponent("models").appendingPathComponent(checkpointFileName)
     }
     if let found = candidates.first(where: { FileManager.default.isReadableFile(atPath: $0.path) })
