@@ -23,6 +23,28 @@ import Testing
     #expect(report.timings.decode == .zero)
   }
 
+  @Test func concurrentCallsGiveTheSequentialResults() async throws {
+    let images = try (0..<40).map { seed in
+      try RasterImage(
+        width: 3, height: 2, format: .rgb,
+        pixels: (0..<18).map { UInt8(truncatingIfNeeded: $0 * 29 + seed * 53) })
+    }
+    let options = ClassificationOptions(maximumCount: 3, scoring: .raw)
+    let sequential = try images.map { try classifier.report(for: $0, options: options) }
+    let model = classifier
+    let concurrent = try await withThrowingTaskGroup(of: (Int, [Classification]).self) { group in
+      for (position, image) in images.enumerated() {
+        group.addTask { (position, try await model.classify(image: image, options: options)) }
+      }
+      return try await group.reduce(into: [Int: [Classification]]()) { $0[$1.0] = $1.1 }
+    }
+    for position in images.indices {
+      #expect(concurrent[position] == sequential[position].classifications)
+    }
+    let batched = try classifier.classifications(for: images, options: options)
+    #expect(batched == sequential.map(\.classifications))
+  }
+
   @Test(arguments: [
     ("not an image", Array("hello, this is text".utf8)),
     ("zero bytes", []),
@@ -96,7 +118,9 @@ import Testing
 
   @Test func checkpointOfAnotherNetworkNamesTheMissingParameter() throws {
     let error = try #require(throws: NeuralCoreError.self) {
-      try EfficientNetLite.lite0().loading(["_conv_stem.weight": try Tensor(repeating: 0, shape: [32, 3, 3, 3])])
+      try EfficientNetLite.lite0().loading([
+        "_conv_stem.weight": try Tensor(repeating: 0, shape: [32, 3, 3, 3])
+      ])
     }
     #expect(error.code == .missingValue)
     #expect(error.message.contains("_bn0"))

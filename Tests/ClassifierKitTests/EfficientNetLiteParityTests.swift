@@ -27,11 +27,14 @@ import Testing
       #expect(onnxLogits.count == runtime.count)
       let toONNX = zip(swiftLogits.scalars, onnxLogits.scalars).map { abs($0 - $1) }.max() ?? .nan
       let toRuntime = zip(swiftLogits.scalars, runtime.scalars).map { abs($0 - $1) }.max() ?? .nan
-      print("Lite0 parity \(stem): Swift-built vs ONNX file \(toONNX), vs ONNX Runtime \(toRuntime)")
+      print(
+        "Lite0 parity \(stem): Swift-built vs ONNX file \(toONNX), vs ONNX Runtime \(toRuntime)")
       #expect(toONNX <= 1e-4, "\(stem)")
       #expect(toRuntime <= 1e-3, "\(stem)")
       worst = (max(worst.toONNX, toONNX), max(worst.toRuntime, toRuntime))
     }
-    print("Lite0 parity over \(stems.count) inputs: worst \(worst.toONNX) (ONNX), \(worst.toRuntime) (ORT)")
+    print(
+      "Lite0 parity over \(stems.count) inputs: worst \(worst.toONNX) (ONNX), \(worst.toRuntime) (ORT)"
+    )
   }
 }

@@ -62,8 +62,10 @@ enum ModelFixtures {
     let all = photos.map(\.stem)
     #if DEBUG
       guard ProcessInfo.processInfo.environment["VISION_CATALOG_FULL_CORPUS"] == "1" else {
-        print("debug build: the model corpus loops run on chelsea and cat only; "
-          + "`swift test -c release` or VISION_CATALOG_FULL_CORPUS=1 runs all \(all.count) photos")
+        print(
+          "debug build: the model corpus loops run on chelsea and cat only; "
+            + "`swift test -c release` or VISION_CATALOG_FULL_CORPUS=1 runs all \(all.count) photos"
+        )
         return all.filter { $0 == "chelsea" || $0 == "cat" }
       }
     #endif

@@ -34,11 +34,15 @@ import Testing
     }
     let report = try classifier.report(for: twinData, options: options)
     #expect(report.classifications.map(\.index) == batch[0].map(\.index))
-    #expect(zip(report.classifications, batch[0]).allSatisfy { abs($0.confidence - $1.confidence) <= 1e-5 })
+    #expect(
+      zip(report.classifications, batch[0]).allSatisfy {
+        abs($0.confidence - $1.confidence) <= 1e-5
+      })
     #expect(report.preprocessing.orientation == .right)
     #expect(report.preprocessing.sourceWidth == upright.height)
     #expect(report.preprocessing.orientedWidth == upright.width)
     #expect(report.preprocessing.cropRect == PixelRect(x: 95, y: 19, width: 262, height: 262))
-    print("orientation 6 twin: \(report.classifications.map(\.label)), \(report.timings.milliseconds)")
+    print(
+      "orientation 6 twin: \(report.classifications.map(\.label)), \(report.timings.milliseconds)")
   }
 }

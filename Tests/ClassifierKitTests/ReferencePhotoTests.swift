@@ -25,7 +25,9 @@ import Testing
       let raw = try classifier.report(
         forFileAt: photo.file, options: ClassificationOptions(maximumCount: 1000, scoring: .raw))
       var logits = [Float](repeating: .nan, count: 1000)
-      for classification in raw.classifications { logits[classification.index] = classification.confidence }
+      for classification in raw.classifications {
+        logits[classification.index] = classification.confidence
+      }
       // The same ranking the classifier applies by default, from the same single network run.
       let top5 = Classification.ranked(scores: logits, labels: classifier.labels, options: .default)
       let logitDifference = zip(logits, reference).map { abs($0 - $1) }.max() ?? .nan

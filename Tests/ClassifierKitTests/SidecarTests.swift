@@ -54,12 +54,18 @@ import Testing
     (#"{"inputSize": 0, "mean": 0, "std": 1, "labels": "labels.txt"}"#, "inputSize"),
     (#"{"inputSize": "big", "mean": 0, "std": 1, "labels": "labels.txt"}"#, "inputSize"),
     (#"{"inputSize": 8, "crop": "zoom", "mean": 0, "std": 1, "labels": "labels.txt"}"#, "crop"),
-    (#"{"inputSize": 8, "crop": "scaleFit", "cropFraction": 0.5, "mean": 0, "std": 1, "labels": "labels.txt"}"#, "cropFraction"),
+    (
+      #"{"inputSize": 8, "crop": "scaleFit", "cropFraction": 0.5, "mean": 0, "std": 1, "labels": "labels.txt"}"#,
+      "cropFraction"
+    ),
     (#"{"inputSize": 8, "labels": "labels.txt"}"#, "mean"),
     (#"{"inputSize": 8, "mean": [1, 2], "std": 1, "labels": "labels.txt"}"#, "mean"),
     (#"{"inputSize": 8, "mean": 0, "std": 0, "labels": "labels.txt"}"#, "std"),
     (#"{"inputSize": 8, "mean": 0, "scale": 1, "labels": "labels.txt"}"#, "scale"),
-    (#"{"inputSize": 8, "mean": 0, "std": 1, "channelOrder": "rgba", "labels": "labels.txt"}"#, "channelOrder"),
+    (
+      #"{"inputSize": 8, "mean": 0, "std": 1, "channelOrder": "rgba", "labels": "labels.txt"}"#,
+      "channelOrder"
+    ),
     (#"{"inputSize": 8, "mean": 0, "std": 1}"#, "labels"),
     (#"{"inputSize": 8, "mean": 0, "std": 1, "labels": "missing.txt"}"#, "labels"),
     (#"{"inputSize": 8, "mean": 0, "std": 1, "labels": "labels.txt", "meen": 1}"#, "meen"),
@@ -84,8 +90,14 @@ import Testing
     }
     let labels = (0..<1000).map { "class \($0)" }
     for (field, sidecar) in [
-      ("inputName", #"{"inputSize": 224, "mean": 127, "std": 128, "labels": "labels.txt", "inputName": "pixels"}"#),
-      ("outputName", #"{"inputSize": 224, "mean": 127, "std": 128, "labels": "labels.txt", "outputName": "probs"}"#),
+      (
+        "inputName",
+        #"{"inputSize": 224, "mean": 127, "std": 128, "labels": "labels.txt", "inputName": "pixels"}"#
+      ),
+      (
+        "outputName",
+        #"{"inputSize": 224, "mean": 127, "std": 128, "labels": "labels.txt", "outputName": "probs"}"#
+      ),
     ] {
       let url = try write(sidecar, labels: labels)
       defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
@@ -95,6 +107,14 @@ import Testing
       #expect(error.code == .invalidModelDescription)
       #expect(error.message.contains(field), "\(error)")
     }
+    let small = try write(
+      #"{"inputSize": 192, "mean": 127, "std": 128, "labels": "labels.txt"}"#, labels: labels)
+    defer { try? FileManager.default.removeItem(at: small.deletingLastPathComponent()) }
+    let sizeError = try #require(throws: ClassificationError.self) {
+      try NetworkClassifier.onnx(contentsOf: onnx, sidecar: small)
+    }
+    #expect(sizeError.code == .invalidModelDescription)
+    #expect(sizeError.message.contains("inputSize"), "\(sizeError)")
     let url = try write(#"{"inputSize": 224, "mean": 127, "std": 128, "labels": "labels.txt"}"#)
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let error = try #require(throws: ClassificationError.self) {

@@ -51,12 +51,17 @@ public struct EfficientNetLite: Layer {
     }
   }
 
-  /// The seven stages of EfficientNet-Lite0 (16 blocks), as in Google's `efficientnet_lite_builder`.
+  /// The seven stages of EfficientNet-Lite0 (16 blocks), as in Google's
+  /// `efficientnet_lite_builder`.
   public static let lite0Stages: [Stage] = [
-    Stage(repeats: 1, kernelSize: 3, stride: 1, expansion: 1, inputChannels: 32, outputChannels: 16),
-    Stage(repeats: 2, kernelSize: 3, stride: 2, expansion: 6, inputChannels: 16, outputChannels: 24),
-    Stage(repeats: 2, kernelSize: 5, stride: 2, expansion: 6, inputChannels: 24, outputChannels: 40),
-    Stage(repeats: 3, kernelSize: 3, stride: 2, expansion: 6, inputChannels: 40, outputChannels: 80),
+    Stage(
+      repeats: 1, kernelSize: 3, stride: 1, expansion: 1, inputChannels: 32, outputChannels: 16),
+    Stage(
+      repeats: 2, kernelSize: 3, stride: 2, expansion: 6, inputChannels: 16, outputChannels: 24),
+    Stage(
+      repeats: 2, kernelSize: 5, stride: 2, expansion: 6, inputChannels: 24, outputChannels: 40),
+    Stage(
+      repeats: 3, kernelSize: 3, stride: 2, expansion: 6, inputChannels: 40, outputChannels: 80),
     Stage(
       repeats: 3, kernelSize: 5, stride: 1, expansion: 6, inputChannels: 80, outputChannels: 112),
     Stage(

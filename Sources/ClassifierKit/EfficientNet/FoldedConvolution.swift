@@ -38,8 +38,10 @@ struct FoldedConvolution: Layer {
     var statistics: [[Float]] = []
     for parameter in ["weight", "bias", "running_mean", "running_var"] {
       statistics.append(
-        try Self.parameter("\(normalizationName).\(parameter)", count: channels, in: stateDictionary)
-          .scalars)
+        try Self.parameter(
+          "\(normalizationName).\(parameter)", count: channels, in: stateDictionary
+        )
+        .scalars)
     }
     let (gamma, beta, mean, variance) = (statistics[0], statistics[1], statistics[2], statistics[3])
     let perChannel = weight.count / channels
@@ -47,7 +49,8 @@ struct FoldedConvolution: Layer {
     var bias = [Float](repeating: 0, count: channels)
     for channel in 0..<channels {
       // Double precision keeps the folded weights within an ulp of the unfolded computation.
-      let factor = Double(gamma[channel]) / (Double(variance[channel]) + Double(epsilon)).squareRoot()
+      let factor =
+        Double(gamma[channel]) / (Double(variance[channel]) + Double(epsilon)).squareRoot()
       guard factor.isFinite else {
         throw NeuralCoreError(
           .malformedFile, "'\(normalizationName)' channel \(channel) has a non-finite scale")

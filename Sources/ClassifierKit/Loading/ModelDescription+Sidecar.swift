@@ -132,7 +132,8 @@ private struct SidecarFields {
 
   func fail(_ field: String, _ expectation: String) -> ClassificationError {
     ClassificationError(
-      .invalidModelDescription, "field '\(field)': expected \(expectation), got \(object[field] ?? "nothing")")
+      .invalidModelDescription,
+      "field '\(field)': expected \(expectation), got \(object[field] ?? "nothing")")
   }
 
   func string(_ field: String) throws(ClassificationError) -> String? {
@@ -211,7 +212,8 @@ private struct SidecarFields {
     case (nil, nil, nil, nil):
       throw ClassificationError(
         .invalidModelDescription,
-        "fields 'mean' and 'std' (or 'scale' and 'bias') are missing: the normalization is required")
+        "fields 'mean' and 'std' (or 'scale' and 'bias') are missing: the normalization is required"
+      )
     default:
       let given = ["mean", "std", "scale", "bias"].filter { object[$0] != nil }
       throw ClassificationError(
@@ -227,7 +229,9 @@ private struct SidecarFields {
 
   func channelOrder() throws(ClassificationError) -> ChannelOrder {
     guard let name = try string("channelOrder") else { return .rgb }
-    guard let order = ChannelOrder(rawValue: name) else { throw fail("channelOrder", "'rgb' or 'bgr'") }
+    guard let order = ChannelOrder(rawValue: name) else {
+      throw fail("channelOrder", "'rgb' or 'bgr'")
+    }
     return order
   }
 }

@@ -11,7 +11,8 @@ extension NetworkClassifier {
   /// - Returns: The classifier.
   /// - Throws: ``ClassificationError`` with code `modelUnavailable`: when no checkpoint is found
   ///   (the message says which command downloads it), or when the file is not a valid
-  ///   EfficientNet-Lite0 checkpoint (the ``NeuralCoreError`` as ``ClassificationError/underlying``).
+  ///   EfficientNet-Lite0 checkpoint (the ``NeuralCoreError`` as
+  ///   ``ClassificationError/underlying``).
   public static func efficientNetLite0(checkpoint: URL? = nil, threadCount: Int? = nil)
     throws(ClassificationError) -> NetworkClassifier
   {

@@ -1,7 +1,9 @@
 import NeuralCore
 
-/// What runs a classifier's network: a network built from NeuralCore layers, or an imported
-/// ONNX graph. Both map `[batch, 3, height, width]` to one score vector per image.
+/// What runs a classifier's network.
+///
+/// A network built from NeuralCore layers or an imported ONNX graph; both map
+/// `[batch, 3, height, width]` to one score vector per image.
 enum NetworkBackend: Sendable {
   case layer(any Layer, threadCount: Int)
   case session(InferenceSession, input: String, output: String)

@@ -44,7 +44,8 @@ public struct NetworkClassifier: ImageClassificationModel {
   ///   - description: The network's input preparation and labels; its input and output names,
   ///     when set, must exist in the network.
   /// - Throws: ``ClassificationError`` with code `invalidModelDescription` when a named input or
-  ///   output does not exist, or the label count differs from a declared output size.
+  ///   output does not exist, the input size differs from the declared input, or the label count
+  ///   differs from the declared output size.
   public init(session: InferenceSession, description: ModelDescription)
     throws(ClassificationError)
   {
@@ -52,6 +53,17 @@ public struct NetworkClassifier: ImageClassificationModel {
       description.inputName, in: session.inputs, field: "inputName", kind: "input")
     let output = try Self.resolve(
       description.outputName, in: session.outputs, field: "outputName", kind: "output")
+    if let shape = input.shape, shape.count == 4 {
+      let expected = [3, description.input.height, description.input.width]
+      for (declared, wanted) in zip(shape.dropFirst(), expected)
+      where declared.map({ $0 != wanted }) ?? false {
+        throw ClassificationError(
+          .invalidModelDescription,
+          "field 'inputSize': input '\(input.name)' is declared "
+            + shape.map { $0.map(String.init) ?? "?" }.joined(separator: "x")
+            + ", the description gives [N, 3, \(expected[1]), \(expected[2])]")
+      }
+    }
     if let shape = output.shape, shape.count >= 2, let classes = shape[1],
       shape.dropFirst(2).allSatisfy({ $0 == 1 }), classes != description.labels.count
     {
