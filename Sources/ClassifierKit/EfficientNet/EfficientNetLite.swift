@@ -170,7 +170,7 @@ public struct EfficientNetLite: Layer {
   /// - Parameter stateDictionary: The checkpoint's tensors by name (`_conv_stem.weight`,
   ///   `_bn0.running_var`, `_blocks.3._depthwise_conv.weight`, ..., `_fc.bias`).
   /// - Returns: The loaded network.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` naming a missing parameter,
+  /// - Throws: `NeuralCoreError` with code `missingValue` naming a missing parameter,
   ///   `shapeMismatch` for a parameter of the wrong shape, or `malformedFile` for a batch
   ///   normalization whose scale is not finite.
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError)
@@ -187,7 +187,7 @@ public struct EfficientNetLite: Layer {
   ///   - input: `[batch, 3, height, width]`, normalized as `(level - 127) / 128`.
   ///   - threadCount: The number of threads each layer may use.
   /// - Returns: `[batch, classCount]` logits.
-  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the input does not fit.
+  /// - Throws: `NeuralCoreError` with code `shapeMismatch` when the input does not fit.
   public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
     try network.forward(input, threadCount: threadCount)
   }

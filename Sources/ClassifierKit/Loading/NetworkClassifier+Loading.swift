@@ -11,7 +11,7 @@ extension NetworkClassifier {
   /// - Returns: The classifier.
   /// - Throws: ``ClassificationError`` with code `modelUnavailable`: when no checkpoint is found
   ///   (the message says which command downloads it), or when the file is not a valid
-  ///   EfficientNet-Lite0 checkpoint (the ``NeuralCoreError`` as
+  ///   EfficientNet-Lite0 checkpoint (the `NeuralCoreError` as
   ///   ``ClassificationError/underlying``).
   public static func efficientNetLite0(checkpoint: URL? = nil, threadCount: Int? = nil)
     throws(ClassificationError) -> NetworkClassifier
@@ -46,7 +46,7 @@ extension NetworkClassifier {
   ///   - threadCount: The threads one network call may use; `nil` means every active processor.
   /// - Returns: The classifier.
   /// - Throws: ``ClassificationError``: `modelUnavailable` when the model or sidecar cannot be
-  ///   read or the model is damaged or unsupported (the ``NeuralCoreError`` as
+  ///   read or the model is damaged or unsupported (the `NeuralCoreError` as
   ///   ``ClassificationError/underlying``), `invalidModelDescription` naming a wrong sidecar field.
   public static func onnx(contentsOf url: URL, sidecar: URL? = nil, threadCount: Int? = nil)
     throws(ClassificationError) -> NetworkClassifier

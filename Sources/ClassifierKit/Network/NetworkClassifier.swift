@@ -5,7 +5,7 @@ public import NeuralCore
 /// A classifier backed by a neural network: it prepares the photo as its ``ModelDescription``
 /// says, runs the network and ranks the scores.
 ///
-/// Callers pass only a photo (encoded bytes, a file, or a decoded ``RasterImage``); the
+/// Callers pass only a photo (encoded bytes, a file, or a decoded `RasterImage`); the
 /// classifier decodes it, applies its orientation, crops and scales it to the input size,
 /// normalizes it, and returns the classifications with softmax confidences (raw scores on
 /// request). ``report(for:orientation:options:)-(RasterImage,_,_)`` also returns what was done
@@ -111,7 +111,7 @@ public struct NetworkClassifier: ImageClassificationModel {
   ///   - orientation: An orientation overriding the file's EXIF one; `nil` uses the file's.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
   /// - Returns: The classifications with provenance and timings.
-  /// - Throws: ``ClassificationError`` with code `invalidImage` (the ``ImageDecodingError`` as
+  /// - Throws: ``ClassificationError`` with code `invalidImage` (the `ImageDecodingError` as
   ///   ``ClassificationError/underlying``) or `inferenceFailed`.
   public func report(
     for data: Data, orientation: ImageOrientation? = nil, options: ClassificationOptions = .default
@@ -135,7 +135,7 @@ public struct NetworkClassifier: ImageClassificationModel {
   ///   - orientation: An orientation overriding the file's EXIF one; `nil` uses the file's.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
   /// - Returns: The classifications with provenance and timings (decoding includes reading).
-  /// - Throws: ``ClassificationError`` with code `invalidImage` (the ``ImageDecodingError`` as
+  /// - Throws: ``ClassificationError`` with code `invalidImage` (the `ImageDecodingError` as
   ///   ``ClassificationError/underlying``) or `inferenceFailed`.
   public func report(
     forFileAt url: URL, orientation: ImageOrientation? = nil,
@@ -271,7 +271,7 @@ public struct NetworkClassifier: ImageClassificationModel {
   ///   - image: The photo.
   ///   - orientation: An orientation overriding the image's own; `nil` uses the image's.
   /// - Returns: The `[1, 3, S, S]` input tensor and what preprocessing did.
-  /// - Throws: ``ClassificationError`` with code `invalidImage` (the ``ImageDecodingError`` as
+  /// - Throws: ``ClassificationError`` with code `invalidImage` (the `ImageDecodingError` as
   ///   ``ClassificationError/underlying``).
   public func prepare(_ image: RasterImage, orientation: ImageOrientation? = nil)
     throws(ClassificationError) -> (tensor: Tensor, provenance: PreprocessingProvenance)
@@ -288,7 +288,7 @@ public struct NetworkClassifier: ImageClassificationModel {
   ///
   /// - Parameter input: `[batch, 3, height, width]`, prepared as ``model`` describes.
   /// - Returns: `[batch, classes]` scores (logits for the bundled models).
-  /// - Throws: ``ClassificationError`` with code `inferenceFailed` (the ``NeuralCoreError`` as
+  /// - Throws: ``ClassificationError`` with code `inferenceFailed` (the `NeuralCoreError` as
   ///   ``ClassificationError/underlying``), or `invalidModelDescription` when the network's
   ///   output count differs from the label count.
   public func logits(for input: Tensor) throws(ClassificationError) -> Tensor {
