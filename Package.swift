@@ -57,7 +57,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["ImagePipeline"],
+      dependencies: ["ImagePipeline", "NeuralCore"],
       path: "Benchmarks/Sources"
     ),
 
@@ -76,7 +76,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ClassifierKitTests",
-      dependencies: ["ClassifierKit", "TestSupport"]
+      dependencies: ["ClassifierKit", "ImagePipeline", "NeuralCore", "TestSupport"]
     ),
     .testTarget(
       name: "VisionCatalogTests",

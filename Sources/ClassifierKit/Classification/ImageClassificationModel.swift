@@ -3,7 +3,7 @@ public import ImagePipeline
 /// A model that assigns labels to an image: the protocol apps code against, so that a real
 /// network runs in production and a ``DummyClassifier`` in tests.
 ///
-/// Conforming types take an upright or EXIF-tagged ``RasterImage``; networks that need a
+/// Conforming types take an upright or EXIF-tagged `RasterImage`; networks that need a
 /// fixed input size prepare it themselves (orientation, crop and scale, normalization), so callers
 /// pass only the photo. Implement ``classify(image:options:)``; the batch method has a default.
 public protocol ImageClassificationModel: Sendable {
@@ -13,7 +13,7 @@ public protocol ImageClassificationModel: Sendable {
   /// Classifies one image.
   ///
   /// - Parameters:
-  ///   - image: The photo; its ``RasterImage/orientation`` is applied before classification.
+  ///   - image: The photo; its `RasterImage/orientation` is applied before classification.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
   /// - Returns: The classifications, best first, at most `options.maximumCount`.
   /// - Throws: An error describing why the image could not be classified.

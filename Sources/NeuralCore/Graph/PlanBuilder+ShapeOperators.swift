@@ -1,0 +1,301 @@
+extension PlanBuilder {
+  /// Plans the operators that only rename, reshape or select data.
+  mutating func planShapeOperator(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    switch node.source.opType {
+    case "Identity":
+      try bind(node, try requiredValue(node, 0))
+    case "Dropout":
+      if node.outputs.count > 1 && !node.outputs[1].isEmpty {
+        throw attributes.error(.unsupported, "the mask output is not supported")
+      }
+      if let training = try value(node, 2) {
+        guard case .constant(let mode) = training,
+          try PlanBuilder.floatTensor(mode).scalars.allSatisfy({ $0 == 0 })
+        else {
+          throw attributes.error(.unsupported, "training-mode dropout (random) is not supported")
+        }
+      }
+      try bind(node, try requiredValue(node, 0))
+    case "Flatten":
+      let shape = try requiredValue(node, 0).shape
+      let axis = try attributes.int("axis", default: 1)
+      let normalized = axis < 0 ? axis + shape.count : axis
+      guard normalized >= 0 && normalized <= shape.count else {
+        throw attributes.error(.shapeMismatch, "axis \(axis) for rank \(shape.count)")
+      }
+      try reshape(node, to: [shape[..<normalized].reduce(1, *), shape[normalized...].reduce(1, *)])
+    case "Reshape":
+      try planReshape(node)
+    case "Squeeze":
+      let shape = try requiredValue(node, 0).shape
+      let axes = node.opset < 13 ? try attributes.ints("axes") : try integers(node, 1)
+      var remove = Set<Int>()
+      if let axes {
+        for axis in axes {
+          let normalized = try PlanBuilder.axis(axis, rank: shape.count, node)
+          guard shape[normalized] == 1 else {
+            throw attributes.error(.shapeMismatch, "axis \(axis) of \(shape) is not 1")
+          }
+          remove.insert(normalized)
+        }
+      } else {
+        remove = Set(shape.indices.filter { shape[$0] == 1 })
+      }
+      try reshape(node, to: shape.indices.filter { !remove.contains($0) }.map { shape[$0] })
+    case "Unsqueeze":
+      let shape = try requiredValue(node, 0).shape
+      guard let axes = node.opset < 13 ? try attributes.ints("axes") : try integers(node, 1)
+      else {
+        throw attributes.error(.malformedFile, "axes are required")
+      }
+      let rank = shape.count + axes.count
+      var inserted = Set<Int>()
+      for axis in axes {
+        let normalized = try PlanBuilder.axis(axis, rank: rank, node)
+        guard inserted.insert(normalized).inserted else {
+          throw attributes.error(.malformedFile, "axis \(axis) repeats")
+        }
+      }
+      var remaining = shape.makeIterator()
+      var output: [Int] = []
+      for axis in 0..<rank {
+        output.append(inserted.contains(axis) ? 1 : (remaining.next() ?? 1))
+      }
+      try reshape(node, to: output)
+    case "Shape":
+      let shape = try requiredValue(node, 0).shape
+      let rank = shape.count
+      var start = try attributes.int("start", default: 0)
+      var end = try attributes.int("end") ?? rank
+      if start < 0 { start += rank }
+      if end < 0 { end += rank }
+      start = min(max(start, 0), rank)
+      end = min(max(end, start), rank)
+      let dimensions = shape[start..<end].map { Int64($0) }
+      try bind(node, .constant(.integer(dimensions, shape: [dimensions.count])))
+    case "Cast":
+      try planCast(node)
+    case "Gather":
+      try planGather(node)
+    case "Slice":
+      try planSlice(node)
+    default:
+      throw attributes.error(.unsupported, "operator is not supported")
+    }
+  }
+
+  /// Binds the output to the input with a new shape: no copy for runtime values.
+  private mutating func reshape(
+    _ node: ImportedGraph.Node, to shape: [Int]
+  ) throws(NeuralCoreError) {
+    let input = try requiredValue(node, 0)
+    guard Tensor.elementCount(of: shape) == Tensor.elementCount(of: input.shape) else {
+      throw node.attributes.error(.shapeMismatch, "cannot reshape \(input.shape) to \(shape)")
+    }
+    switch input {
+    case .runtime(let id, _):
+      try bind(node, .runtime(id: id, shape: shape))
+    case .constant(.float(let tensor)):
+      try bind(node, .constant(.float(try Tensor(shape: shape, scalars: tensor.scalars))))
+    case .constant(.integer(let values, _)):
+      try bind(node, .constant(.integer(values, shape: shape)))
+    }
+  }
+
+  private mutating func planReshape(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    let shape = try requiredValue(node, 0).shape
+    guard let requested = try integers(node, 1) else {
+      throw attributes.error(.malformedFile, "shape input is required")
+    }
+    let allowZero = try attributes.int("allowzero", default: 0) != 0
+    var output: [Int] = []
+    var inferred: Int?
+    for (index, dimension) in requested.enumerated() {
+      if dimension == 0 && !allowZero {
+        guard index < shape.count else {
+          throw attributes.error(.shapeMismatch, "0 at axis \(index) beyond rank \(shape.count)")
+        }
+        output.append(shape[index])
+      } else if dimension == -1 {
+        guard inferred == nil else {
+          throw attributes.error(.malformedFile, "more than one -1 in \(requested)")
+        }
+        inferred = index
+        output.append(1)
+      } else if dimension < 0 {
+        throw attributes.error(.malformedFile, "negative dimension in \(requested)")
+      } else {
+        output.append(dimension)
+      }
+    }
+    let total = Tensor.elementCount(of: shape) ?? 0
+    if let inferred {
+      let known = output.reduce(1, *)
+      guard known > 0, total % known == 0 else {
+        throw attributes.error(.shapeMismatch, "cannot reshape \(shape) to \(requested)")
+      }
+      output[inferred] = total / known
+    }
+    try reshape(node, to: output)
+  }
+
+  private mutating func planCast(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    guard let target = try attributes.int("to") else {
+      throw attributes.error(.malformedFile, "'to' is required")
+    }
+    let type = ONNXDataType(rawValue: Int32(clamping: target))
+    let isFloat = type == .float
+    let isInteger = [
+      ONNXDataType.int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64, .bool,
+    ].contains(type)
+    let input = try requiredValue(node, 0)
+    switch input {
+    case .runtime:
+      guard isFloat else {
+        throw attributes.error(.unsupported, "run-time cast to \(type) is not supported")
+      }
+      try bind(node, input)
+    case .constant(.float(let tensor)):
+      if isFloat {
+        try bind(node, input)
+      } else if isInteger {
+        let values = tensor.scalars.map { value -> Int64 in
+          guard value.isFinite else { return 0 }
+          if type == .bool { return value != 0 ? 1 : 0 }
+          return Int64(max(min(value.rounded(.towardZero), 9.2e18), -9.2e18))
+        }
+        try bind(node, .constant(.integer(values, shape: tensor.shape)))
+      } else {
+        throw attributes.error(.unsupported, "cast to \(type) is not supported")
+      }
+    case .constant(.integer(let values, let shape)):
+      if isFloat {
+        try bind(node, .constant(.float(try Tensor(shape: shape, scalars: values.map { Float($0) }))))
+      } else if isInteger {
+        try bind(node, .constant(.integer(type == .bool ? values.map { $0 != 0 ? 1 : 0 } : values, shape: shape)))
+      } else {
+        throw attributes.error(.unsupported, "cast to \(type) is not supported")
+      }
+    }
+  }
+
+  /// For each output element of a selection, the flat input offset; `selections[axis]` lists the
+  /// input coordinates taken along each axis.
+  static func selectionOffsets(shape: [Int], selections: [[Int]]) -> [Int] {
+    let strides = Layout.strides(of: shape)
+    var offsets = [0]
+    for axis in shape.indices {
+      var next: [Int] = []
+      next.reserveCapacity(offsets.count * selections[axis].count)
+      for offset in offsets {
+        for coordinate in selections[axis] { next.append(offset + coordinate * strides[axis]) }
+      }
+      offsets = next
+    }
+    return offsets
+  }
+
+  /// Binds the output to the selected elements: folded for constants, a gather step otherwise.
+  private mutating func select(
+    _ node: ImportedGraph.Node, selections: [[Int]], outputShape: [Int]
+  ) throws(NeuralCoreError) {
+    let input = try requiredValue(node, 0)
+    guard let count = Tensor.elementCount(of: outputShape), count <= PlanBuilder.maximumElements
+    else {
+      throw node.attributes.error(.limitExceeded, "output \(outputShape) is too large")
+    }
+    let offsets = PlanBuilder.selectionOffsets(shape: input.shape, selections: selections)
+    switch input {
+    case .constant(.integer(let values, _)):
+      try bind(node, .constant(.integer(offsets.map { values[$0] }, shape: outputShape)))
+    case .constant(.float(let tensor)):
+      try bind(
+        node,
+        .constant(.float(try Tensor(shape: outputShape, scalars: offsets.map { tensor.scalars[$0] }))))
+    case .runtime:
+      let (operand, _) = try floatOperand(node, 0)
+      try addStep(node, inputs: [operand], outputShapes: [outputShape]) { inputs, outputs, _ in
+        for (index, offset) in offsets.enumerated() { outputs[0][index] = inputs[0][offset] }
+      }
+    }
+  }
+
+  private mutating func planGather(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let shape = try requiredValue(node, 0).shape
+    let axis = try PlanBuilder.axis(
+      try node.attributes.int("axis", default: 0), rank: shape.count, node)
+    guard let indices = try integers(node, 1) else {
+      throw node.attributes.error(.malformedFile, "indices are required")
+    }
+    let indexShape = try requiredValue(node, 1).shape
+    var chosen: [Int] = []
+    for index in indices {
+      let normalized = index < 0 ? index + shape[axis] : index
+      guard normalized >= 0 && normalized < shape[axis] else {
+        throw node.attributes.error(.shapeMismatch, "index \(index) outside axis of \(shape[axis])")
+      }
+      chosen.append(normalized)
+    }
+    var selections = shape.map { Array(0..<$0) }
+    selections[axis] = chosen
+    let outputShape = Array(shape[..<axis]) + indexShape + Array(shape[(axis + 1)...])
+    try select(node, selections: selections, outputShape: outputShape)
+  }
+
+  private mutating func planSlice(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    let shape = try requiredValue(node, 0).shape
+    let starts: [Int]
+    let ends: [Int]
+    let axes: [Int]?
+    var steps: [Int]?
+    if node.opset < 10 {
+      guard let attributeStarts = try attributes.ints("starts"),
+        let attributeEnds = try attributes.ints("ends")
+      else { throw attributes.error(.malformedFile, "starts and ends are required") }
+      starts = attributeStarts
+      ends = attributeEnds
+      axes = try attributes.ints("axes")
+    } else {
+      guard let inputStarts = try integers(node, 1), let inputEnds = try integers(node, 2) else {
+        throw attributes.error(.malformedFile, "starts and ends are required")
+      }
+      starts = inputStarts
+      ends = inputEnds
+      axes = try integers(node, 3)
+      steps = try integers(node, 4)
+    }
+    let sliceAxes = axes ?? Array(0..<starts.count)
+    let sliceSteps = steps ?? [Int](repeating: 1, count: starts.count)
+    guard ends.count == starts.count, sliceAxes.count == starts.count,
+      sliceSteps.count == starts.count
+    else {
+      throw attributes.error(.malformedFile, "starts, ends, axes and steps differ in length")
+    }
+    var selections = shape.map { Array(0..<$0) }
+    var seen = Set<Int>()
+    for index in starts.indices {
+      let axis = try PlanBuilder.axis(sliceAxes[index], rank: shape.count, node)
+      guard seen.insert(axis).inserted, sliceSteps[index] != 0 else {
+        throw attributes.error(.malformedFile, "repeated axis or zero step")
+      }
+      let length = shape[axis]
+      let step = sliceSteps[index]
+      var start = starts[index] < 0 ? starts[index] + length : starts[index]
+      var end = ends[index] < 0 ? ends[index] + length : ends[index]
+      if step > 0 {
+        start = min(max(start, 0), length)
+        end = min(max(end, 0), length)
+        selections[axis] = Array(stride(from: start, to: end, by: step))
+      } else {
+        start = min(max(start, -1), length - 1)
+        end = min(max(end, -1), length - 1)
+        selections[axis] = Array(stride(from: start, to: end, by: step))
+      }
+    }
+    try select(node, selections: selections, outputShape: selections.map(\.count))
+  }
+}

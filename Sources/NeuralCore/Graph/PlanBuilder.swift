@@ -1,0 +1,185 @@
+/// Turns an ``ImportedGraph`` into an ``ExecutionPlan`` for concrete input shapes.
+///
+/// Shapes are inferred node by node; integer tensors (Shape, Gather, Slice, Concat feeding a
+/// Reshape) are computed here, so only float kernels remain as steps.
+struct PlanBuilder {
+  /// A value during planning.
+  enum Value {
+    case runtime(id: Int, shape: [Int])
+    case constant(GraphConstant)
+
+    var shape: [Int] {
+      switch self {
+      case .runtime(_, let shape): shape
+      case .constant(let constant): constant.shape
+      }
+    }
+  }
+
+  /// Inputs larger than this many elements are refused before any memory is reserved.
+  static let maximumElements = 1 << 28
+
+  let graph: ImportedGraph
+  var values: [String: Value] = [:]
+  var steps: [ExecutionPlan.Step] = []
+  var bufferSizes: [Int] = []
+  var constants: [Float] = []
+  var internedConstants: [String: Int] = [:]
+  var inputBuffers: [String: Int] = [:]
+
+  init(graph: ImportedGraph, inputShapes: [String: [Int]]) throws(NeuralCoreError) {
+    self.graph = graph
+    for (name, constant) in graph.constants { values[name] = .constant(constant) }
+    for input in graph.inputs {
+      guard let shape = inputShapes[input.name] else {
+        throw NeuralCoreError(.missingValue, "input '\(input.name)' was not given")
+      }
+      let id = try newBuffer(shape: shape, for: input.name)
+      inputBuffers[input.name] = id
+      values[input.name] = .runtime(id: id, shape: shape)
+    }
+  }
+
+  mutating func build() throws(NeuralCoreError) -> ExecutionPlan {
+    for node in graph.nodes { try plan(node) }
+    var outputs: [(name: String, value: ExecutionPlan.Output)] = []
+    var keep = Set<Int>()
+    for output in graph.outputs {
+      switch values[output.name] {
+      case .runtime(let id, let shape)?:
+        keep.insert(id)
+        outputs.append((output.name, .buffer(id, shape: shape)))
+      case .constant(let constant)?:
+        outputs.append((output.name, .constant(try PlanBuilder.floatTensor(constant))))
+      case nil:
+        throw NeuralCoreError(.missingValue, "graph output '\(output.name)' is never produced")
+      }
+    }
+    let assignment = ExecutionPlan.assignOffsets(
+      sizes: bufferSizes, steps: steps, inputs: Array(inputBuffers.values), keep: keep)
+    return ExecutionPlan(
+      steps: steps, constants: constants, bufferSizes: bufferSizes,
+      bufferOffsets: assignment.offsets, arenaSize: assignment.arenaSize,
+      inputBuffers: inputBuffers, outputs: outputs)
+  }
+
+  static func floatTensor(_ constant: GraphConstant) throws(NeuralCoreError) -> Tensor {
+    switch constant {
+    case .float(let tensor): return tensor
+    case .integer(let values, let shape):
+      return try Tensor(shape: shape, scalars: values.map { Float($0) })
+    }
+  }
+
+  mutating func newBuffer(shape: [Int], for name: String) throws(NeuralCoreError) -> Int {
+    guard let count = Tensor.elementCount(of: shape), count <= PlanBuilder.maximumElements else {
+      throw NeuralCoreError(
+        .limitExceeded, "value '\(name)' of shape \(shape) exceeds the element limit")
+    }
+    bufferSizes.append(count)
+    return bufferSizes.count - 1
+  }
+
+  /// The value of a node input, or `nil` for an absent optional input.
+  func value(_ node: ImportedGraph.Node, _ position: Int) throws(NeuralCoreError) -> Value? {
+    guard position < node.inputs.count, !node.inputs[position].isEmpty else { return nil }
+    guard let value = values[node.inputs[position]] else {
+      throw node.attributes.error(
+        .missingValue, "input '\(node.inputs[position])' is never produced")
+    }
+    return value
+  }
+
+  func requiredValue(_ node: ImportedGraph.Node, _ position: Int) throws(NeuralCoreError) -> Value
+  {
+    guard let value = try value(node, position) else {
+      throw node.attributes.error(.missingValue, "required input \(position) is missing")
+    }
+    return value
+  }
+
+  /// A float input as a step operand with its shape.
+  mutating func floatOperand(
+    _ node: ImportedGraph.Node, _ position: Int
+  ) throws(NeuralCoreError) -> (operand: ExecutionPlan.Operand, shape: [Int]) {
+    switch try requiredValue(node, position) {
+    case .runtime(let id, let shape):
+      return (.buffer(id), shape)
+    case .constant(.float(let tensor)):
+      let name = node.inputs[position]
+      if let offset = internedConstants[name] { return (.constant(offset: offset), tensor.shape) }
+      let offset = constants.count
+      constants.append(contentsOf: tensor.scalars)
+      internedConstants[name] = offset
+      return (.constant(offset: offset), tensor.shape)
+    case .constant(.integer):
+      throw node.attributes.error(
+        .unsupported, "integer tensor '\(node.inputs[position])' used as float data")
+    }
+  }
+
+  /// An integer input known at planning time (shape, axes, pads, indices).
+  func integers(_ node: ImportedGraph.Node, _ position: Int) throws(NeuralCoreError) -> [Int]? {
+    guard let value = try value(node, position) else { return nil }
+    guard case .constant(.integer(let values, _)) = value else {
+      throw node.attributes.error(
+        .unsupported, "input '\(node.inputs[position])' must be a constant integer tensor")
+    }
+    var result: [Int] = []
+    for value in values {
+      guard let integer = Int(exactly: value) else {
+        throw node.attributes.error(.limitExceeded, "integer \(value) is out of range")
+      }
+      result.append(integer)
+    }
+    return result
+  }
+
+  /// Adds a step writing fresh buffers of the given shapes, binding them to the node's outputs.
+  mutating func addStep(
+    _ node: ImportedGraph.Node, inputs: [ExecutionPlan.Operand], outputShapes: [[Int]],
+    execute:
+      @escaping @Sendable (
+        _ inputs: [UnsafePointer<Float>], _ outputs: [UnsafeMutablePointer<Float>], _ threads: Int
+      ) -> Void
+  ) throws(NeuralCoreError) {
+    var ids: [Int] = []
+    for (position, shape) in outputShapes.enumerated() {
+      let name = position < node.outputs.count ? node.outputs[position] : node.source.name
+      let id = try newBuffer(shape: shape, for: name)
+      ids.append(id)
+      if position < node.outputs.count && !node.outputs[position].isEmpty {
+        values[node.outputs[position]] = .runtime(id: id, shape: shape)
+      }
+    }
+    steps.append(
+      ExecutionPlan.Step(
+        name: node.source.name, inputs: inputs, outputs: ids, execute: execute))
+  }
+
+  /// Binds the node's first output to a value without a step (reshapes, identities, folds).
+  mutating func bind(_ node: ImportedGraph.Node, _ value: Value) throws(NeuralCoreError) {
+    guard let output = node.outputs.first, !output.isEmpty else {
+      throw node.attributes.error(.malformedFile, "node has no output")
+    }
+    values[output] = value
+  }
+
+  /// Refuses outputs beyond the first that the model actually uses.
+  func requireSingleOutput(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    if node.outputs.dropFirst().contains(where: { !$0.isEmpty }) {
+      throw node.attributes.error(.unsupported, "only the first output is supported")
+    }
+  }
+
+  /// Normalizes a possibly negative axis against a rank.
+  static func axis(
+    _ axis: Int, rank: Int, _ node: ImportedGraph.Node
+  ) throws(NeuralCoreError) -> Int {
+    let normalized = axis < 0 ? axis + rank : axis
+    guard normalized >= 0 && normalized < max(rank, 1) else {
+      throw node.attributes.error(.shapeMismatch, "axis \(axis) is out of range for rank \(rank)")
+    }
+    return normalized
+  }
+}

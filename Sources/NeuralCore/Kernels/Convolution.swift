@@ -1,0 +1,302 @@
+/// A 2-D convolution over NCHW tensors with packed weights, bias and a fused activation.
+///
+/// Weights are `[outputChannels, inputChannels / groups, kernelHeight, kernelWidth]`. Depthwise
+/// convolutions (one input channel per group, one output per group) run a direct kernel; all
+/// others run as a GEMM per group whose B operand is the im2col matrix formed tile by tile
+/// (for a 1x1, stride-1, unpadded convolution B is the input itself).
+struct Convolution: Sendable {
+  let window: Window
+  let groups: Int
+  let inputChannels: Int
+  let outputChannels: Int
+  let activation: Activation
+  let isDepthwise: Bool
+  /// Depthwise: the raw weights; otherwise one packed A per group.
+  let weights: [Float]
+  let bias: [Float]
+
+  init(
+    weights raw: [Float], bias: [Float]?, outputChannels: Int, inputChannels: Int, groups: Int,
+    window: Window, activation: Activation
+  ) {
+    precondition(groups > 0 && inputChannels % groups == 0 && outputChannels % groups == 0)
+    let depth = inputChannels / groups * window.kernelHeight * window.kernelWidth
+    precondition(raw.count == outputChannels * depth)
+    self.window = window
+    self.groups = groups
+    self.inputChannels = inputChannels
+    self.outputChannels = outputChannels
+    self.activation = activation
+    self.bias = bias ?? [Float](repeating: 0, count: outputChannels)
+    isDepthwise = groups == inputChannels && groups == outputChannels
+    if isDepthwise {
+      weights = raw
+    } else {
+      let rows = outputChannels / groups
+      let groupSize = GEMM.packedSize(rows: rows, depth: depth)
+      weights = [Float](unsafeUninitializedCapacity: groupSize * groups) { buffer, count in
+        raw.withUnsafeBufferPointer { source in
+          // Safety: source holds outputChannels * depth floats and buffer groups * groupSize.
+          guard let from = source.baseAddress, let to = buffer.baseAddress else { return }
+          for group in 0..<groups {
+            GEMM.packA(
+              rows: rows, depth: depth, from + group * rows * depth, rowStride: depth,
+              columnStride: 1, into: to + group * groupSize)
+          }
+        }
+        count = groupSize * groups
+      }
+    }
+  }
+
+  /// The same weights applied with another stride, padding or dilation (same kernel size).
+  func with(window newWindow: Window) -> Convolution {
+    precondition(
+      newWindow.kernelHeight == window.kernelHeight && newWindow.kernelWidth == window.kernelWidth)
+    return Convolution(copying: self, window: newWindow)
+  }
+
+  private init(copying other: Convolution, window: Window) {
+    self.window = window
+    groups = other.groups
+    inputChannels = other.inputChannels
+    outputChannels = other.outputChannels
+    activation = other.activation
+    isDepthwise = other.isDepthwise
+    weights = other.weights
+    bias = other.bias
+  }
+
+  /// Runs the convolution on `batch` images of `height × width`.
+  ///
+  /// - Precondition: `output` holds `batch × outputChannels × outputHeight × outputWidth` floats.
+  func run(
+    input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
+    output: UnsafeMutablePointer<Float>, threads: Int
+  ) {
+    guard let size = window.outputSize(height: height, width: width) else {
+      preconditionFailure("convolution window larger than its padded input")
+    }
+    if isDepthwise {
+      runDepthwise(
+        input: input, batch: batch, height: height, width: width, output: output,
+        outputHeight: size.height, outputWidth: size.width, threads: threads)
+    } else {
+      runGEMM(
+        input: input, batch: batch, height: height, width: width, output: output,
+        outputHeight: size.height, outputWidth: size.width, threads: threads)
+    }
+  }
+
+  private func runGEMM(
+    input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
+    output: UnsafeMutablePointer<Float>, outputHeight: Int, outputWidth: Int, threads: Int
+  ) {
+    let groupInputs = inputChannels / groups
+    let rows = outputChannels / groups
+    let taps = window.kernelHeight * window.kernelWidth
+    let depth = groupInputs * taps
+    let columns = outputHeight * outputWidth
+    let plane = height * width
+    let isPointwise =
+      taps == 1 && window.strideY == 1 && window.strideX == 1 && window.padTop == 0
+      && window.padLeft == 0 && window.padBottom == 0 && window.padRight == 0
+    let groupSize = GEMM.packedSize(rows: rows, depth: depth)
+    // Per row of the im2col matrix: the channel plane offset and the kernel tap's offsets.
+    var channelOffsets = [Int](repeating: 0, count: depth)
+    var rowOffsets = [Int](repeating: 0, count: depth)
+    var columnOffsets = [Int](repeating: 0, count: depth)
+    for p in 0..<depth {
+      let tap = p % taps
+      channelOffsets[p] = (p / taps) * plane
+      rowOffsets[p] = (tap / window.kernelWidth) * window.dilationY - window.padTop
+      columnOffsets[p] = (tap % window.kernelWidth) * window.dilationX - window.padLeft
+    }
+    let window = self.window
+    weights.withUnsafeBufferPointer { packedWeights in
+      bias.withUnsafeBufferPointer { biasBuffer in
+        // Safety: weights hold groups packed A blocks of groupSize; bias outputChannels floats.
+        guard let weightBase = packedWeights.baseAddress, let biasBase = biasBuffer.baseAddress
+        else { return }
+        for image in 0..<batch {
+          for group in 0..<groups {
+            let source = input + (image * inputChannels + group * groupInputs) * plane
+            let target = output + (image * outputChannels + group * rows) * columns
+            let epilogue = GEMM.Epilogue(
+              bias: biasBase + group * rows, accumulates: false, activation: activation)
+            if isPointwise {
+              GEMM.multiply(
+                rows: rows, columns: columns, depth: depth, packedA: weightBase + group * groupSize,
+                packB: { start, count, destination in
+                  GEMM.packB(
+                    depth: depth, source, rowStride: plane, columnStride: 1, start: start,
+                    width: count, into: destination)
+                }, c: target, ldc: columns, epilogue: epilogue, threads: threads)
+            } else {
+              GEMM.multiply(
+                rows: rows, columns: columns, depth: depth, packedA: weightBase + group * groupSize,
+                packB: { start, count, destination in
+                  Convolution.packIm2col(
+                    source: source, height: height, width: width, outputWidth: outputWidth,
+                    window: window, channelOffsets: channelOffsets, rowOffsets: rowOffsets,
+                    columnOffsets: columnOffsets, start: start, count: count,
+                    into: destination)
+                }, c: target, ldc: columns, epilogue: epilogue, threads: threads)
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Writes im2col columns `start..<start + count` as packed B panels.
+  private static func packIm2col(
+    source: UnsafePointer<Float>, height: Int, width: Int, outputWidth: Int, window: Window,
+    channelOffsets: [Int], rowOffsets: [Int], columnOffsets: [Int], start: Int, count: Int,
+    into destination: UnsafeMutablePointer<Float>
+  ) {
+    let tile = GEMM.columnTile
+    let depth = channelOffsets.count
+    var panel = destination
+    var panelStart = 0
+    var baseY = [Int](repeating: 0, count: tile)
+    var baseX = [Int](repeating: 0, count: tile)
+    while panelStart < count {
+      let columns = min(tile, count - panelStart)
+      for j in 0..<tile {
+        let column = start + panelStart + min(j, columns - 1)
+        baseY[j] = (column / outputWidth) * window.strideY
+        baseX[j] = (column % outputWidth) * window.strideX
+      }
+      for p in 0..<depth {
+        let plane = source + channelOffsets[p]
+        let dy = rowOffsets[p]
+        let dx = columnOffsets[p]
+        for j in 0..<tile {
+          let y = baseY[j] + dy
+          let x = baseX[j] + dx
+          let inside = j < columns && y >= 0 && y < height && x >= 0 && x < width
+          panel[p * tile + j] = inside ? plane[y * width + x] : 0
+        }
+      }
+      panel += depth * tile
+      panelStart += tile
+    }
+  }
+
+  private func runDepthwise(
+    input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
+    output: UnsafeMutablePointer<Float>, outputHeight: Int, outputWidth: Int, threads: Int
+  ) {
+    let window = self.window
+    let taps = window.kernelHeight * window.kernelWidth
+    let activation = self.activation
+    weights.withUnsafeBufferPointer { weightBuffer in
+      bias.withUnsafeBufferPointer { biasBuffer in
+        // Safety: weights hold channels * taps floats and bias one float per channel.
+        guard let weightBase = weightBuffer.baseAddress, let biasBase = biasBuffer.baseAddress
+        else { return }
+        Parallel.forEach(batch * outputChannels, threads: threads) { planeIndex in
+          let channel = planeIndex % outputChannels
+          Convolution.depthwisePlane(
+            input: input + planeIndex * height * width, height: height, width: width,
+            weights: weightBase + channel * taps, bias: biasBase[channel], window: window,
+            output: output + planeIndex * outputHeight * outputWidth,
+            outputHeight: outputHeight, outputWidth: outputWidth, activation: activation)
+        }
+      }
+    }
+  }
+
+  private static func depthwisePlane(
+    input: UnsafePointer<Float>, height: Int, width: Int, weights: UnsafePointer<Float>,
+    bias: Float, window: Window, output: UnsafeMutablePointer<Float>, outputHeight: Int,
+    outputWidth: Int, activation: Activation
+  ) {
+    // The valid output x range of each kernel column, so the inner loop has no bounds checks.
+    var firstX = [Int](repeating: 0, count: window.kernelWidth)
+    var endX = [Int](repeating: 0, count: window.kernelWidth)
+    for kx in 0..<window.kernelWidth {
+      let offset = kx * window.dilationX - window.padLeft
+      let low = offset >= 0 ? 0 : (-offset + window.strideX - 1) / window.strideX
+      let highNumerator = width - 1 - offset
+      let high = highNumerator < 0 ? 0 : highNumerator / window.strideX + 1
+      firstX[kx] = min(low, outputWidth)
+      endX[kx] = max(firstX[kx], min(high, outputWidth))
+    }
+    let stride = window.strideX
+    for oy in 0..<outputHeight {
+      let row = output + oy * outputWidth
+      for ox in 0..<outputWidth { row[ox] = bias }
+      for ky in 0..<window.kernelHeight {
+        let y = oy * window.strideY + ky * window.dilationY - window.padTop
+        if y < 0 || y >= height { continue }
+        let inputRow = input + y * width
+        for kx in 0..<window.kernelWidth {
+          let weight = weights[ky * window.kernelWidth + kx]
+          let offset = kx * window.dilationX - window.padLeft
+          var ox = firstX[kx]
+          let end = endX[kx]
+          if stride == 1 {
+            let source = UnsafeRawPointer(inputRow + offset)
+            let target = UnsafeMutableRawPointer(row)
+            while ox + 8 <= end {
+              let sum =
+                target.loadUnaligned(fromByteOffset: ox * 4, as: SIMD8<Float>.self)
+                + source.loadUnaligned(fromByteOffset: ox * 4, as: SIMD8<Float>.self) * weight
+              target.storeBytes(of: sum, toByteOffset: ox * 4, as: SIMD8<Float>.self)
+              ox += 8
+            }
+          }
+          while ox < end {
+            row[ox] += inputRow[ox * stride + offset] * weight
+            ox += 1
+          }
+        }
+      }
+      activation.apply(row, count: outputWidth)
+    }
+  }
+
+  /// The scalar reference: a direct seven-loop convolution on arrays.
+  static func reference(
+    input: [Float], batch: Int, inputChannels: Int, height: Int, width: Int, weights: [Float],
+    bias: [Float]?, outputChannels: Int, groups: Int, window: Window, activation: Activation
+  ) -> [Float] {
+    guard let size = window.outputSize(height: height, width: width) else { return [] }
+    let groupInputs = inputChannels / groups
+    let groupOutputs = outputChannels / groups
+    var output = [Float](
+      repeating: 0, count: batch * outputChannels * size.height * size.width)
+    for n in 0..<batch {
+      for oc in 0..<outputChannels {
+        let group = oc / groupOutputs
+        for oy in 0..<size.height {
+          for ox in 0..<size.width {
+            var sum: Float = bias?[oc] ?? 0
+            for ic in 0..<groupInputs {
+              let channel = group * groupInputs + ic
+              for ky in 0..<window.kernelHeight {
+                let y = oy * window.strideY + ky * window.dilationY - window.padTop
+                guard y >= 0 && y < height else { continue }
+                for kx in 0..<window.kernelWidth {
+                  let x = ox * window.strideX + kx * window.dilationX - window.padLeft
+                  guard x >= 0 && x < width else { continue }
+                  let value = input[((n * inputChannels + channel) * height + y) * width + x]
+                  let weight =
+                    weights[
+                      ((oc * groupInputs + ic) * window.kernelHeight + ky) * window.kernelWidth
+                        + kx]
+                  sum += value * weight
+                }
+              }
+            }
+            output[((n * outputChannels + oc) * size.height + oy) * size.width + ox] =
+              activation(sum)
+          }
+        }
+      }
+    }
+    return output
+  }
+}

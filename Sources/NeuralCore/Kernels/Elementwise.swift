@@ -1,0 +1,183 @@
+/// Binary element-wise arithmetic with NumPy broadcasting.
+enum Elementwise {
+  /// The arithmetic applied to each pair of elements.
+  enum Operation: Hashable, Sendable {
+    case add
+    case subtract
+    case multiply
+    case divide
+
+    @inline(__always)
+    func callAsFunction(_ a: Float, _ b: Float) -> Float {
+      switch self {
+      case .add: return a + b
+      case .subtract: return a - b
+      case .multiply: return a * b
+      case .divide: return a / b
+      }
+    }
+
+    @inline(__always)
+    func callAsFunction(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+      switch self {
+      case .add: return a + b
+      case .subtract: return a - b
+      case .multiply: return a * b
+      case .divide: return a / b
+      }
+    }
+  }
+
+  /// The broadcast shape of two shapes, or `nil` when they are incompatible.
+  static func broadcastShape(_ a: [Int], _ b: [Int]) -> [Int]? {
+    let rank = max(a.count, b.count)
+    var result = [Int](repeating: 1, count: rank)
+    for axis in 0..<rank {
+      let aDimension = axis < rank - a.count ? 1 : a[axis - (rank - a.count)]
+      let bDimension = axis < rank - b.count ? 1 : b[axis - (rank - b.count)]
+      if aDimension == bDimension || bDimension == 1 {
+        result[axis] = aDimension
+      } else if aDimension == 1 {
+        result[axis] = bDimension
+      } else {
+        return nil
+      }
+    }
+    return result
+  }
+
+  /// Element strides of `shape` read as `output` (0 along broadcast axes).
+  static func broadcastStrides(_ shape: [Int], to output: [Int]) -> [Int] {
+    let offset = output.count - shape.count
+    var strides = [Int](repeating: 0, count: output.count)
+    var stride = 1
+    for axis in Swift.stride(from: shape.count - 1, through: 0, by: -1) {
+      strides[axis + offset] = shape[axis] == 1 ? 0 : stride
+      stride *= shape[axis]
+    }
+    return strides
+  }
+
+  /// Applies `operation` to `a` and `b` broadcast to `outputShape`.
+  static func run(
+    _ operation: Operation, a: UnsafePointer<Float>, aShape: [Int], b: UnsafePointer<Float>,
+    bShape: [Int], output: UnsafeMutablePointer<Float>, outputShape: [Int]
+  ) {
+    guard let count = Tensor.elementCount(of: outputShape), count > 0 else { return }
+    let (shape, aStrides, bStrides) = collapse(
+      outputShape, broadcastStrides(aShape, to: outputShape),
+      broadcastStrides(bShape, to: outputShape))
+    let inner = shape.last ?? 1
+    let aInner = aStrides.last ?? 0
+    let bInner = bStrides.last ?? 0
+    let outerRank = max(shape.count - 1, 0)
+    var index = [Int](repeating: 0, count: outerRank)
+    var aOffset = 0
+    var bOffset = 0
+    var outputOffset = 0
+    while outputOffset < count {
+      innerLoop(
+        operation, a: a + aOffset, aStride: aInner, b: b + bOffset, bStride: bInner,
+        output: output + outputOffset, count: inner)
+      outputOffset += inner
+      var axis = outerRank - 1
+      while axis >= 0 {
+        index[axis] += 1
+        aOffset += aStrides[axis]
+        bOffset += bStrides[axis]
+        if index[axis] < shape[axis] { break }
+        aOffset -= aStrides[axis] * shape[axis]
+        bOffset -= bStrides[axis] * shape[axis]
+        index[axis] = 0
+        axis -= 1
+      }
+    }
+  }
+
+  /// Merges adjacent axes that both operands walk the same way, so the inner loop is long.
+  private static func collapse(
+    _ shape: [Int], _ aStrides: [Int], _ bStrides: [Int]
+  ) -> ([Int], [Int], [Int]) {
+    var outShape: [Int] = []
+    var outA: [Int] = []
+    var outB: [Int] = []
+    for axis in 0..<shape.count where shape[axis] != 1 {
+      if let lastShape = outShape.last, let lastA = outA.last, let lastB = outB.last,
+        lastA == aStrides[axis] * shape[axis], lastB == bStrides[axis] * shape[axis]
+      {
+        outShape[outShape.count - 1] = lastShape * shape[axis]
+        outA[outA.count - 1] = aStrides[axis]
+        outB[outB.count - 1] = bStrides[axis]
+      } else {
+        outShape.append(shape[axis])
+        outA.append(aStrides[axis])
+        outB.append(bStrides[axis])
+      }
+    }
+    return (outShape, outA, outB)
+  }
+
+  @inline(__always)
+  private static func innerLoop(
+    _ operation: Operation, a: UnsafePointer<Float>, aStride: Int, b: UnsafePointer<Float>,
+    bStride: Int, output: UnsafeMutablePointer<Float>, count: Int
+  ) {
+    var index = 0
+    let target = UnsafeMutableRawPointer(output)
+    if aStride == 1 && bStride == 1 {
+      let aRaw = UnsafeRawPointer(a)
+      let bRaw = UnsafeRawPointer(b)
+      while index + 8 <= count {
+        let result = operation(
+          aRaw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self),
+          bRaw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self))
+        target.storeBytes(of: result, toByteOffset: index * 4, as: SIMD8<Float>.self)
+        index += 8
+      }
+    } else if aStride == 1 && bStride == 0 {
+      let aRaw = UnsafeRawPointer(a)
+      let bVector = SIMD8<Float>(repeating: b[0])
+      while index + 8 <= count {
+        let result = operation(
+          aRaw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self), bVector)
+        target.storeBytes(of: result, toByteOffset: index * 4, as: SIMD8<Float>.self)
+        index += 8
+      }
+    } else if aStride == 0 && bStride == 1 {
+      let aVector = SIMD8<Float>(repeating: a[0])
+      let bRaw = UnsafeRawPointer(b)
+      while index + 8 <= count {
+        let result = operation(
+          aVector, bRaw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self))
+        target.storeBytes(of: result, toByteOffset: index * 4, as: SIMD8<Float>.self)
+        index += 8
+      }
+    }
+    while index < count {
+      output[index] = operation(a[index * aStride], b[index * bStride])
+      index += 1
+    }
+  }
+
+  /// The scalar reference: each output element's operands found from its multi-index.
+  static func reference(
+    _ operation: Operation, a: [Float], aShape: [Int], b: [Float], bShape: [Int]
+  ) -> [Float]? {
+    guard let shape = broadcastShape(aShape, bShape), let count = Tensor.elementCount(of: shape)
+    else { return nil }
+    let aStrides = broadcastStrides(aShape, to: shape)
+    let bStrides = broadcastStrides(bShape, to: shape)
+    return (0..<count).map { flat in
+      var remainder = flat
+      var aOffset = 0
+      var bOffset = 0
+      for axis in Swift.stride(from: shape.count - 1, through: 0, by: -1) {
+        let coordinate = remainder % shape[axis]
+        remainder /= shape[axis]
+        aOffset += coordinate * aStrides[axis]
+        bOffset += coordinate * bStrides[axis]
+      }
+      return operation(a[aOffset], b[bOffset])
+    }
+  }
+}

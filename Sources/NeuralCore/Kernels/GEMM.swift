@@ -1,0 +1,264 @@
+/// Single-precision matrix multiplication `C[m, n] = sum over p of A[m, p] * B[p, n]`, row-major.
+///
+/// The fast path packs A into panels of ``rowTile`` rows once (weights are packed at load time)
+/// and packs B per column tile into panels of ``columnTile`` columns, so the micro-kernel reads
+/// both operands sequentially. B is packed by a caller-supplied closure, which lets convolutions
+/// form their im2col columns directly in the packed tile instead of in a full-size matrix.
+enum GEMM {
+  /// Rows of C computed by one micro-kernel call.
+  static let rowTile = 4
+  /// Columns of C computed by one micro-kernel call (one `SIMD8<Float>`).
+  static let columnTile = 8
+
+  /// What happens to each block of C after its sums are formed.
+  struct Epilogue {
+    /// One value per row of C added to every column, or `nil`.
+    var bias: UnsafePointer<Float>?
+    /// Adds the sums to the existing contents of C instead of overwriting them.
+    var accumulates: Bool
+    /// Applied after the bias and accumulation.
+    var activation: Activation
+  }
+
+  /// Fills a packed B tile: columns `start..<start + width` of B, as panels of
+  /// `columnTile` columns, each panel `k` rows of `columnTile` values, zero-padded.
+  typealias PackB = (_ start: Int, _ width: Int, _ destination: UnsafeMutablePointer<Float>) -> Void
+
+  /// The number of floats a packed A of `m` rows and `k` columns occupies.
+  static func packedSize(rows m: Int, depth k: Int) -> Int {
+    (m + rowTile - 1) / rowTile * rowTile * k
+  }
+
+  /// Packs A (element `(i, p)` at `a[i * rowStride + p * columnStride]`) into row panels, scaled.
+  static func packA(
+    rows m: Int, depth k: Int, _ a: UnsafePointer<Float>, rowStride: Int, columnStride: Int,
+    scale: Float = 1, into packed: UnsafeMutablePointer<Float>
+  ) {
+    let panels = (m + rowTile - 1) / rowTile
+    for panel in 0..<panels {
+      let base = packed + panel * rowTile * k
+      for p in 0..<k {
+        for r in 0..<rowTile {
+          let row = panel * rowTile + r
+          base[p * rowTile + r] =
+            row < m ? a[row * rowStride + p * columnStride] * scale : 0
+        }
+      }
+    }
+  }
+
+  /// Packs columns of a strided B (element `(p, j)` at `b[p * rowStride + j * columnStride]`).
+  static func packB(
+    depth k: Int, _ b: UnsafePointer<Float>, rowStride: Int, columnStride: Int,
+    start: Int, width: Int, into destination: UnsafeMutablePointer<Float>
+  ) {
+    var panelStart = 0
+    var panel = destination
+    while panelStart < width {
+      let columns = min(columnTile, width - panelStart)
+      let first = start + panelStart
+      if columns == columnTile && columnStride == 1 {
+        let source = UnsafeRawPointer(b + first)
+        let target = UnsafeMutableRawPointer(panel)
+        for p in 0..<k {
+          let vector = source.loadUnaligned(
+            fromByteOffset: p * rowStride * 4, as: SIMD8<Float>.self)
+          target.storeBytes(of: vector, toByteOffset: p * 32, as: SIMD8<Float>.self)
+        }
+      } else {
+        for p in 0..<k {
+          for j in 0..<columnTile {
+            panel[p * columnTile + j] =
+              j < columns ? b[p * rowStride + (first + j) * columnStride] : 0
+          }
+        }
+      }
+      panel += k * columnTile
+      panelStart += columnTile
+    }
+  }
+
+  /// Columns per B tile so that a packed tile stays within a few hundred kilobytes.
+  static func tileWidth(depth k: Int, columns n: Int) -> Int {
+    let fit = max(columnTile, (32_768 / max(k, 1)) / columnTile * columnTile)
+    let width = min(256, fit)
+    return min(width, (n + columnTile - 1) / columnTile * columnTile)
+  }
+
+  /// Computes `C = epilogue(packedA × B)` for an `m × n` C with leading dimension `ldc`.
+  static func multiply(
+    rows m: Int, columns n: Int, depth k: Int, packedA: UnsafePointer<Float>,
+    packB: PackB, c: UnsafeMutablePointer<Float>, ldc: Int, epilogue: Epilogue, threads: Int
+  ) {
+    guard m > 0, n > 0 else { return }
+    if k == 0 {
+      applyEpilogueToZeroDepth(rows: m, columns: n, c: c, ldc: ldc, epilogue: epilogue)
+      return
+    }
+    let width = tileWidth(depth: k, columns: n)
+    let columnTiles = (n + width - 1) / width
+    let panels = (m + rowTile - 1) / rowTile
+    var rowGroups = 1
+    if threads > 1 {
+      rowGroups = min(panels, max(1, (4 * threads + columnTiles - 1) / columnTiles))
+    }
+    let panelsPerGroup = (panels + rowGroups - 1) / rowGroups
+    rowGroups = (panels + panelsPerGroup - 1) / panelsPerGroup
+    let paddedWidth = (width + columnTile - 1) / columnTile * columnTile
+    Parallel.forEach(columnTiles * rowGroups, threads: threads) { item in
+      let tile = item / rowGroups
+      let group = item % rowGroups
+      let start = tile * width
+      let tileColumns = min(width, n - start)
+      let firstPanel = group * panelsPerGroup
+      let lastPanel = min(panels, firstPanel + panelsPerGroup)
+      withUnsafeTemporaryAllocation(of: Float.self, capacity: paddedWidth * k) { scratch in
+        // Safety: scratch holds paddedWidth * k floats, exactly one packed B tile.
+        guard let packed = scratch.baseAddress else { return }
+        packB(start, tileColumns, packed)
+        for panel in firstPanel..<lastPanel {
+          let aPanel = packedA + panel * rowTile * k
+          let row = panel * rowTile
+          let rows = min(rowTile, m - row)
+          var column = 0
+          while column < tileColumns {
+            let bPanel = packed + column * k
+            let sums = kernel(depth: k, a: aPanel, b: bPanel)
+            store(
+              sums, rows: rows, columns: min(columnTile, tileColumns - column),
+              into: c + row * ldc + start + column, ldc: ldc, accumulates: epilogue.accumulates)
+            column += columnTile
+          }
+        }
+        let firstRow = firstPanel * rowTile
+        let lastRow = min(m, lastPanel * rowTile)
+        finish(
+          rows: firstRow..<lastRow, columns: start..<(start + tileColumns), c: c, ldc: ldc,
+          epilogue: epilogue)
+      }
+    }
+  }
+
+  /// Computes `C (+)= alpha × A × B` for strided A (`m × k`) and B (`k × n`), packing A per call.
+  static func multiplyStrided(
+    rows m: Int, columns n: Int, depth k: Int, a: UnsafePointer<Float>, aRowStride: Int,
+    aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, bColumnStride: Int,
+    alpha: Float, c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int
+  ) {
+    var packed = [Float](repeating: 0, count: packedSize(rows: m, depth: k))
+    packed.withUnsafeMutableBufferPointer { buffer in
+      // Safety: buffer holds packedSize(rows: m, depth: k) floats, as packA writes.
+      guard let base = buffer.baseAddress else { return }
+      packA(
+        rows: m, depth: k, a, rowStride: aRowStride, columnStride: aColumnStride, scale: alpha,
+        into: base)
+      multiply(
+        rows: m, columns: n, depth: k, packedA: base,
+        packB: { start, width, destination in
+          packB(
+            depth: k, b, rowStride: bRowStride, columnStride: bColumnStride, start: start,
+            width: width, into: destination)
+        }, c: c, ldc: ldc,
+        epilogue: Epilogue(bias: nil, accumulates: accumulates, activation: .identity),
+        threads: threads)
+    }
+  }
+
+  @inline(__always)
+  static func kernel(
+    depth k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>
+  ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    var c0 = SIMD8<Float>()
+    var c1 = SIMD8<Float>()
+    var c2 = SIMD8<Float>()
+    var c3 = SIMD8<Float>()
+    let bRaw = UnsafeRawPointer(b)
+    var aPointer = a
+    for p in 0..<k {
+      let bv = bRaw.loadUnaligned(fromByteOffset: p &* 32, as: SIMD8<Float>.self)
+      c0 += bv * aPointer[0]
+      c1 += bv * aPointer[1]
+      c2 += bv * aPointer[2]
+      c3 += bv * aPointer[3]
+      aPointer += 4
+    }
+    return (c0, c1, c2, c3)
+  }
+
+  @inline(__always)
+  static func store(
+    _ sums: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), rows: Int, columns: Int,
+    into c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool
+  ) {
+    storeRow(sums.0, columns: columns, into: c, accumulates: accumulates)
+    if rows > 1 { storeRow(sums.1, columns: columns, into: c + ldc, accumulates: accumulates) }
+    if rows > 2 { storeRow(sums.2, columns: columns, into: c + 2 * ldc, accumulates: accumulates) }
+    if rows > 3 { storeRow(sums.3, columns: columns, into: c + 3 * ldc, accumulates: accumulates) }
+  }
+
+  @inline(__always)
+  private static func storeRow(
+    _ sums: SIMD8<Float>, columns: Int, into target: UnsafeMutablePointer<Float>, accumulates: Bool
+  ) {
+    var vector = sums
+    if columns == columnTile {
+      let raw = UnsafeMutableRawPointer(target)
+      if accumulates {
+        vector += raw.loadUnaligned(as: SIMD8<Float>.self)
+      }
+      raw.storeBytes(of: vector, as: SIMD8<Float>.self)
+    } else {
+      for j in 0..<columns {
+        target[j] = accumulates ? target[j] + vector[j] : vector[j]
+      }
+    }
+  }
+
+  private static func finish(
+    rows: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
+    epilogue: Epilogue
+  ) {
+    guard epilogue.bias != nil || epilogue.activation != .identity else { return }
+    for row in rows {
+      let target = c + row * ldc + columns.lowerBound
+      if let bias = epilogue.bias {
+        let value = bias[row]
+        for j in 0..<columns.count { target[j] += value }
+      }
+      epilogue.activation.apply(target, count: columns.count)
+    }
+  }
+
+  private static func applyEpilogueToZeroDepth(
+    rows m: Int, columns n: Int, c: UnsafeMutablePointer<Float>, ldc: Int, epilogue: Epilogue
+  ) {
+    for row in 0..<m {
+      let target = c + row * ldc
+      for j in 0..<n {
+        let base = epilogue.accumulates ? target[j] : 0
+        target[j] = base + (epilogue.bias?[row] ?? 0)
+      }
+      epilogue.activation.apply(target, count: n)
+    }
+  }
+
+  /// The scalar reference: `C = alpha * op(A) * op(B) + beta * C` with `op` an optional transpose.
+  ///
+  /// `a` is `m × k` (or `k × m` when `transposeA`), `b` is `k × n` (or `n × k`), `c` is `m × n`.
+  static func reference(
+    m: Int, n: Int, k: Int, a: [Float], transposeA: Bool, b: [Float], transposeB: Bool,
+    alpha: Float, beta: Float, c: inout [Float]
+  ) {
+    for i in 0..<m {
+      for j in 0..<n {
+        var sum: Float = 0
+        for p in 0..<k {
+          let aValue = transposeA ? a[p * m + i] : a[i * k + p]
+          let bValue = transposeB ? b[j * k + p] : b[p * n + j]
+          sum += aValue * bValue
+        }
+        c[i * n + j] = alpha * sum + (beta == 0 ? 0 : beta * c[i * n + j])
+      }
+    }
+  }
+}

@@ -1,0 +1,179 @@
+/// Data movement kernels: transpose, concatenation and padding of row-major tensors.
+enum Layout {
+  /// Row-major element strides of a shape.
+  static func strides(of shape: [Int]) -> [Int] {
+    var strides = [Int](repeating: 1, count: shape.count)
+    var stride = 1
+    for axis in Swift.stride(from: shape.count - 1, through: 0, by: -1) {
+      strides[axis] = stride
+      stride *= shape[axis]
+    }
+    return strides
+  }
+
+  /// Writes `input` (of `shape`) with its axes permuted: output axis `i` is input axis
+  /// `permutation[i]`.
+  static func transpose(
+    input: UnsafePointer<Float>, shape: [Int], permutation: [Int],
+    output: UnsafeMutablePointer<Float>
+  ) {
+    guard let count = Tensor.elementCount(of: shape), count > 0 else { return }
+    let inputStrides = strides(of: shape)
+    let outputShape = permutation.map { shape[$0] }
+    let walk = permutation.map { inputStrides[$0] }
+    let rank = outputShape.count
+    guard rank > 0 else {
+      output[0] = input[0]
+      return
+    }
+    let inner = outputShape[rank - 1]
+    let innerStride = walk[rank - 1]
+    var index = [Int](repeating: 0, count: rank - 1)
+    var sourceOffset = 0
+    var written = 0
+    while written < count {
+      for element in 0..<inner {
+        output[written + element] = input[sourceOffset + element * innerStride]
+      }
+      written += inner
+      var axis = rank - 2
+      while axis >= 0 {
+        index[axis] += 1
+        sourceOffset += walk[axis]
+        if index[axis] < outputShape[axis] { break }
+        sourceOffset -= walk[axis] * outputShape[axis]
+        index[axis] = 0
+        axis -= 1
+      }
+    }
+  }
+
+  /// The scalar reference of ``transpose(input:shape:permutation:output:)`` on arrays.
+  static func transposeReference(input: [Float], shape: [Int], permutation: [Int]) -> [Float] {
+    let outputShape = permutation.map { shape[$0] }
+    let inputStrides = strides(of: shape)
+    return (0..<input.count).map { flat in
+      var remainder = flat
+      var offset = 0
+      for axis in Swift.stride(from: outputShape.count - 1, through: 0, by: -1) {
+        offset += (remainder % outputShape[axis]) * inputStrides[permutation[axis]]
+        remainder /= outputShape[axis]
+      }
+      return input[offset]
+    }
+  }
+
+  /// Concatenates tensors along `axis`; `outer` is the product of the dimensions before it
+  /// and `blocks[i]` is input i's element count per outer index.
+  static func concatenate(
+    inputs: [UnsafePointer<Float>], blocks: [Int], outer: Int, output: UnsafeMutablePointer<Float>
+  ) {
+    let total = blocks.reduce(0, +)
+    for block in 0..<outer {
+      var offset = block * total
+      for (input, size) in zip(inputs, blocks) {
+        (output + offset).update(from: input + block * size, count: size)
+        offset += size
+      }
+    }
+  }
+
+  /// How `pad` fills positions outside the input.
+  enum PadMode: Hashable, Sendable {
+    case constant(Float)
+    case reflect
+    case edge
+  }
+
+  /// The input coordinate a padded coordinate reads, or `nil` for a constant fill.
+  @inline(__always)
+  static func sourceCoordinate(_ coordinate: Int, length: Int, mode: PadMode) -> Int? {
+    if coordinate >= 0 && coordinate < length { return coordinate }
+    switch mode {
+    case .constant:
+      return nil
+    case .edge:
+      return coordinate < 0 ? 0 : length - 1
+    case .reflect:
+      guard length > 1 else { return 0 }
+      let period = 2 * (length - 1)
+      var folded = coordinate % period
+      if folded < 0 { folded += period }
+      return folded < length ? folded : period - folded
+    }
+  }
+
+  /// Pads (or, with negative pads, crops) each axis by `begins[axis]` and `ends[axis]`.
+  static func pad(
+    input: UnsafePointer<Float>, shape: [Int], begins: [Int], ends: [Int], mode: PadMode,
+    output: UnsafeMutablePointer<Float>
+  ) {
+    let outputShape = (0..<shape.count).map { shape[$0] + begins[$0] + ends[$0] }
+    guard let count = Tensor.elementCount(of: outputShape), count > 0 else { return }
+    let inputStrides = strides(of: shape)
+    let rank = shape.count
+    let fill: Float
+    if case .constant(let value) = mode { fill = value } else { fill = 0 }
+    let inner = outputShape[rank - 1]
+    var index = [Int](repeating: 0, count: rank - 1)
+    var written = 0
+    while written < count {
+      var rowOffset = 0
+      var rowInside = true
+      for axis in 0..<(rank - 1) {
+        guard
+          let coordinate = sourceCoordinate(
+            index[axis] - begins[axis], length: shape[axis], mode: mode)
+        else {
+          rowInside = false
+          break
+        }
+        rowOffset += coordinate * inputStrides[axis]
+      }
+      for element in 0..<inner {
+        if rowInside,
+          let coordinate = sourceCoordinate(
+            element - begins[rank - 1], length: shape[rank - 1], mode: mode)
+        {
+          output[written + element] = input[rowOffset + coordinate]
+        } else {
+          output[written + element] = fill
+        }
+      }
+      written += inner
+      var axis = rank - 2
+      while axis >= 0 {
+        index[axis] += 1
+        if index[axis] < outputShape[axis] { break }
+        index[axis] = 0
+        axis -= 1
+      }
+    }
+  }
+
+  /// The scalar reference of ``pad(input:shape:begins:ends:mode:output:)`` on arrays.
+  static func padReference(
+    input: [Float], shape: [Int], begins: [Int], ends: [Int], mode: PadMode
+  ) -> [Float] {
+    let outputShape = (0..<shape.count).map { shape[$0] + begins[$0] + ends[$0] }
+    let count = Tensor.elementCount(of: outputShape) ?? 0
+    let inputStrides = strides(of: shape)
+    return (0..<count).map { flat in
+      var remainder = flat
+      var offset = 0
+      for axis in Swift.stride(from: outputShape.count - 1, through: 0, by: -1) {
+        let coordinate = remainder % outputShape[axis]
+        remainder /= outputShape[axis]
+        guard
+          let source = sourceCoordinate(
+            coordinate - begins[axis], length: shape[axis], mode: mode)
+        else {
+          if case .constant(let value) = mode { return value }
+          return 0
+        }
+        offset += source * inputStrides[axis]
+      }
+      return input[offset]
+    }
+  }
+}

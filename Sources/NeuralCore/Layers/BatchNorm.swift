@@ -1,0 +1,76 @@
+/// Inference-mode batch normalization over the channel axis of `[batch, channels, ...]` tensors.
+///
+/// Parameters: `<name>.weight`, `<name>.bias`, `<name>.running_mean` and `<name>.running_var`,
+/// each `[channels]`. Computes `(x - mean) / sqrt(var + epsilon) * weight + bias`.
+public struct BatchNorm: Layer {
+  /// The module path whose parameters this layer loads, such as `_bn0`.
+  public let name: String
+  /// The number of channels.
+  public let channels: Int
+  /// Added to the variance before the square root.
+  public let epsilon: Float
+  /// The per-channel multiplier after folding the four parameters.
+  public private(set) var scale: [Float]
+  /// The per-channel offset after folding the four parameters.
+  public private(set) var shift: [Float]
+
+  /// Creates an identity normalization; load parameters with ``loading(_:)``.
+  ///
+  /// - Parameters:
+  ///   - name: The module path of its parameters.
+  ///   - channels: The number of channels.
+  ///   - epsilon: Added to the variance (EfficientNet-Lite uses 1e-3, PyTorch's default 1e-5).
+  public init(name: String, channels: Int, epsilon: Float = 1e-5) {
+    self.name = name
+    self.channels = channels
+    self.epsilon = epsilon
+    scale = [Float](repeating: 1, count: channels)
+    shift = [Float](repeating: 0, count: channels)
+  }
+
+  /// Returns a copy with its statistics and affine parameters from a state dictionary.
+  ///
+  /// - Parameter stateDictionary: Parameters by full name.
+  /// - Returns: The loaded layer.
+  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`.
+  public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> BatchNorm {
+    var values: [[Float]] = []
+    for parameter in ["weight", "bias", "running_mean", "running_var"] {
+      values.append(
+        try StateDictionary.parameter(
+          StateDictionary.name(name, parameter), shape: [channels], in: stateDictionary
+        ).scalars)
+    }
+    var copy = self
+    for channel in 0..<channels {
+      let factor = values[0][channel] / (values[3][channel] + epsilon).squareRoot()
+      copy.scale[channel] = factor
+      copy.shift[channel] = values[1][channel] - values[2][channel] * factor
+    }
+    return copy
+  }
+
+  /// Normalizes each channel.
+  ///
+  /// - Parameters:
+  ///   - input: `[batch, channels, ...]`.
+  ///   - threadCount: Unused; normalization is memory bound.
+  /// - Returns: A tensor of the input's shape.
+  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the channel count differs.
+  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
+    guard input.rank >= 2, input.shape[1] == channels else {
+      throw NeuralCoreError(
+        .shapeMismatch, "BatchNorm '\(name)' expects \(channels) channels, got \(input.shape)")
+    }
+    let size = input.shape[2...].reduce(1, *)
+    let planes = input.shape[0] * channels
+    return try LayerSupport.map(input, to: input.shape) { source, target in
+      for plane in 0..<planes {
+        let channel = plane % channels
+        for index in (plane * size)..<((plane + 1) * size) {
+          target[index] = source[index] * scale[channel] + shift[channel]
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/// A stage of a network built in Swift: maps a tensor to a tensor, and takes its parameters by
+/// name from a state dictionary.
+///
+/// Layers are values. Build the network's structure with parameter names matching the
+/// checkpoint (PyTorch module paths such as `_blocks.3._depthwise_conv`), then call
+/// ``loading(_:)`` with the state dictionary to get a copy that holds the trained parameters.
+public protocol Layer: Sendable {
+  /// Applies the layer.
+  ///
+  /// - Parameters:
+  ///   - input: The input tensor; image layers take `[batch, channels, height, width]`.
+  ///   - threadCount: The number of threads the layer may use.
+  /// - Returns: The output tensor.
+  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the input does not fit.
+  func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor
+
+  /// Returns a copy whose parameters come from a state dictionary.
+  ///
+  /// - Parameter stateDictionary: Parameters by full name, as a PyTorch `state_dict()` names them.
+  /// - Returns: The layer with its parameters replaced.
+  /// - Throws: ``NeuralCoreError`` with code `missingValue` for a missing parameter, or
+  ///   `shapeMismatch` for a parameter of the wrong shape.
+  func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Self
+}
+
+extension Layer {
+  /// Applies the layer on one thread.
+  ///
+  /// - Parameter input: The input tensor.
+  /// - Returns: The output tensor.
+  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the input does not fit.
+  public func callAsFunction(_ input: Tensor) throws(NeuralCoreError) -> Tensor {
+    try forward(input, threadCount: 1)
+  }
+}
+
+/// Reading named parameters out of a state dictionary.
+enum StateDictionary {
+  /// The parameter `name`, checked against the expected shape (or element count when the
+  /// checkpoint stores it flat).
+  static func parameter(
+    _ name: String, shape: [Int], in dictionary: [String: Tensor]
+  ) throws(NeuralCoreError) -> Tensor {
+    guard let tensor = dictionary[name] else {
+      throw NeuralCoreError(.missingValue, "parameter '\(name)' is not in the state dictionary")
+    }
+    guard tensor.shape == shape || (tensor.count == Tensor.elementCount(of: shape) && tensor.rank <= 1)
+    else {
+      throw NeuralCoreError(
+        .shapeMismatch, "parameter '\(name)' has shape \(tensor.shape), expected \(shape)")
+    }
+    return tensor
+  }
+
+  /// The full name of a parameter of the module at `path`.
+  static func name(_ path: String, _ parameter: String) -> String {
+    path.isEmpty ? parameter : "\(path).\(parameter)"
+  }
+}
+
+/// Tensor plumbing shared by the layers.
+enum LayerSupport {
+  /// Checks that an image input is `[batch, channels, height, width]` with `channels` channels.
+  static func imageShape(
+    _ input: Tensor, channels: Int, layer: String
+  ) throws(NeuralCoreError) -> (batch: Int, height: Int, width: Int) {
+    guard input.rank == 4, input.shape[1] == channels else {
+      throw NeuralCoreError(
+        .shapeMismatch,
+        "\(layer) expects [batch, \(channels), height, width], got \(input.shape)")
+    }
+    return (input.shape[0], input.shape[2], input.shape[3])
+  }
+
+  /// Allocates an output of `shape` and fills it from the input's scalars with `body`.
+  static func map(
+    _ input: Tensor, to shape: [Int],
+    _ body: (UnsafePointer<Float>, UnsafeMutablePointer<Float>) -> Void
+  ) throws(NeuralCoreError) -> Tensor {
+    guard let count = Tensor.elementCount(of: shape) else {
+      throw NeuralCoreError(.shapeMismatch, "invalid output shape \(shape)")
+    }
+    let scalars = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+      input.scalars.withUnsafeBufferPointer { source in
+        // Safety: body reads the input's elements and writes exactly `count` outputs.
+        guard let from = source.baseAddress, let to = buffer.baseAddress else { return }
+        body(from, to)
+      }
+      initialized = count
+    }
+    return try Tensor(shape: shape, scalars: scalars)
+  }
+}

@@ -1,0 +1,106 @@
+import ClassifierKit
+import Foundation
+import NeuralCore
+import TestSupport
+import Testing
+
+/// The shared reference models and the downloaded default checkpoint, located from this file's
+/// path; every accessor is `nil` (with a reason to print) when the files are absent.
+enum ModelFixtures {
+  /// The reference photo stems in manifest order, with their file names.
+  struct Photo: Sendable {
+    let stem: String
+    let file: URL
+    let isPNG: Bool
+    let referenceTop5: [Int]
+  }
+
+  static let models: URL? = SharedData.url("models")
+
+  static var sharedSkipReason: String {
+    "../shared/models is absent: reference-model tests are skipped"
+  }
+
+  /// The checkpoint as the default search finds it (environment or the package's `.cache`).
+  static let checkpoint: URL? = try? DefaultModel.locateCheckpoint()
+
+  static var checkpointSkipReason: String {
+    "the default checkpoint is not downloaded (run Scripts/fetch-default-model.sh): skipped"
+  }
+
+  /// The default classifier, loaded once for all tests (loading folds 49 batch normalizations).
+  static let classifier: NetworkClassifier? = {
+    guard let checkpoint else { return nil }
+    return try? NetworkClassifier.efficientNetLite0(checkpoint: checkpoint)
+  }()
+
+  /// The reference photos with ONNX Runtime's top-5 class ids from the manifest.
+  static let photos: [Photo] = {
+    guard let models,
+      let data = try? Data(contentsOf: models.appendingPathComponent("ref/manifest.json")),
+      let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let entries = (manifest["models"] as? [String: Any])?["efficientnet-lite0"]
+        as? [String: Any],
+      let photos = entries["photos"] as? [String: Any],
+      let files = manifest["photos"] as? [String: Any]
+    else { return [] }
+    return photos.keys.sorted().compactMap { stem in
+      guard let entry = photos[stem] as? [String: Any],
+        let top5 = entry["top5"] as? [[Any]],
+        let file = (files[stem] as? [String: Any])?["file"] as? String
+      else { return nil }
+      return Photo(
+        stem: stem, file: models.appendingPathComponent(file), isPNG: file.hasSuffix(".png"),
+        referenceTop5: top5.compactMap { $0.first as? Int })
+    }
+  }()
+
+  /// The photos the corpus loops visit: all of them in release builds (or with
+  /// `VISION_CATALOG_FULL_CORPUS=1`), one PNG and one JPEG in debug builds, where one
+  /// EfficientNet-Lite0 forward pass takes about 25 seconds.
+  static let corpusStems: [String] = {
+    let all = photos.map(\.stem)
+    #if DEBUG
+      guard ProcessInfo.processInfo.environment["VISION_CATALOG_FULL_CORPUS"] == "1" else {
+        print(
+          "debug build: the model corpus loops run on chelsea and cat only; "
+            + "`swift test -c release` or VISION_CATALOG_FULL_CORPUS=1 runs all \(all.count) photos"
+        )
+        return all.filter { $0 == "chelsea" || $0 == "cat" }
+      }
+    #endif
+    return all
+  }()
+
+  /// The reference inputs of the parity loop: all in release builds, chelsea in debug builds.
+  static var parityStems: [String] {
+    corpusStems.count == photos.count ? corpusStems : ["chelsea"]
+  }
+
+  static func reference(_ name: String) throws -> Tensor {
+    let url = try #require(models).appendingPathComponent("ref/efficientnet-lite0/\(name)")
+    return try NPYFile.read(contentsOfFile: url.path)
+  }
+
+  static var onnxModel: URL? { models?.appendingPathComponent("onnx/efficientnet-lite0.onnx") }
+
+  static var labels: URL? {
+    models?.appendingPathComponent("labels/imagenet1k_labels.txt")
+  }
+
+  /// Softmax in double precision, the reference for confidences.
+  static func softmax(_ logits: [Float]) -> [Double] {
+    let maximum = Double(logits.max() ?? 0)
+    let exponentials = logits.map { exp(Double($0) - maximum) }
+    let sum = exponentials.reduce(0, +)
+    return exponentials.map { $0 / sum }
+  }
+
+  /// A fresh temporary directory, removed by the caller.
+  static func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "classifierkit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+}

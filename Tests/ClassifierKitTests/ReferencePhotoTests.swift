@@ -1,0 +1,49 @@
+import ClassifierKit
+import Foundation
+import ImagePipeline
+import NeuralCore
+import Testing
+
+/// The default model on the reference photos against ONNX Runtime's logits.
+@Suite struct ReferencePhotoTests {
+  @Test func defaultModelReproducesTheReferenceClassifications() throws {
+    guard ModelFixtures.models != nil, !ModelFixtures.photos.isEmpty else {
+      print(ModelFixtures.sharedSkipReason)
+      return
+    }
+    guard let classifier = ModelFixtures.classifier else {
+      print(ModelFixtures.checkpointSkipReason)
+      return
+    }
+    #expect(ModelFixtures.photos.count == 12)
+    for photo in ModelFixtures.photos where ModelFixtures.corpusStems.contains(photo.stem) {
+      let reference = try ModelFixtures.reference("\(photo.stem).logits.npy").scalars
+      let expected = ModelFixtures.softmax(reference)
+      let referenceTop5 = reference.indices.sorted { reference[$0] > reference[$1] }.prefix(5)
+      #expect(Array(referenceTop5) == photo.referenceTop5, "manifest top-5 of \(photo.stem)")
+
+      let raw = try classifier.report(
+        forFileAt: photo.file, options: ClassificationOptions(maximumCount: 1000, scoring: .raw))
+      var logits = [Float](repeating: .nan, count: 1000)
+      for classification in raw.classifications {
+        logits[classification.index] = classification.confidence
+      }
+      // The same ranking the classifier applies by default, from the same single network run.
+      let top5 = Classification.ranked(scores: logits, labels: classifier.labels, options: .default)
+      let logitDifference = zip(logits, reference).map { abs($0 - $1) }.max() ?? .nan
+      let confidenceDifference =
+        top5.map { abs(Double($0.confidence) - expected[$0.index]) }.max() ?? .nan
+      print(
+        "\(photo.stem): top-1 \(top5.first?.label ?? "-") \(top5.first?.confidence ?? .nan), "
+          + "max |logit - ORT| \(logitDifference), max |confidence - softmax(ORT)| "
+          + "\(confidenceDifference), \(raw.timings.milliseconds)")
+      #expect(top5.first?.index == referenceTop5.first, "top-1 of \(photo.stem)")
+      #expect(Set(top5.map(\.index)) == Set(referenceTop5), "top-5 set of \(photo.stem)")
+      #expect(top5.first?.label == classifier.labels[referenceTop5.first ?? 0])
+      if photo.isPNG {
+        #expect(confidenceDifference <= 1e-3, "confidences of \(photo.stem)")
+      }
+      #expect(raw.preprocessing.cropRect.width > 0)
+    }
+  }
+}

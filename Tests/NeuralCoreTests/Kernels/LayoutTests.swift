@@ -1,0 +1,83 @@
+@testable import NeuralCore
+import Testing
+
+@Suite struct LayoutTests {
+  @Test func transposeMatchesTheReference() {
+    var generator = SeededGenerator(seed: 19)
+    for _ in 0..<40 {
+      let rank = Int.random(in: 1...5, using: &generator)
+      let shape = (0..<rank).map { _ in Int.random(in: 1...6, using: &generator) }
+      let permutation = Array(0..<rank).shuffled(using: &generator)
+      let input = generator.floats(shape.reduce(1, *))
+      let expected = Layout.transposeReference(input: input, shape: shape, permutation: permutation)
+      var actual = [Float](repeating: .nan, count: input.count)
+      input.withUnsafeBufferPointer { source in
+        actual.withUnsafeMutableBufferPointer { target in
+          // Safety: same element count in and out.
+          guard let from = source.baseAddress, let to = target.baseAddress else { return }
+          Layout.transpose(input: from, shape: shape, permutation: permutation, output: to)
+        }
+      }
+      #expect(actual == expected, "\(shape) \(permutation)")
+    }
+  }
+
+  @Test(arguments: [Layout.PadMode.constant(1.5), .reflect, .edge])
+  func padMatchesTheReference(mode: Layout.PadMode) {
+    var generator = SeededGenerator(seed: 23)
+    for _ in 0..<40 {
+      let rank = Int.random(in: 1...4, using: &generator)
+      let shape = (0..<rank).map { _ in Int.random(in: 2...6, using: &generator) }
+      let limit = mode == .constant(1.5) ? 3 : 1
+      let begins = shape.map { _ in Int.random(in: -1...limit, using: &generator) }
+      let ends = shape.map { _ in Int.random(in: -1...limit, using: &generator) }
+      let input = generator.floats(shape.reduce(1, *))
+      let expected = Layout.padReference(
+        input: input, shape: shape, begins: begins, ends: ends, mode: mode)
+      var actual = [Float](repeating: .nan, count: expected.count)
+      input.withUnsafeBufferPointer { source in
+        actual.withUnsafeMutableBufferPointer { target in
+          // Safety: the output holds the padded element count.
+          guard let from = source.baseAddress, let to = target.baseAddress else { return }
+          Layout.pad(input: from, shape: shape, begins: begins, ends: ends, mode: mode, output: to)
+        }
+      }
+      #expect(actual == expected, "\(shape) \(begins) \(ends)")
+    }
+  }
+
+  @Test func concatenateInterleavesBlocks() {
+    let a: [Float] = [1, 2, 3, 4]
+    let b: [Float] = [5, 6]
+    var output = [Float](repeating: 0, count: 6)
+    a.withUnsafeBufferPointer { aBuffer in
+      b.withUnsafeBufferPointer { bBuffer in
+        output.withUnsafeMutableBufferPointer { target in
+          // Safety: two outer blocks of 2 + 1 floats.
+          guard let aBase = aBuffer.baseAddress, let bBase = bBuffer.baseAddress,
+            let out = target.baseAddress
+          else { return }
+          Layout.concatenate(inputs: [aBase, bBase], blocks: [2, 1], outer: 2, output: out)
+        }
+      }
+    }
+    #expect(output == [1, 2, 5, 3, 4, 6])
+  }
+
+  @Test func softmaxMatchesTheReference() {
+    var generator = SeededGenerator(seed: 29)
+    for (outer, length, inner) in [(1, 1000, 1), (3, 7, 5), (2, 1, 4), (4, 33, 1)] {
+      let input = generator.floats(outer * length * inner).map { $0 * 20 }
+      let expected = Softmax.reference(input: input, outer: outer, length: length, inner: inner)
+      var actual = [Float](repeating: .nan, count: input.count)
+      input.withUnsafeBufferPointer { source in
+        actual.withUnsafeMutableBufferPointer { target in
+          // Safety: same element count in and out.
+          guard let from = source.baseAddress, let to = target.baseAddress else { return }
+          Softmax.run(input: from, output: to, outer: outer, length: length, inner: inner)
+        }
+      }
+      #expect(relativeMismatch(actual, expected) == nil)
+    }
+  }
+}

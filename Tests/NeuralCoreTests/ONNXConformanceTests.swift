@@ -1,0 +1,151 @@
+import Foundation
+import NeuralCore
+import Testing
+
+/// ONNX's own backend node tests, run for every case whose operators NeuralCore claims.
+///
+/// A case is skipped only when it uses an operator outside
+/// ``InferenceSession/supportedOperators``, sequence/map values, or element types other than
+/// float32 data (integer inputs such as Reshape's shape or Pad's pads are bound as constants,
+/// because the engine computes integer tensors while planning). The cases in
+/// ``documentedExclusions`` must be refused at load time with an `unsupported` error.
+@Test func onnxBackendNodeTestsPassForClaimedOperators() throws {
+  guard let directories = ONNXNodeTestCase.allCaseDirectories() else { return }
+  let supported = InferenceSession.supportedOperators
+  var ran = 0
+  var passed = 0
+  var skippedOperator = 0
+  var skippedElementType = 0
+  var skippedNonTensor = 0
+  var skippedExcluded = 0
+  var failures: [String] = []
+  var claimedOperators = Set<String>()
+  for directory in directories {
+    let testCase: ONNXNodeTestCase
+    do {
+      testCase = try ONNXNodeTestCase(directory: directory)
+    } catch {
+      failures.append("\(directory.lastPathComponent): does not load: \(error)")
+      continue
+    }
+    guard Set(testCase.opTypes).isSubset(of: supported) else {
+      skippedOperator += 1
+      continue
+    }
+    guard !testCase.hasNonTensorValues else {
+      skippedNonTensor += 1
+      continue
+    }
+    let hasOnlyFloatData = testCase.dataSets.allSatisfy { dataSet in
+      dataSet.outputs.allSatisfy { $0.dataType == .float }
+        && dataSet.inputs.allSatisfy { $0.dataType == .float || $0.integerValues() != nil }
+    }
+    guard hasOnlyFloatData else {
+      skippedElementType += 1
+      continue
+    }
+    if let reason = documentedExclusions[testCase.name] {
+      if isRefusedAsUnsupported(testCase) {
+        skippedExcluded += 1
+      } else {
+        failures.append("\(testCase.name): expected a load-time refusal (\(reason))")
+      }
+      continue
+    }
+    claimedOperators.formUnion(testCase.opTypes)
+    ran += 1
+    if let failure = check(testCase) {
+      failures.append("\(testCase.name): \(failure)")
+    } else {
+      passed += 1
+    }
+  }
+  print(
+    "ONNX node tests: \(ran) ran, \(passed) passed, skipped as unsupported: "
+      + "\(skippedOperator) operator, \(skippedElementType) element type, "
+      + "\(skippedNonTensor) non-tensor value, \(skippedExcluded) documented exclusion; "
+      + "operators exercised: "
+      + claimedOperators.sorted().joined(separator: " "))
+  for failure in failures { print("  failure: \(failure)") }
+  #expect(failures.isEmpty)
+  let neverRun = supported.subtracting(claimedOperators).subtracting(["Constant"])
+  #expect(neverRun.isEmpty, "claimed operators without a runnable case: \(neverRun.sorted())")
+}
+
+/// Cases of claimed operators that exercise behaviour an inference engine refuses, with why.
+private let documentedExclusions: [String: String] = [
+  "test_training_dropout": "training-mode Dropout draws random masks",
+  "test_training_dropout_default": "training-mode Dropout draws random masks",
+  "test_training_dropout_zero_ratio": "training-mode Dropout draws random masks",
+]
+
+/// Whether loading the case's model fails with an `unsupported` error naming the operator.
+private func isRefusedAsUnsupported(_ testCase: ONNXNodeTestCase) -> Bool {
+  var model = testCase.model
+  for (info, tensor) in zip(testCase.model.graph.runtimeInputs, testCase.dataSets.first?.inputs ?? [])
+  where tensor.dataType != .float {
+    var constant = tensor
+    constant.name = info.name
+    model.graph.initializers.append(constant)
+  }
+  do {
+    let session = try InferenceSession(model: model)
+    _ = session.inputs
+    return false
+  } catch {
+    return error.code == .unsupported
+  }
+}
+
+/// Runs every data set of a case; returns a description of the first difference, or `nil`.
+private func check(_ testCase: ONNXNodeTestCase) -> String? {
+  let graphInputs = testCase.model.graph.runtimeInputs
+  for (index, dataSet) in testCase.dataSets.enumerated() {
+    var model = testCase.model
+    var feeds: [String: Tensor] = [:]
+    for (info, tensor) in zip(graphInputs, dataSet.inputs) {
+      if tensor.dataType == .float, case .float(let value) = tensor.value {
+        feeds[info.name] = value
+      } else {
+        var constant = tensor
+        constant.name = info.name
+        model.graph.initializers.append(constant)
+      }
+    }
+    do {
+      let session = try InferenceSession(model: model, options: SessionOptions(threadCount: 2))
+      let results = try session.run(feeds)
+      for (info, expected) in zip(testCase.model.graph.outputs, dataSet.outputs) {
+        guard case .float(let reference) = expected.value else { return "non-float output" }
+        guard let actual = results[info.name] else { return "output '\(info.name)' missing" }
+        if let difference = mismatch(
+          actual, reference, relative: testCase.relativeTolerance,
+          absolute: testCase.absoluteTolerance)
+        {
+          return "data set \(index) output '\(info.name)': \(difference)"
+        }
+      }
+    } catch {
+      return "data set \(index): \(error)"
+    }
+  }
+  return nil
+}
+
+/// numpy.testing.assert_allclose's rule: `|actual - expected| <= atol + rtol * |expected|`.
+private func mismatch(
+  _ actual: Tensor, _ expected: Tensor, relative: Double, absolute: Double
+) -> String? {
+  guard actual.shape == expected.shape else {
+    return "shape \(actual.shape), expected \(expected.shape)"
+  }
+  for (index, (a, e)) in zip(actual.scalars, expected.scalars).enumerated() {
+    if a.isNaN && e.isNaN { continue }
+    if a == e { continue }
+    let difference = abs(Double(a) - Double(e))
+    if !(difference <= absolute + relative * abs(Double(e))) {
+      return "element \(index): \(a), expected \(e)"
+    }
+  }
+  return nil
+}
