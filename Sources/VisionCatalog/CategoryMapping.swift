@@ -59,3 +59,23 @@ public struct CategoryMapping: Sendable, Hashable {
     )
   }
 }
+
+extension CategoryMapping {
+  /// The mapping a model with these labels needs for the bundled catalog: the ImageNet table
+  /// when the labels include every ImageNet label the table knows (the default model, or any
+  /// ImageNet-1k model), otherwise ``identity`` (a model trained on the catalog's categories).
+  ///
+  /// - Parameter labels: The model's labels.
+  /// - Returns: The mapping.
+  /// - Throws: ``VisionCatalogError`` when the bundled ImageNet table is unreadable.
+  public static func suggested(forLabels labels: [String]) throws(VisionCatalogError)
+    -> CategoryMapping
+  {
+    let imageNet = try imageNetToBundledCatalog()
+    let known = Set(labels)
+    guard let table = imageNet.table, table.keys.allSatisfy(known.contains) else {
+      return .identity
+    }
+    return imageNet
+  }
+}

@@ -93,12 +93,21 @@ public struct ProductFinder: Sendable {
     let clock = ContinuousClock()
     let start = clock.now
     let classifications: [Classification]
+    var crop: ProductSearchResult.CropSummary?
+    var stageTimings: [String: Double] = [:]
     do {
-      classifications = try await model.classify(image: image, options: classificationOptions)
+      if let network = model as? NetworkClassifier {
+        let report = try network.report(for: image, options: classificationOptions)
+        classifications = report.classifications
+        crop = .init(report.preprocessing.cropRect)
+        stageTimings["preprocess"] = report.timings.milliseconds["preprocess"]
+        stageTimings["inference"] = report.timings.milliseconds["inference"]
+      } else {
+        classifications = try await model.classify(image: image, options: classificationOptions)
+      }
     } catch {
       throw VisionCatalogError(
-        .classification, "classification failed: \(error)",
-        underlying: error)
+        .classification, "classification failed: \(error)", underlying: error)
     }
     let classified = clock.now
     var attempts: [ProductSearchResult.CategoryAttempt] = []
@@ -126,14 +135,14 @@ public struct ProductFinder: Sendable {
       }
       attempts.append(.init(label: classification.label, category: category, outcome: .chosen))
       let done = clock.now
-      var timings = [
+      var timings = stageTimings.merging([
         "classify": Self.milliseconds(start.duration(to: classified)),
         "catalog": Self.milliseconds(classified.duration(to: done)),
         "total": Self.milliseconds(start.duration(to: done)) + (decodeMilliseconds ?? 0),
-      ]
+      ]) { _, new in new }
       timings["decode"] = decodeMilliseconds
       return ProductSearchResult(
-        image: .init(image), classifications: classifications, category: category,
+        image: .init(image), crop: crop, classifications: classifications, category: category,
         categoryAttempts: attempts, query: listing.query, products: listing.products,
         timingsMs: timings)
     }

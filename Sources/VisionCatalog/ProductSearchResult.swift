@@ -27,6 +27,28 @@ public struct ProductSearchResult: Sendable, Hashable, Codable {
     }
   }
 
+  /// The part of the upright photo the model saw, in upright source pixels.
+  public struct CropSummary: Sendable, Hashable, Codable {
+    /// The left edge.
+    public var x: Int
+    /// The top edge.
+    public var y: Int
+    /// The width.
+    public var width: Int
+    /// The height.
+    public var height: Int
+
+    /// Creates a summary of a crop rectangle.
+    ///
+    /// - Parameter rect: The crop rectangle.
+    public init(_ rect: PixelRect) {
+      x = rect.x
+      y = rect.y
+      width = rect.width
+      height = rect.height
+    }
+  }
+
   /// One label considered for the category, in classification order.
   public struct CategoryAttempt: Sendable, Hashable, Codable {
     /// What happened to the label.
@@ -63,6 +85,9 @@ public struct ProductSearchResult: Sendable, Hashable, Codable {
 
   /// The photo's stored size and applied orientation.
   public var image: ImageSummary
+  /// The part of the upright photo the model saw, when the model reports it (a
+  /// ``NetworkClassifier`` does).
+  public var crop: CropSummary?
   /// The model's classifications, best first.
   public var classifications: [Classification]
   /// The chosen category.
@@ -73,13 +98,15 @@ public struct ProductSearchResult: Sendable, Hashable, Codable {
   public var query: String
   /// The products of the chosen category.
   public var products: [ProductSummary]
-  /// Milliseconds spent per stage: `decode`, `classify`, `catalog`, `total`.
+  /// Milliseconds spent per stage: `decode`, `classify` (with `preprocess` and `inference` when
+  /// the model reports them), `catalog`, `total`.
   public var timingsMs: [String: Double]
 
   /// Creates a result.
   ///
   /// - Parameters:
   ///   - image: The photo's size and orientation.
+  ///   - crop: The part of the upright photo the model saw, if known.
   ///   - classifications: The classifications, best first.
   ///   - category: The chosen category.
   ///   - categoryAttempts: The labels considered.
@@ -87,11 +114,12 @@ public struct ProductSearchResult: Sendable, Hashable, Codable {
   ///   - products: The products.
   ///   - timingsMs: Milliseconds per stage.
   public init(
-    image: ImageSummary, classifications: [Classification], category: String,
+    image: ImageSummary, crop: CropSummary?, classifications: [Classification], category: String,
     categoryAttempts: [CategoryAttempt], query: String, products: [ProductSummary],
     timingsMs: [String: Double]
   ) {
     self.image = image
+    self.crop = crop
     self.classifications = classifications
     self.category = category
     self.categoryAttempts = categoryAttempts

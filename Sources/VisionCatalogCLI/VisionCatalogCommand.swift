@@ -4,7 +4,10 @@ import Foundation
 @main
 enum VisionCatalogCommand {
   static let subcommands: [any Subcommand] = [
+    ClassifyCommand(),
     DecodeCommand(),
+    FindCommand(),
+    InferCommand(),
     PreprocessCommand(),
     ProductsCommand(),
   ]

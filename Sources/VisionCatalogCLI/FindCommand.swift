@@ -1,0 +1,59 @@
+import Foundation
+import VisionCatalog
+
+/// `vision-catalog find IMAGE [catalog options] [--model default|FILE] [--top K] [--json]`.
+struct FindCommand: Subcommand {
+  let name = "find"
+  let summary = "Classify a photo and list the catalog's products for its category."
+  let help = """
+    USAGE: vision-catalog find IMAGE [--service URL --odata-version 2|4 | --catalog FILE] [--top K] [--json]
+
+    Classifies IMAGE, maps its best labels to a catalog category (trying the next label when
+    one maps to nothing or finds no products) and lists that category's products. Without
+    --service or --catalog it uses the bundled sample catalog.
+
+    OPTIONS:
+    \(CatalogOptions.help)
+    \(ModelOptions.help)
+      --top K               how many labels to consider (default 5)
+      --json                print one JSON object instead of a table
+    """
+
+  func run(_ arguments: [String]) async throws(CLIError) {
+    let parsed = try CommandLineArguments(
+      arguments, options: CatalogOptions.valued.union(ModelOptions.valued).union(["top"]),
+      flags: ["json"])
+    let path = try parsed.singlePositional(named: "IMAGE")
+    let top = try parsed.integer("top", in: 1...1_000) ?? 5
+    let source = try CatalogOptions.source(from: parsed)
+    let model = try ModelOptions.load(from: parsed)
+    let finder: ProductFinder
+    do {
+      finder = ProductFinder(
+        model: model, mapping: try CategoryMapping.suggested(forLabels: model.labels),
+        provider: try source.makeProvider(),
+        classificationOptions: ClassificationOptions(maximumCount: top))
+    } catch let error as VisionCatalogError {
+      throw CLIError.failure(error.message)
+    } catch {
+      throw CLIError.failure("\(error)")
+    }
+    let result: ProductSearchResult
+    do {
+      result = try await finder.find(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw CLIError.failure(error.message)
+    }
+    if parsed.has("json") {
+      try JSONOutput.print(result)
+      return
+    }
+    for classification in result.classifications {
+      print(ClassificationLine(classification).text)
+    }
+    let chosen = result.categoryAttempts.first { $0.outcome == .chosen }
+    print("\ncategory: \(result.category) (from '\(chosen?.label ?? "?")')\n")
+    print(ProductTable(result.products).text)
+    print("\n\(result.products.count) products via \(result.query)")
+  }
+}

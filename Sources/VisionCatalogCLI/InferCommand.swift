@@ -1,0 +1,72 @@
+import Foundation
+import VisionCatalog
+
+/// `vision-catalog infer --model FILE.onnx --input IN.npy --output OUT.npy [--threads N] [--runs R]`.
+struct InferCommand: Subcommand {
+  let name = "infer"
+  let summary = "Run an ONNX network on a .npy tensor and write its first output as .npy."
+  let help = """
+    USAGE: vision-catalog infer --model FILE.onnx --input IN.npy --output OUT.npy [--threads N] [--runs R]
+
+    Feeds IN.npy (float32) to the model's single graph input and writes the first graph
+    output to OUT.npy (float32, C order). With --runs R it times R runs after one warm-up
+    and prints 'runs=R median_ms=X min_ms=Y' on standard error.
+
+    OPTIONS:
+      --model FILE      the ONNX model
+      --input FILE      the input tensor (.npy)
+      --output FILE     where to write the output tensor (.npy)
+      --threads N       threads for the network (default: all cores)
+      --runs R          time R runs after a warm-up
+    """
+
+  func run(_ arguments: [String]) async throws(CLIError) {
+    let parsed = try CommandLineArguments(
+      arguments, options: ["model", "input", "output", "threads", "runs"], flags: [])
+    guard parsed.positionals.isEmpty else {
+      throw CLIError.usage("unexpected argument '\(parsed.positionals[0])'")
+    }
+    let modelPath = try parsed.required("model")
+    let inputPath = try parsed.required("input")
+    let outputPath = try parsed.required("output")
+    let threads = try parsed.integer("threads", in: 1...256)
+    let runs = try parsed.integer("runs", in: 1...100_000)
+    do {
+      let session = try InferenceSession(
+        contentsOfFile: modelPath, options: SessionOptions(threadCount: threads))
+      guard session.inputs.count == 1, let input = session.inputs.first,
+        let output = session.outputs.first
+      else {
+        throw CLIError.failure(
+          "\(modelPath) has \(session.inputs.count) inputs and \(session.outputs.count) outputs; "
+            + "infer runs models with one input")
+      }
+      let feeds = [input.name: try NPYFile.read(contentsOfFile: inputPath)]
+      var results = try session.run(feeds)
+      if let runs {
+        var samples: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<runs {
+          let elapsed = try clock.measure { results = try session.run(feeds) }
+          samples.append(
+            Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+          )
+        }
+        samples.sort()
+        StandardError.write(
+          String(
+            format: "runs=%d median_ms=%.3f min_ms=%.3f\n", runs, samples[runs / 2], samples[0]))
+      }
+      guard let tensor = results[output.name] else {
+        throw CLIError.failure("the model produced no output named '\(output.name)'")
+      }
+      try NPYFile.write(tensor, toFile: outputPath)
+    } catch let error as CLIError {
+      throw error
+    } catch let error as NeuralCoreError {
+      throw CLIError.failure(error.message)
+    } catch {
+      throw CLIError.failure("\(error)")
+    }
+  }
+}
