@@ -26,6 +26,12 @@ struct FindCommand: Subcommand {
     let path = try parsed.singlePositional(named: "IMAGE")
     let top = try parsed.integer("top", in: 1...1_000) ?? 5
     let source = try CatalogOptions.source(from: parsed)
+    // A photo that is not an image fails here, before the model is loaded.
+    do {
+      _ = try ImageDecoder().inspect(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw CLIError.failure("\(path): \(error.message)")
+    }
     let model = try ModelOptions.load(from: parsed)
     let finder: ProductFinder
     do {
