@@ -23,9 +23,11 @@ import Testing
   }()
 
   func run(_ arguments: [String]) throws -> Outcome {
+    guard let executable = Self.executable else {
+      throw CommandLineTestError(description: "the vision-catalog executable is not built")
+    }
     let process = Process()
-    process.executableURL = try #require(
-      Self.executable, "the vision-catalog executable is not built")
+    process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = ODataTestServer.packageRoot
     let output = Pipe()

@@ -3,14 +3,14 @@ import TestSupport
 import Testing
 import VisionCatalog
 
-/// The main job for real: the default model (EfficientNet-Lite0 weights fetched by
-/// `Scripts/fetch-default-model.sh`) on the bundled sample photo, against the bundled catalog and
-/// the real OData v4 and v2 test servers serving the same catalog data.
 /// The default model, loaded once for the suites that need it; `nil` when it is not downloaded.
 enum DefaultModelFixture {
   static let model: NetworkClassifier? = try? NetworkClassifier.efficientNetLite0()
 }
 
+/// The main job for real: the default model (EfficientNet-Lite0 weights fetched by
+/// `Scripts/fetch-default-model.sh`) on the bundled sample photo, against the bundled catalog and
+/// the real OData v4 and v2 test servers serving the same catalog data.
 @Suite(
   .enabled(
     if: DefaultModelFixture.model != nil,
