@@ -9,7 +9,7 @@ extension CatalogProvider {
   ///
   /// - Parameter category: The category name; always sent as a literal value.
   /// - Returns: The listing with the exact query used.
-  /// - Throws: ``CatalogError`` with code `notFound` for an unknown category, or the request's
+  /// - Throws: `CatalogError` with code `notFound` for an unknown category, or the request's
   ///   own error.
   public func products(inKnownCategory category: String) async throws(CatalogError)
     -> ProductListing

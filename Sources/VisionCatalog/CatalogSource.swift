@@ -13,8 +13,8 @@ public enum CatalogSource: Sendable, Hashable {
   /// Makes the provider that answers queries for this source.
   ///
   /// - Parameter configuration: Headers, timeouts and limits for a service; ignored offline.
-  /// - Returns: An ``OfflineCatalogProvider`` or an ``HTTPCatalogProvider``.
-  /// - Throws: ``CatalogError`` when a catalog file cannot be read or parsed.
+  /// - Returns: An `OfflineCatalogProvider` or an `HTTPCatalogProvider`.
+  /// - Throws: `CatalogError` when a catalog file cannot be read or parsed.
   public func makeProvider(
     configuration: HTTPCatalogProvider.Configuration = .init()
   ) throws(CatalogError) -> any CatalogProvider {

@@ -6,8 +6,8 @@ public import ImagePipeline
 /// The main job: classify a photo, map its best labels to a catalog category, and fetch that
 /// category's products.
 ///
-/// Any ``ImageClassificationModel`` works, so tests swap in a ``DummyClassifier`` and an
-/// ``OfflineCatalogProvider`` with one line each. Labels are tried best first: a label that
+/// Any `ImageClassificationModel` works, so tests swap in a `DummyClassifier` and an
+/// `OfflineCatalogProvider` with one line each. Labels are tried best first: a label that
 /// maps to no category, or to a category without products, falls through to the next one (the
 /// seeds' apps tried their top two). A failing request is reported at once, never skipped.
 public struct ProductFinder: Sendable {

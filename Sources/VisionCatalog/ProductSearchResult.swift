@@ -86,7 +86,7 @@ public struct ProductSearchResult: Sendable, Hashable, Codable {
   /// The photo's stored size and applied orientation.
   public var image: ImageSummary
   /// The part of the upright photo the model saw, when the model reports it (a
-  /// ``NetworkClassifier`` does).
+  /// `NetworkClassifier` does).
   public var crop: CropSummary?
   /// The model's classifications, best first.
   public var classifications: [Classification]

@@ -1,7 +1,7 @@
 /// The one error type of the facade: which stage of the main job failed, and why.
 ///
-/// The failing layer's own typed error (``ImageDecodingError``, ``ClassificationError``,
-/// ``CatalogError``) is kept as ``underlying`` so callers can still switch on it.
+/// The failing layer's own typed error (`ImageDecodingError`, `ClassificationError`,
+/// `CatalogError`) is kept as ``underlying`` so callers can still switch on it.
 public struct VisionCatalogError: Error, Sendable, CustomStringConvertible {
   /// The stage of the main job that failed.
   public enum Stage: Sendable, Hashable {
