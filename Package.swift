@@ -68,6 +68,10 @@ let package = Package(
       name: "CatalogClientTests",
       dependencies: ["CatalogClient", "TestSupport"]
     ),
+    .testTarget(
+      name: "ReliabilityTests",
+      dependencies: ["CatalogClient", "TestSupport"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

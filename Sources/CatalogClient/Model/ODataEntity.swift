@@ -175,14 +175,10 @@ enum ODataScalars {
     } else {
       return nil
     }
-    var calendar = Calendar(identifier: .gregorian)
-    guard let utc = TimeZone(secondsFromGMT: 0) else {
-      return nil
-    }
-    calendar.timeZone = utc
-    let components = DateComponents(
-      year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-    guard let date = calendar.date(from: components) else {
+    guard
+      let date = CivilDate.date(
+        year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    else {
       return nil
     }
     return date + fraction - Double(offsetSeconds)
