@@ -10,8 +10,9 @@
 # Crashers, hangs (-timeout=2) and leaks are kept in .cache/fuzz/artifacts/<Harness>/ and make the
 # script exit non-zero; minimize one with `-minimize_crash=1` and commit it to
 # Fuzz/Regressions/<Harness>/ together with the fix and a unit test.
-# Environment: FUZZ_JOBS (default 1) is libFuzzer's -jobs/-workers; SWIFT_BIN overrides the
-# toolchain directory (default: the directory of `swiftc` on PATH, else /opt/swift/usr/bin).
+# Environment: FUZZ_JOBS (default 1: one in-process fuzzer) sets libFuzzer's -jobs and -workers;
+# SWIFT_BIN overrides the toolchain directory (default: where `swiftc` on PATH lives, else
+# /opt/swift/usr/bin).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -138,16 +139,19 @@ for harness in "${harnesses[@]}"; do
   [ -f "$root/Fuzz/$harness/dictionary.txt" ] && dictionary=(-dict="$root/Fuzz/$harness/dictionary.txt")
   echo "fuzz: running $harness for $seconds s" >&2
   started=$(date +%s)
+  parallel=()
+  [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
   set +e
-  ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
+  # libFuzzer writes fuzz-<n>.log files into the working directory when it runs jobs.
+  (cd "$root/.cache/fuzz" && ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
     "$build/bin/$harness" "$corpus" -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 \
-    -jobs="$jobs" -workers="$jobs" -print_final_stats=1 -artifact_prefix="$artifacts/" \
-    "${dictionary[@]}" >"$log" 2>&1
+    -print_final_stats=1 -artifact_prefix="$artifacts/" "${parallel[@]}" "${dictionary[@]}" \
+    >"$log" 2>&1)
   result=$?
   set -e
-  if [ "$jobs" -gt 1 ] || grep -q "^fuzz-[0-9]*.log" "$log" 2>/dev/null; then
-    cat "$root"/fuzz-*.log >>"$log" 2>/dev/null || true
-    rm -f "$root"/fuzz-*.log
+  if [ "$jobs" -gt 1 ]; then
+    cat "$root"/.cache/fuzz/fuzz-*.log >>"$log" 2>/dev/null || true
+    rm -f "$root"/.cache/fuzz/fuzz-*.log
   fi
   elapsed=$(( $(date +%s) - started ))
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s+=$2} END {print s+0}')

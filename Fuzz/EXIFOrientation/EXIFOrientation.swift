@@ -1,8 +1,8 @@
 import ImagePipeline
 
 /// A small valid image of each format, made once with the package's own encoders.
-nonisolated(unsafe) let baseJPEG: [UInt8] = makeBase { image in try JPEGEncoder().encode(image) }
-nonisolated(unsafe) let basePNG: [UInt8] = makeBase { image in try PNGEncoder().encode(image) }
+let baseJPEG: [UInt8] = makeBase { image in try JPEGEncoder().encode(image) }
+let basePNG: [UInt8] = makeBase { image in try PNGEncoder().encode(image) }
 
 func makeBase(_ encode: (RasterImage) throws -> [UInt8]) -> [UInt8] {
   do {
