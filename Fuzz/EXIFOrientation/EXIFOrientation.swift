@@ -13,10 +13,12 @@ func makeBase(_ encode: (RasterImage) throws -> [UInt8]) -> [UInt8] {
   }
 }
 
-/// Reaches the EXIF reader through its public callers: the input's first byte picks the
-/// container (even: a JPEG APP1 `Exif\0\0` segment, odd: a PNG `eXIf` chunk), the rest is the
-/// TIFF block. Whatever the block holds, decoding must succeed (malformed EXIF means
-/// orientation 1, never an error) and report the same orientation as inspection.
+/// Reaches the EXIF reader through its public callers, the decoder and the inspector.
+///
+/// The input's first byte picks the container (even: a JPEG APP1 `Exif\0\0` segment, odd: a
+/// PNG `eXIf` chunk), the rest is the TIFF block. Whatever the block holds, decoding must
+/// succeed (malformed EXIF means orientation 1, never an error) and report the same orientation
+/// as inspection.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let input = Array(UnsafeBufferPointer(start: data, count: size))

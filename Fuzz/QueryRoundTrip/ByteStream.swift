@@ -55,8 +55,10 @@ struct ByteStream {
         ))
       return .guid(uuid)
     case 8, 9:
-      let milliseconds = CivilTime.firstMillisecond
-        + Int64(integer(UInt64.self) % UInt64(CivilTime.lastMillisecond - CivilTime.firstMillisecond))
+      let milliseconds =
+        CivilTime.firstMillisecond
+        + Int64(
+          integer(UInt64.self) % UInt64(CivilTime.lastMillisecond - CivilTime.firstMillisecond))
       let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
       return byte() & 1 == 0 ? .dateTime(date) : .dateTimeOffset(date)
     default:

@@ -61,7 +61,8 @@ enum CivilTime {
         millisecond += Int64((fraction * 1000).rounded())
       }
     }
-    let total = (days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60)
+    let total =
+      (days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60)
       * 1000 + millisecond
     return Date(timeIntervalSince1970: Double(total) / 1000)
   }

@@ -48,7 +48,8 @@ func checkFilter(_ value: ODataValue, literal: String, version: ODataVersion) {
     fatalError("the value \(value) changed the query's options: \(rawQuery)")
   }
   guard options[0][1] == "Name eq " + literal else {
-    fatalError("filter reads back as \(options[0][1] ?? "invalid UTF-8"), wanted Name eq \(literal)")
+    fatalError(
+      "filter reads back as \(options[0][1] ?? "invalid UTF-8"), wanted Name eq \(literal)")
   }
 }
 
