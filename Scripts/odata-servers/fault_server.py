@@ -22,7 +22,7 @@ Prints `READY <port>` once listening; exits when stdin closes. Each path prefix 
   /trickle/...         200 announcing 4 KiB, one byte every 100 ms (gives up after 60 s)
   /retry-after/<s>/... 503 with Retry-After: <s> forever
   /deep/...            200 with 1 MiB of nested arrays ([[[[…)
-  /wide/...            200 with a valid v4 page of 60,000 entities (about 6 MiB)
+  /wide/...            200 with a valid v4 page of 20,000 entities (about 2 MiB)
   /cycle/...           v4 pages 0 -> 1 -> 2 -> 0 … whose next links cycle with period 3
 """
 
@@ -205,7 +205,7 @@ class Handler(BaseHTTPRequestHandler):
             self._send(200, b"[" * (1 << 20))
         elif kind == "wide":
             self._send(200, json.dumps(
-                {"value": [_product("HT-%05d" % i) for i in range(60000)]}).encode())
+                {"value": [_product("HT-%05d" % i) for i in range(20000)]}).encode())
         elif kind == "cycle":
             page = int(query.get("page", ["0"])[0])
             self._send(200, {

@@ -8,13 +8,15 @@ import Testing
 /// call ends in a typed error (or bounded success) within the deadline it was configured with.
 @Suite(
   .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
-  .timeLimit(.minutes(1)))
+  .timeLimit(.minutes(2)))
 struct FaultTests {
   static let products = ODataQuery(entitySet: Product.entitySet)
 
-  /// Slack on top of a configured deadline for scheduling on a loaded machine; a hang would
-  /// take the fault's own 30 to 60 s instead.
-  static let slack: Duration = .seconds(5)
+  /// Slack on top of a configured deadline for a loaded machine: under the sanitizers, with
+  /// the rest of the suite running CPU-bound work on the same cooperative threads, a resumed
+  /// task can wait several seconds. Without the deadline each of these faults lasts from 60 s
+  /// (the trickle gives up) to forever, so the bound still tells a deadline from a hang.
+  static let slack: Duration = .seconds(40)
 
   func provider(
     _ prefix: String, configuration: HTTPCatalogProvider.Configuration
@@ -71,7 +73,8 @@ struct FaultTests {
       try provider("retry-after/3600", configuration: .init(timeout: 5, retry: retry)))
     #expect(error?.code == .httpStatus)
     #expect(error?.httpStatus == 503)
-    #expect(elapsed < .seconds(1) + Self.slack)
+    // Honouring the header would wait 3600 s per retry.
+    #expect(elapsed < .seconds(20) + Self.slack)
   }
 
   @Test func deeplyNestedJSONIsRefused() async throws {
@@ -84,7 +87,7 @@ struct FaultTests {
   @Test func largeValidJSONParsesWithinTheLimitAndIsCutBelowIt() async throws {
     let page = try await provider("wide", configuration: .init(timeout: 30, totalDeadline: 30))
       .fetch(Self.products, paging: .firstPage)
-    #expect(page.entities.count == 60_000)
+    #expect(page.entities.count == 20_000)
     let (error, _) = await failure(
       try provider("wide", configuration: .init(maximumResponseBytes: 1 << 20)))
     #expect(error?.code == .responseTooLarge)
@@ -92,7 +95,7 @@ struct FaultTests {
 
   @Test func nextLinkCycleIsDetected() async throws {
     let (error, _) = await failure(
-      try provider("cycle", configuration: .init(timeout: 5, totalDeadline: 10)))
+      try provider("cycle", configuration: .init(timeout: 30, totalDeadline: 60)))
     #expect(error?.code == .pagingLimitExceeded)
   }
 
