@@ -12,8 +12,9 @@ import Testing
 struct FaultTests {
   static let products = ODataQuery(entitySet: Product.entitySet)
 
-  /// Slack on top of a configured deadline for a loaded machine: under the sanitizers, with
-  /// the rest of the suite running CPU-bound work on the same cooperative threads, a resumed
+  /// Slack on top of a configured deadline for a loaded machine.
+  ///
+  /// Under the sanitizers, with the rest of the suite running CPU-bound work on the same cooperative threads, a resumed
   /// task can wait several seconds. Without the deadline each of these faults lasts from 60 s
   /// (the trickle gives up) to forever, so the bound still tells a deadline from a hang.
   static let slack: Duration = .seconds(40)
