@@ -64,6 +64,23 @@ struct FuzzRegressionTests {
     #expect(entity.date("BadMonth") == nil)
   }
 
+  /// Fuzz/Regressions/ODataJSON/date-offset-overflow: a service's `/Date(…)/` offset of 20
+  /// digits overflowed Int when turned into seconds and trapped.
+  @Test func hugeDateOffsetIsRejectedNotTrapped() {
+    let entity = ODataEntity(properties: [
+      "Overflow": .string("/Date(0 -07566276632451900466)/"),
+      "Long": .string("/Date(0+123456)/"),
+      "Junk": .string("/Date(0x)/"),
+      "Offset": .string("/Date(1705307400000+0060)/"),
+      "Plain": .string("/Date(-1000)/"),
+    ])
+    #expect(entity.date("Overflow") == nil)
+    #expect(entity.date("Long") == nil)
+    #expect(entity.date("Junk") == nil)
+    #expect(entity.date("Offset") == Date(timeIntervalSince1970: 1_705_307_400 - 3600))
+    #expect(entity.date("Plain") == Date(timeIntervalSince1970: -1))
+  }
+
   @Test func unrepresentableDatesDoNotTrap() {
     let literal = ODataValue.dateTime(Date(timeIntervalSince1970: .infinity)).literal(for: .v4)
     #expect(literal.hasSuffix("Z"))
