@@ -83,6 +83,10 @@ let package = Package(
       name: "CatalogClientTests",
       dependencies: ["CatalogClient", "TestSupport"]
     ),
+    .testTarget(
+      name: "ReliabilityTests",
+      dependencies: ["CatalogClient", "TestSupport"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

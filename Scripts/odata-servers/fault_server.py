@@ -18,10 +18,18 @@ Prints `READY <port>` once listening; exits when stdin closes. Each path prefix 
   /redirect-away/...   302 to another host
   /v2old/...           a v2 payload in the old {"d":[…]} form
   /v2next/...          v2 pages with a string __next (SAP form) and string __count
+  /reset/...           200 announcing 1 MiB, 4 KiB of it, then a TCP reset
+  /trickle/...         200 announcing 4 KiB, one byte every 100 ms (gives up after 60 s)
+  /retry-after/<s>/... 503 with Retry-After: <s> forever
+  /deep/...            200 with 1 MiB of nested arrays ([[[[…)
+  /wide/...            200 with a valid v4 page of 20,000 entities (about 2 MiB)
+  /cycle/...           v4 pages 0 -> 1 -> 2 -> 0 … whose next links cycle with period 3
 """
 
 import json
 import os
+import socket
+import struct
 import sys
 import threading
 import time
@@ -159,6 +167,51 @@ class Handler(BaseHTTPRequestHandler):
                                        "__next": origin + "/v2next/Products?$skiptoken=1"}})
             else:
                 self._send(200, {"d": {"results": [_product("HT-1001", "2.50")]}})
+        elif kind == "reset":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(1 << 20))
+            self.end_headers()
+            try:
+                self.wfile.write(b'{"value":[' + b" " * 4096)
+                self.wfile.flush()
+                time.sleep(0.1)
+                # SO_LINGER with a zero timeout turns close() into a reset (RST).
+                self.connection.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+            except OSError:
+                pass
+            self.close_connection = True
+        elif kind == "trickle":
+            body = json.dumps({"value": [_product("HT-%04d" % i) for i in range(80)]}).encode()
+            body = body[:4096].ljust(4096, b" ")
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                for index in range(min(len(body), 600)):
+                    self.wfile.write(body[index:index + 1])
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+        elif kind == "retry-after":
+            self._send(503, {"error": {"code": "busy", "message": "come back later"}},
+                       headers=[("Retry-After", segments[1])])
+        elif kind == "deep":
+            self._send(200, b"[" * (1 << 20))
+        elif kind == "wide":
+            self._send(200, json.dumps(
+                {"value": [_product("HT-%05d" % i) for i in range(20000)]}).encode())
+        elif kind == "cycle":
+            page = int(query.get("page", ["0"])[0])
+            self._send(200, {
+                "value": [_product("HT-%d" % page)],
+                "@odata.nextLink": "%s/cycle/Products?page=%d" % (origin, (page + 1) % 3),
+            })
         else:
             self._send(404, {"error": {"code": "404", "message": "no fault " + kind}})
 

@@ -279,8 +279,15 @@ struct ODataRenderer {
     if isPlain {
       return text
     }
-    let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
-      .replacingOccurrences(of: "\"", with: "\\\"")
-    return "\"" + escaped + "\""
+    // Per Unicode scalar, so a quote or backslash joined to a combining mark is still escaped.
+    var phrase = String.UnicodeScalarView(["\""])
+    for scalar in text.unicodeScalars {
+      if scalar == "\\" || scalar == "\"" {
+        phrase.append("\\")
+      }
+      phrase.append(scalar)
+    }
+    phrase.append("\"")
+    return String(phrase)
   }
 }

@@ -28,7 +28,17 @@ extension ODataValue {
       return Self.floatingLiteral(value.description, isFinite: value.isFinite, value < 0)
         + (version == .v2 ? "f" : "")
     case .string(let value):
-      return "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+      // Per Unicode scalar: Character-level replacement misses a quote that a following
+      // combining mark joins into one grapheme cluster, and that quote would end the literal.
+      var quoted = String.UnicodeScalarView(["'"])
+      for scalar in value.unicodeScalars {
+        quoted.append(scalar)
+        if scalar == "'" {
+          quoted.append(scalar)
+        }
+      }
+      quoted.append("'")
+      return String(quoted)
     case .guid(let value):
       let text = value.uuidString.lowercased()
       return version == .v2 ? "guid'\(text)'" : text
@@ -52,22 +62,20 @@ extension ODataValue {
     return isNegative ? "-INF" : "INF"
   }
 
-  /// `yyyy-MM-ddTHH:mm:ss[.SSS][Z]` in UTC, independent of the process locale and time zone.
+  /// `yyyy-MM-ddTHH:mm:ss[.SSS][Z]` in UTC on the proleptic Gregorian calendar, independent of
+  /// the process locale and time zone; the time is rounded to the nearest millisecond.
   static func iso8601(_ date: Date, withZone: Bool) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-    let parts = calendar.dateComponents(
-      [.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
-    func pad(_ value: Int?, _ width: Int) -> String {
-      let text = String(value ?? 0)
-      return String(repeating: "0", count: max(0, width - text.count)) + text
+    let parts = CivilDate(date)
+    func pad(_ value: Int, _ width: Int) -> String {
+      let text = String(value.magnitude)
+      return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count))
+        + text
     }
     var text =
       "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
       + "T\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))"
-    let milliseconds = Int(((Double(parts.nanosecond ?? 0) / 1_000_000)).rounded())
-    if milliseconds > 0 && milliseconds < 1000 {
-      text += "." + pad(milliseconds, 3)
+    if parts.millisecond > 0 {
+      text += "." + pad(parts.millisecond, 3)
     }
     return withZone ? text + "Z" : text
   }

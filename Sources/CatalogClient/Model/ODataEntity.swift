@@ -133,8 +133,16 @@ enum ODataScalars {
         return nil
       }
       var date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+      // An offset is a sign and at most four digits of minutes; anything longer is damage (and
+      // an unbounded number would overflow when turned into seconds).
       let offset = inner.dropFirst(digits.count)
-      if let sign = offset.first, let minutes = Int(offset.dropFirst()) {
+      if !offset.isEmpty {
+        guard let sign = offset.first, sign == "+" || sign == "-", (2...5).contains(offset.count),
+          offset.dropFirst().allSatisfy({ $0 >= "0" && $0 <= "9" }),
+          let minutes = Int(offset.dropFirst())
+        else {
+          return nil
+        }
         date += Double(minutes * 60) * (sign == "-" ? 1 : -1)
       }
       return date
@@ -175,14 +183,10 @@ enum ODataScalars {
     } else {
       return nil
     }
-    var calendar = Calendar(identifier: .gregorian)
-    guard let utc = TimeZone(secondsFromGMT: 0) else {
-      return nil
-    }
-    calendar.timeZone = utc
-    let components = DateComponents(
-      year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-    guard let date = calendar.date(from: components) else {
+    guard
+      let date = CivilDate.date(
+        year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    else {
       return nil
     }
     return date + fraction - Double(offsetSeconds)

@@ -5,6 +5,9 @@ public import Foundation
 /// Requests go through an injectable ``HTTPTransport`` (``URLSessionTransport`` by default).
 /// GETs answered with 429 or 503 are retried with backoff; every failure is one
 /// ``CatalogError`` carrying the HTTP status and the service's parsed OData error.
+/// Each request is bounded by ``Configuration/timeout`` and ``Configuration/maximumResponseBytes``,
+/// and each call (all its pages and retries) by ``Configuration/totalDeadline``, past which it
+/// ends with ``CatalogError/Code/timeout``.
 public struct HTTPCatalogProvider: CatalogProvider {
   /// Settings of a provider.
   public struct Configuration: Sendable, Hashable {
@@ -12,9 +15,16 @@ public struct HTTPCatalogProvider: CatalogProvider {
     public var headers: [String: String]
     /// Credentials for the `Authorization` header.
     public var authorization: Authorization?
-    /// The longest one request may take, in seconds.
+    /// The longest one request may take, in seconds; 30 by default.
     public var timeout: Double
-    /// The largest response body accepted, in bytes.
+    /// The longest one call may take, in seconds, with all its pages, retries and waits between
+    /// them; 120 by default.
+    ///
+    /// Every request gets the smaller of ``timeout`` and what is left, and a retry whose wait
+    /// would pass the deadline is not made, so a slow, flaky or endlessly paging service cannot
+    /// hold a caller longer than this.
+    public var totalDeadline: Double
+    /// The largest response body accepted, in bytes; 16 MiB by default.
     public var maximumResponseBytes: Int
     /// Retrying of 429 and 503 answers.
     public var retry: RetryPolicy
@@ -34,14 +44,16 @@ public struct HTTPCatalogProvider: CatalogProvider {
     ///   - maximumResponseBytes: The largest response body.
     ///   - retry: Retrying of 429 and 503 answers.
     ///   - selectsFilteredProperties: Whether v2 `$select` covers filtered and ordered properties.
+    ///   - totalDeadline: Seconds one call may take with all its pages and retries.
     public init(
       headers: [String: String] = [:], authorization: Authorization? = nil, timeout: Double = 30,
       maximumResponseBytes: Int = 16 << 20, retry: RetryPolicy = RetryPolicy(),
-      selectsFilteredProperties: Bool = true
+      selectsFilteredProperties: Bool = true, totalDeadline: Double = 120
     ) {
       self.headers = headers
       self.authorization = authorization
       self.timeout = timeout
+      self.totalDeadline = totalDeadline
       self.maximumResponseBytes = maximumResponseBytes
       self.retry = retry
       self.selectsFilteredProperties = selectsFilteredProperties
@@ -100,7 +112,7 @@ public struct HTTPCatalogProvider: CatalogProvider {
   /// - Returns: The page with its next link, unfollowed.
   /// - Throws: ``CatalogError`` for unsupported queries and failed requests.
   public func fetchPage(_ query: ODataQuery) async throws(CatalogError) -> Page {
-    try await page(at: try requestURL(for: query))
+    try await page(at: try requestURL(for: query), deadline: startDeadline())
   }
 
   /// Fetches the page a next link points to.
@@ -110,7 +122,7 @@ public struct HTTPCatalogProvider: CatalogProvider {
   /// - Throws: ``CatalogError/Code/foreignOrigin`` when the link leaves the service's origin,
   ///   or any request failure.
   public func fetchPage(nextLink: URL) async throws(CatalogError) -> Page {
-    try await page(at: try resolve(nextLink.absoluteString))
+    try await page(at: try resolve(nextLink.absoluteString), deadline: startDeadline())
   }
 
   /// Runs a collection query, following next links as the policy says.
@@ -128,16 +140,17 @@ public struct HTTPCatalogProvider: CatalogProvider {
   public func fetch(_ query: ODataQuery, paging: PagingPolicy) async throws(CatalogError)
     -> ODataResult
   {
+    let deadline = startDeadline()
     if query.key != nil {
       let url = try requestURL(for: query)
-      let entity = try await self.entity(at: url)
+      let entity = try await self.entity(at: url, deadline: deadline)
       return ODataResult(entities: [entity], requests: [url.absoluteString])
     }
     var url = try requestURL(for: query)
     var seen: Set<String> = [url.absoluteString]
     var result = ODataResult(entities: [])
     while true {
-      let page = try await page(at: url)
+      let page = try await page(at: url, deadline: deadline)
       result.requests.append(url.absoluteString)
       if result.requests.count == 1 {
         result.count = page.count
@@ -178,7 +191,8 @@ public struct HTTPCatalogProvider: CatalogProvider {
     var countQuery = query
     countQuery.count = .only
     // `/$count` must be asked for as text; pyslet answers 406 to a JSON Accept header.
-    let response = try await get(try requestURL(for: countQuery), accept: "text/plain")
+    let response = try await get(
+      try requestURL(for: countQuery), accept: "text/plain", deadline: startDeadline())
     return try ODataPayload.plainCount(response.body)
   }
 
@@ -191,7 +205,7 @@ public struct HTTPCatalogProvider: CatalogProvider {
     guard query.key != nil else {
       throw CatalogError(.unsupportedQuery, "an entity lookup needs a key")
     }
-    return try await entity(at: try requestURL(for: query))
+    return try await entity(at: try requestURL(for: query), deadline: startDeadline())
   }
 
   /// Fetches a CSRF token for later modifying requests (`X-CSRF-Token: Fetch`).
@@ -200,7 +214,8 @@ public struct HTTPCatalogProvider: CatalogProvider {
   /// - Throws: ``CatalogError`` for failed requests.
   public func fetchCSRFToken() async throws(CatalogError) -> String? {
     let response = try await get(
-      serviceRoot, accept: "application/json", extra: ["X-CSRF-Token": "Fetch"])
+      serviceRoot, accept: "application/json", extra: ["X-CSRF-Token": "Fetch"],
+      deadline: startDeadline())
     return response.headers["x-csrf-token"]
   }
 
@@ -225,8 +240,14 @@ public struct HTTPCatalogProvider: CatalogProvider {
     return url
   }
 
-  private func page(at url: URL) async throws(CatalogError) -> Page {
-    let response = try await get(url, accept: "application/json")
+  private func startDeadline() -> ContinuousClock.Instant {
+    .now + .milliseconds(Int(min(max(configuration.totalDeadline, 0), 1e9) * 1000))
+  }
+
+  private func page(at url: URL, deadline: ContinuousClock.Instant) async throws(CatalogError)
+    -> Page
+  {
+    let response = try await get(url, accept: "application/json", deadline: deadline)
     let collection: ODataPayload.Collection
     do {
       collection = try ODataPayload.collection(response.body, version: version)
@@ -240,8 +261,10 @@ public struct HTTPCatalogProvider: CatalogProvider {
       url: url)
   }
 
-  private func entity(at url: URL) async throws(CatalogError) -> ODataEntity {
-    let response = try await get(url, accept: "application/json")
+  private func entity(at url: URL, deadline: ContinuousClock.Instant) async throws(CatalogError)
+    -> ODataEntity
+  {
+    let response = try await get(url, accept: "application/json", deadline: deadline)
     do {
       return try ODataPayload.entity(response.body, version: version)
     } catch {
@@ -250,9 +273,10 @@ public struct HTTPCatalogProvider: CatalogProvider {
     }
   }
 
-  private func get(_ url: URL, accept: String, extra: [String: String] = [:])
-    async throws(CatalogError) -> HTTPResponse
-  {
+  private func get(
+    _ url: URL, accept: String, extra: [String: String] = [:],
+    deadline: ContinuousClock.Instant
+  ) async throws(CatalogError) -> HTTPResponse {
     var headers = configuration.headers
     headers["Accept"] = accept
     switch version {
@@ -267,11 +291,18 @@ public struct HTTPCatalogProvider: CatalogProvider {
       headers["Authorization"] = authorization.headerValue
     }
     headers.merge(extra) { _, new in new }
-    let request = HTTPRequest(
+    var request = HTTPRequest(
       url: url, headers: headers, timeout: configuration.timeout,
       maximumResponseBytes: configuration.maximumResponseBytes)
     var attempt = 0
     while true {
+      let left = Self.seconds(deadline - .now)
+      guard left > 0 else {
+        throw CatalogError(
+          .timeout, "the total deadline of \(configuration.totalDeadline) s has passed",
+          url: url.absoluteString)
+      }
+      request.timeout = min(configuration.timeout, left)
       let response = try await transport.send(request)
       if (200..<300).contains(response.statusCode) {
         return response
@@ -279,6 +310,12 @@ public struct HTTPCatalogProvider: CatalogProvider {
       if [429, 503].contains(response.statusCode) && attempt < configuration.retry.maximumRetries {
         let delay = configuration.retry.delay(
           attempt: attempt, retryAfter: response.headers["retry-after"])
+        guard delay < Self.seconds(deadline - .now) else {
+          throw CatalogError(
+            .timeout,
+            "HTTP \(response.statusCode): retrying after \(delay) s would pass the total deadline",
+            httpStatus: response.statusCode, url: url.absoluteString)
+        }
         do {
           try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
         } catch {
@@ -295,6 +332,13 @@ public struct HTTPCatalogProvider: CatalogProvider {
           + (serviceError.map { ": \($0.message)" } ?? ""),
         httpStatus: response.statusCode, serviceError: serviceError, url: url.absoluteString)
     }
+  }
+}
+
+extension HTTPCatalogProvider {
+  fileprivate static func seconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) + Double(attoseconds) * 1e-18
   }
 }
 

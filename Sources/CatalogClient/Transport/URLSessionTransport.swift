@@ -41,7 +41,9 @@ public final class URLSessionTransport: HTTPTransport {
   public func send(_ request: HTTPRequest) async throws(CatalogError) -> HTTPResponse {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method
-    urlRequest.timeoutInterval = request.timeout
+    // FoundationNetworking truncates the interval to whole seconds, so 0.9 s would time out at
+    // once; it gets at least a second and the timer below enforces the exact limit.
+    urlRequest.timeoutInterval = max(1, request.timeout.rounded(.up))
     for (name, value) in request.headers {
       urlRequest.setValue(value, forHTTPHeaderField: name)
     }

@@ -1,10 +1,19 @@
 /// Limits and leniency that apply to one decode.
 ///
-/// The defaults suit untrusted input: images above 100 megapixels are refused from their header
-/// before any pixel memory is allocated, and a JPEG whose data ends early is an error.
+/// The defaults suit untrusted input: images above 100 megapixels or 400 MB of decoded pixels are
+/// refused from their header before any pixel memory is allocated, files above 256 MiB are not
+/// read, and a JPEG whose data ends early is an error.
 public struct DecodingOptions: Sendable, Hashable {
   /// The pixel count above which ``ImageDecoder`` refuses an image: 100 megapixels.
   public static let defaultMaximumPixelCount = 100_000_000
+
+  /// The decoded pixel-buffer size above which ``ImageDecoder`` refuses an image: 400 MB, one
+  /// 100-megapixel RGBA image.
+  public static let defaultMaximumDecodedByteCount = 400_000_000
+
+  /// The file size above which ``ImageDecoder/decode(contentsOf:)`` and
+  /// ``ImageDecoder/inspect(contentsOf:)`` stop reading: 256 MiB.
+  public static let defaultMaximumFileByteCount = 256 << 20
 
   /// The most scans a progressive JPEG may have before it is refused as hostile.
   ///
@@ -15,6 +24,13 @@ public struct DecodingOptions: Sendable, Hashable {
   /// The largest `width * height` accepted, checked from the header before any pixel buffer is
   /// allocated.
   public var maximumPixelCount: Int
+
+  /// The largest decoded pixel buffer accepted (`width * height * channels` bytes), checked
+  /// from the header before it is allocated.
+  public var maximumDecodedByteCount: Int
+
+  /// The largest file read from a URL; a longer file is refused without reading the rest.
+  public var maximumFileByteCount: Int
 
   /// Whether a JPEG whose data ends before its last row decodes anyway.
   ///
@@ -34,12 +50,18 @@ public struct DecodingOptions: Sendable, Hashable {
   ///   - maximumPixelCount: The largest `width * height` accepted; 100 megapixels by default.
   ///   - allowsTruncatedJPEG: Whether a JPEG that ends early still decodes; `false` by default.
   ///   - jpegScale: The DCT-domain reduction for JPEG files; ``JPEGScale/full`` by default.
+  ///   - maximumDecodedByteCount: The largest decoded pixel buffer; 400 MB by default.
+  ///   - maximumFileByteCount: The largest file read from a URL; 256 MiB by default.
   public init(
     maximumPixelCount: Int = DecodingOptions.defaultMaximumPixelCount,
     allowsTruncatedJPEG: Bool = false,
-    jpegScale: JPEGScale = .full
+    jpegScale: JPEGScale = .full,
+    maximumDecodedByteCount: Int = DecodingOptions.defaultMaximumDecodedByteCount,
+    maximumFileByteCount: Int = DecodingOptions.defaultMaximumFileByteCount
   ) {
     self.maximumPixelCount = maximumPixelCount
+    self.maximumDecodedByteCount = maximumDecodedByteCount
+    self.maximumFileByteCount = maximumFileByteCount
     self.allowsTruncatedJPEG = allowsTruncatedJPEG
     self.jpegScale = jpegScale
   }

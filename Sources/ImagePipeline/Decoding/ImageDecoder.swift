@@ -34,7 +34,8 @@ public struct ImageDecoder: Sendable {
   /// - Returns: The decoded image with its EXIF orientation (not yet applied).
   /// - Throws: ``ImageDecodingError``: `unknownFormat` for bytes that are neither PNG nor JPEG,
   ///   `corrupt`, `truncated`, `unsupported` (12-bit or lossless JPEG) or `limitExceeded` (more
-  ///   pixels than ``DecodingOptions/maximumPixelCount``), with the codec's message.
+  ///   pixels than ``DecodingOptions/maximumPixelCount`` or a larger pixel buffer than
+  ///   ``DecodingOptions/maximumDecodedByteCount``), with the codec's message.
   public func decode(_ data: Data) throws(ImageDecodingError) -> RasterImage {
     try data.withUnsafeBytes { bytes in
       // Safety: the buffer is only read by the codec and the EXIF walk during this call.
@@ -58,10 +59,11 @@ public struct ImageDecoder: Sendable {
   ///
   /// - Parameter url: A file URL.
   /// - Returns: The decoded image with its EXIF orientation (not yet applied).
-  /// - Throws: ``ImageDecodingError`` with code `io` when the file cannot be read, otherwise as
-  ///   ``decode(_:)-(Data)`` does.
+  /// - Throws: ``ImageDecodingError`` with code `io` when the file cannot be read,
+  ///   `limitExceeded` when it is longer than ``DecodingOptions/maximumFileByteCount``, otherwise
+  ///   as ``decode(_:)-(Data)`` does.
   public func decode(contentsOf url: URL) throws(ImageDecodingError) -> RasterImage {
-    try decode(Self.read(url))
+    try decode(read(url))
   }
 
   /// Reads an image's header: format, size, channels and orientation, without decoding pixels.
@@ -97,18 +99,30 @@ public struct ImageDecoder: Sendable {
   ///
   /// - Parameter url: A file URL.
   /// - Returns: What the header says.
-  /// - Throws: ``ImageDecodingError`` with code `io` when the file cannot be read, otherwise as
-  ///   ``inspect(_:)-(Data)`` does.
+  /// - Throws: ``ImageDecodingError`` with code `io` when the file cannot be read,
+  ///   `limitExceeded` when it is longer than ``DecodingOptions/maximumFileByteCount``, otherwise
+  ///   as ``inspect(_:)-(Data)`` does.
   public func inspect(contentsOf url: URL) throws(ImageDecodingError) -> ImageInfo {
-    try inspect(Self.read(url))
+    try inspect(read(url))
   }
 
-  private static func read(_ url: URL) throws(ImageDecodingError) -> Data {
+  /// Reads at most one byte past the file limit, so a huge file (or a device that never ends)
+  /// is refused without being read into memory.
+  private func read(_ url: URL) throws(ImageDecodingError) -> Data {
+    let limit = max(options.maximumFileByteCount, 0)
+    let data: Data
     do {
-      return try Data(contentsOf: url)
+      let handle = try FileHandle(forReadingFrom: url)
+      defer { try? handle.close() }
+      data = try handle.read(upToCount: limit == Int.max ? limit : limit + 1) ?? Data()
     } catch {
       throw ImageDecodingError(.io, "cannot read \(url.path): \(error.localizedDescription)")
     }
+    guard data.count <= limit else {
+      throw ImageDecodingError(
+        .limitExceeded, "\(url.path) is larger than the file limit of \(limit) bytes")
+    }
+    return data
   }
 
   /// The C options; `limited` is false for header inspection, which reports the stored size
@@ -170,6 +184,12 @@ public struct ImageDecoder: Sendable {
     let width = Int(info.width)
     let height = Int(info.height)
     let count = width * height * pixelFormat.channelCount
+    guard count <= options.maximumDecodedByteCount else {
+      throw ImageDecodingError(
+        .limitExceeded,
+        "\(width)x\(height) \(pixelFormat) decodes to \(count) bytes, more than the limit of "
+          + "\(options.maximumDecodedByteCount) bytes")
+    }
     var codecOptions = codecOptions(limited: true)
     var decodedInfo = cic_image_info()
     var message = CodecStatus.messageBuffer()

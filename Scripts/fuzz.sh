@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses under Fuzz/ and runs each for a given time.
+#
+# Usage: Scripts/fuzz.sh [seconds-per-harness] [harness...]   (default 120 s, every harness)
+#
+# Each harness is compiled with `swiftc -sanitize=fuzzer,address` together with the module
+# sources it needs (and the C target CImageCodecs, built with clang's fuzzer-no-link,address),
+# so Package.swift and `swift build` are untouched. Working corpora live in .cache/fuzz/corpus/,
+# seeded from Fuzz/<Harness>/seeds, ../shared (when present) and Fuzz/Regressions/<Harness>.
+# Crashers, hangs (-timeout=2) and leaks are kept in .cache/fuzz/artifacts/<Harness>/ and make the
+# script exit non-zero; minimize one with `-minimize_crash=1` and commit it to
+# Fuzz/Regressions/<Harness>/ together with the fix and a unit test.
+# Environment: FUZZ_JOBS (default 1: one in-process fuzzer) sets libFuzzer's -jobs and -workers;
+# SWIFT_BIN overrides the toolchain directory (default: where `swiftc` on PATH lives, else
+# /opt/swift/usr/bin).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+seconds="${1:-120}"
+shift || true
+all_harnesses=(PNGDecode JPEGDecode EXIFOrientation ONNXLoad PTHLoad NPYDecode ODataJSON QueryRoundTrip)
+if [ $# -gt 0 ]; then harnesses=("$@"); else harnesses=("${all_harnesses[@]}"); fi
+
+if [ -z "${SWIFT_BIN:-}" ]; then
+  if command -v swiftc >/dev/null; then SWIFT_BIN="$(dirname "$(command -v swiftc)")"
+  else SWIFT_BIN=/opt/swift/usr/bin; fi
+fi
+swiftc="$SWIFT_BIN/swiftc"
+clang="$SWIFT_BIN/clang"
+jobs="${FUZZ_JOBS:-1}"
+shared="$(cd "$root/.." && pwd)/shared"
+
+build="$root/.cache/fuzz/build"
+mkdir -p "$build/c" "$build/modules" "$build/bin" "$build/modulemap/CImageCodecs"
+swift_flags=(-use-ld=lld -swift-version 6 -parse-as-library -O -g -sanitize=fuzzer,address
+  -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
+  -enable-upcoming-feature MemberImportVisibility -I "$build/modules"
+  -I "$root/Sources/CLibPNG" -I "$root/Sources/CLibJPEG"
+  -Xcc "-fmodule-map-file=$build/modulemap/CImageCodecs/module.modulemap"
+  $(pkg-config --cflags-only-I libpng libjpeg | sed 's/-I/-Xcc -I/g'))
+
+# Rebuilds only when an input is newer than the output.
+stale() {
+  local output="$1"; shift
+  [ ! -e "$output" ] && return 0
+  [ -n "$(find "$@" -newer "$output" -print -quit 2>/dev/null)" ]
+}
+
+build_c() {
+  cat >"$build/modulemap/CImageCodecs/module.modulemap" <<MAP
+module CImageCodecs {
+  header "$root/Sources/CImageCodecs/include/CImageCodecs.h"
+  export *
+}
+MAP
+  local file object
+  for file in "$root"/Sources/CImageCodecs/*.c; do
+    object="$build/c/$(basename "$file" .c).o"
+    if stale "$object" "$root/Sources/CImageCodecs"; then
+      "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CImageCodecs/include" \
+        $(pkg-config --cflags libpng libjpeg) "$file" -o "$object"
+    fi
+  done
+}
+
+# build_module NAME: a static library and module interface from Sources/NAME.
+build_module() {
+  local name="$1" extra=()
+  local library="$build/modules/lib$name.a"
+  local sources=()
+  mapfile -t sources < <(find "$root/Sources/$name" -name '*.swift' | sort)
+  if [ "$name" = CatalogClient ]; then
+    # SwiftPM generates Bundle.module; this stand-in points at the module's resource folder.
+    cat >"$build/modules/CatalogClient_bundle.swift" <<SWIFT
+import Foundation
+
+extension Foundation.Bundle {
+  static let module: Bundle = Bundle(path: "$root/Sources/CatalogClient/Resources") ?? .main
+}
+SWIFT
+    sources+=("$build/modules/CatalogClient_bundle.swift")
+  fi
+  if stale "$library" "$root/Sources/$name" "$root/Sources/CImageCodecs"; then
+    echo "fuzz: building $name" >&2
+    (cd "$build/modules" && "$swiftc" "${swift_flags[@]}" -module-name "$name" \
+      -emit-module -emit-module-path "$build/modules/$name.swiftmodule" \
+      -emit-library -static -o "$library" "${sources[@]}" "${extra[@]}")
+  fi
+}
+
+# The modules each harness imports (first line of Fuzz/<Harness>/MODULE).
+modules_of() { cat "$root/Fuzz/$1/MODULE"; }
+
+build_harness() {
+  local harness="$1" module
+  module="$(modules_of "$harness")"
+  local binary="$build/bin/$harness"
+  if stale "$binary" "$root/Fuzz/$harness" "$build/modules/lib$module.a"; then
+    echo "fuzz: building harness $harness" >&2
+    local link=("$build/modules/lib$module.a")
+    if [ "$module" = ImagePipeline ]; then
+      link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg))
+    fi
+    "$swiftc" "${swift_flags[@]}" -module-name "${harness}Fuzz" \
+      "$root"/Fuzz/"$harness"/*.swift "${link[@]}" -o "$binary"
+  fi
+}
+
+# seed_corpus HARNESS DIR: copies seeds into a fresh working corpus once.
+seed_corpus() {
+  local harness="$1" corpus="$2"
+  mkdir -p "$corpus"
+  [ -d "$root/Fuzz/$harness/seeds" ] && cp -n "$root/Fuzz/$harness/seeds/"* "$corpus/" 2>/dev/null || true
+  [ -d "$root/Fuzz/Regressions/$harness" ] && cp -n "$root/Fuzz/Regressions/$harness/"* "$corpus/" 2>/dev/null || true
+  if [ -x "$root/Fuzz/$harness/seed.sh" ]; then
+    "$root/Fuzz/$harness/seed.sh" "$corpus" "$shared" "$root"
+  fi
+}
+
+build_c
+needed_modules=()
+for harness in "${harnesses[@]}"; do
+  [ -f "$root/Fuzz/$harness/MODULE" ] || { echo "fuzz: no harness $harness" >&2; exit 2; }
+  needed_modules+=("$(modules_of "$harness")")
+done
+for module in $(printf '%s\n' "${needed_modules[@]}" | sort -u); do build_module "$module"; done
+for harness in "${harnesses[@]}"; do build_harness "$harness"; done
+
+status=0
+summary=()
+for harness in "${harnesses[@]}"; do
+  corpus="$root/.cache/fuzz/corpus/$harness"
+  artifacts="$root/.cache/fuzz/artifacts/$harness"
+  mkdir -p "$artifacts"
+  seed_corpus "$harness" "$corpus"
+  log="$root/.cache/fuzz/$harness.log"
+  dictionary=()
+  [ -f "$root/Fuzz/$harness/dictionary.txt" ] && dictionary=(-dict="$root/Fuzz/$harness/dictionary.txt")
+  echo "fuzz: running $harness for $seconds s" >&2
+  started=$(date +%s)
+  parallel=()
+  [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
+  set +e
+  # libFuzzer writes fuzz-<n>.log files into the working directory when it runs jobs.
+  (cd "$root/.cache/fuzz" && ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
+    "$build/bin/$harness" "$corpus" -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/" "${parallel[@]}" "${dictionary[@]}" \
+    >"$log" 2>&1)
+  result=$?
+  set -e
+  if [ "$jobs" -gt 1 ]; then
+    cat "$root"/.cache/fuzz/fuzz-*.log >>"$log" 2>/dev/null || true
+    rm -f "$root"/.cache/fuzz/fuzz-*.log
+  fi
+  elapsed=$(( $(date +%s) - started ))
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s+=$2} END {print s+0}')
+  files=$(find "$corpus" -type f | wc -l)
+  bytes=$(du -sk "$corpus" | cut -f1)
+  per_second=$(( elapsed > 0 ? runs / elapsed : runs ))
+  found=$(find "$artifacts" -type f -newermt "@$started" | wc -l)
+  verdict=ok
+  if [ $result -ne 0 ] || [ "$found" -gt 0 ]; then
+    verdict="FAILED (exit $result, $found new artifacts; see $log)"
+    status=1
+  fi
+  summary+=("$(printf '%-16s %8s s %10s runs %8s exec/s %6s files %7s KiB  %s' \
+    "$harness" "$elapsed" "$runs" "$per_second" "$files" "$bytes" "$verdict")")
+done
+
+echo "fuzz summary (${seconds} s per harness):"
+printf '%s\n' "${summary[@]}"
+exit $status

@@ -1,0 +1,111 @@
+import CatalogClient
+import Foundation
+import TestSupport
+import Testing
+
+/// Faults a hostile or broken service can produce, each against the fault server on 127.0.0.1
+/// (Scripts/odata-servers/fault_server.py), complementing CatalogClientTests' ErrorTests: every
+/// call ends in a typed error (or bounded success) within the deadline it was configured with.
+@Suite(
+  .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
+  .timeLimit(.minutes(2)))
+struct FaultTests {
+  static let products = ODataQuery(entitySet: Product.entitySet)
+
+  /// Slack on top of a configured deadline for a loaded machine.
+  ///
+  /// Under the sanitizers, with the rest of the suite running CPU-bound work on the same cooperative threads, a resumed
+  /// task can wait several seconds. Without the deadline each of these faults lasts from 60 s
+  /// (the trickle gives up) to forever, so the bound still tells a deadline from a hang.
+  static let slack: Duration = .seconds(40)
+
+  func provider(
+    _ prefix: String, configuration: HTTPCatalogProvider.Configuration
+  ) throws -> HTTPCatalogProvider {
+    let root = try ODataTestServers.shared(.fault).origin.appendingPathComponent(prefix + "/")
+    return HTTPCatalogProvider(serviceRoot: root, version: .v4, configuration: configuration)
+  }
+
+  /// The error a paged fetch ends with, and how long it took.
+  func failure(
+    _ provider: HTTPCatalogProvider, maximumPages: Int = 10
+  ) async -> (CatalogError?, Duration) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let error = await #expect(throws: CatalogError.self) {
+      try await provider.fetch(Self.products, paging: .followNextLinks(maximumPages: maximumPages))
+    }
+    return (error, clock.now - start)
+  }
+
+  @Test func resetMidBody() async throws {
+    let (error, elapsed) = await failure(
+      try provider("reset", configuration: .init(timeout: 10, totalDeadline: 10)))
+    let code = try #require(error?.code)
+    // Depending on timing libcurl reports the reset or the short body; both are transport
+    // failures, never a parsed page.
+    #expect([.unreachable, .malformedResponse].contains(code), "\(String(describing: error))")
+    #expect(elapsed < .seconds(10) + Self.slack)
+  }
+
+  @Test func trickledBodyHitsTheRequestTimeout() async throws {
+    // 4 KiB at 10 bytes per second takes 400 s; the request timeout bounds the whole exchange,
+    // not the gap between bytes.
+    let (error, elapsed) = await failure(
+      try provider("trickle", configuration: .init(timeout: 1.5, totalDeadline: 30)))
+    #expect(error?.code == .timeout)
+    #expect(elapsed < .milliseconds(1500) + Self.slack)
+  }
+
+  @Test func retryAfterLongerThanTheDeadlineIsNotWaitedFor() async throws {
+    let retry = RetryPolicy(maximumRetries: 5, initialDelay: 1, maximumDelay: 3600)
+    let (error, elapsed) = await failure(
+      try provider(
+        "retry-after/3600",
+        configuration: .init(timeout: 5, retry: retry, totalDeadline: 2)))
+    #expect(error?.code == .timeout)
+    #expect(error?.httpStatus == 503)
+    #expect(elapsed < .seconds(2) + Self.slack)
+  }
+
+  @Test func retryAfterIsCappedByThePolicy() async throws {
+    let retry = RetryPolicy(maximumRetries: 2, initialDelay: 0.05, maximumDelay: 0.2)
+    let (error, elapsed) = await failure(
+      try provider("retry-after/3600", configuration: .init(timeout: 5, retry: retry)))
+    #expect(error?.code == .httpStatus)
+    #expect(error?.httpStatus == 503)
+    // Honouring the header would wait 3600 s per retry.
+    #expect(elapsed < .seconds(20) + Self.slack)
+  }
+
+  @Test func deeplyNestedJSONIsRefused() async throws {
+    let (error, elapsed) = await failure(
+      try provider("deep", configuration: .init(timeout: 10, totalDeadline: 10)))
+    #expect(error?.code == .malformedResponse)
+    #expect(elapsed < .seconds(10) + Self.slack)
+  }
+
+  @Test func largeValidJSONParsesWithinTheLimitAndIsCutBelowIt() async throws {
+    let page = try await provider("wide", configuration: .init(timeout: 30, totalDeadline: 30))
+      .fetch(Self.products, paging: .firstPage)
+    #expect(page.entities.count == 20_000)
+    let (error, _) = await failure(
+      try provider("wide", configuration: .init(maximumResponseBytes: 1 << 20)))
+    #expect(error?.code == .responseTooLarge)
+  }
+
+  @Test func nextLinkCycleIsDetected() async throws {
+    let (error, _) = await failure(
+      try provider("cycle", configuration: .init(timeout: 30, totalDeadline: 60)))
+    #expect(error?.code == .pagingLimitExceeded)
+  }
+
+  @Test func totalDeadlineBoundsEndlessPaging() async throws {
+    // Each page is quick, the link never ends and the page cap is high: only the deadline stops.
+    let (error, elapsed) = await failure(
+      try provider("endless", configuration: .init(timeout: 5, totalDeadline: 1.5)),
+      maximumPages: 1_000_000)
+    #expect(error?.code == .timeout, "\(String(describing: error)) after \(elapsed)")
+    #expect(elapsed < .milliseconds(1500) + Self.slack)
+  }
+}
