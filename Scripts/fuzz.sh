@@ -70,17 +70,6 @@ build_module() {
   local library="$build/modules/lib$name.a"
   local sources=()
   mapfile -t sources < <(find "$root/Sources/$name" -name '*.swift' | sort)
-  if [ "$name" = CatalogClient ]; then
-    # SwiftPM generates Bundle.module; this stand-in points at the module's resource folder.
-    cat >"$build/modules/CatalogClient_bundle.swift" <<SWIFT
-import Foundation
-
-extension Foundation.Bundle {
-  static let module: Bundle = Bundle(path: "$root/Sources/CatalogClient/Resources") ?? .main
-}
-SWIFT
-    sources+=("$build/modules/CatalogClient_bundle.swift")
-  fi
   if stale "$library" "$root/Sources/$name" "$root/Sources/CImageCodecs"; then
     echo "fuzz: building $name" >&2
     (cd "$build/modules" && "$swiftc" "${swift_flags[@]}" -module-name "$name" \
