@@ -150,6 +150,7 @@ struct Convolution: Sendable {
   }
 
   /// Writes im2col columns `start..<start + count` as packed B panels.
+  @_optimize(speed)
   private static func packIm2col(
     source: UnsafePointer<Float>, height: Int, width: Int, outputWidth: Int, window: Window,
     channelOffsets: [Int], rowOffsets: [Int], columnOffsets: [Int], start: Int, count: Int,
@@ -208,6 +209,7 @@ struct Convolution: Sendable {
     }
   }
 
+  @_optimize(speed)
   private static func depthwisePlane(
     input: UnsafePointer<Float>, height: Int, width: Int, weights: UnsafePointer<Float>,
     bias: Float, window: Window, output: UnsafeMutablePointer<Float>, outputHeight: Int,

@@ -30,6 +30,7 @@ enum GEMM {
   }
 
   /// Packs A (element `(i, p)` at `a[i * rowStride + p * columnStride]`) into row panels, scaled.
+  @_optimize(speed)
   static func packA(
     rows m: Int, depth k: Int, _ a: UnsafePointer<Float>, rowStride: Int, columnStride: Int,
     scale: Float = 1, into packed: UnsafeMutablePointer<Float>
@@ -48,6 +49,7 @@ enum GEMM {
   }
 
   /// Packs columns of a strided B (element `(p, j)` at `b[p * rowStride + j * columnStride]`).
+  @_optimize(speed)
   static func packB(
     depth k: Int, _ b: UnsafePointer<Float>, rowStride: Int, columnStride: Int,
     start: Int, width: Int, into destination: UnsafeMutablePointer<Float>
@@ -109,34 +111,49 @@ enum GEMM {
       let tile = item / rowGroups
       let group = item % rowGroups
       let start = tile * width
-      let tileColumns = min(width, n - start)
       let firstPanel = group * panelsPerGroup
-      let lastPanel = min(panels, firstPanel + panelsPerGroup)
-      withUnsafeTemporaryAllocation(of: Float.self, capacity: paddedWidth * k) { scratch in
-        // Safety: scratch holds paddedWidth * k floats, exactly one packed B tile.
+      let panelCount = paddedWidth / columnTile * k
+      withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: panelCount) { scratch in
+        // Safety: scratch holds one packed B tile (paddedWidth * k floats), SIMD8-aligned so
+        // the micro-kernel reads whole vectors; it is packed as floats through a rebound view.
         guard let packed = scratch.baseAddress else { return }
-        packB(start, tileColumns, packed)
-        for panel in firstPanel..<lastPanel {
-          let aPanel = packedA + panel * rowTile * k
-          let row = panel * rowTile
-          let rows = min(rowTile, m - row)
-          var column = 0
-          while column < tileColumns {
-            let bPanel = packed + column * k
-            let sums = kernel(depth: k, a: aPanel, b: bPanel)
-            store(
-              sums, rows: rows, columns: min(columnTile, tileColumns - column),
-              into: c + row * ldc + start + column, ldc: ldc, accumulates: epilogue.accumulates)
-            column += columnTile
-          }
+        let columns = min(width, n - start)
+        packed.withMemoryRebound(to: Float.self, capacity: panelCount * columnTile) {
+          packB(start, columns, $0)
         }
-        let firstRow = firstPanel * rowTile
-        let lastRow = min(m, lastPanel * rowTile)
-        finish(
-          rows: firstRow..<lastRow, columns: start..<(start + tileColumns), c: c, ldc: ldc,
-          epilogue: epilogue)
+        computeTile(
+          rows: m, depth: k, packedA: packedA, packedB: packed,
+          panels: firstPanel..<min(panels, firstPanel + panelsPerGroup),
+          columns: start..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
       }
     }
+  }
+
+  /// Multiplies the given A panels by one packed B tile and applies the epilogue.
+  @_optimize(speed)
+  private static func computeTile(
+    rows m: Int, depth k: Int, packedA: UnsafePointer<Float>,
+    packedB: UnsafePointer<SIMD8<Float>>,
+    panels: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
+    epilogue: Epilogue
+  ) {
+    for panel in panels {
+      let aPanel = packedA + panel * rowTile * k
+      let row = panel * rowTile
+      let rows = min(rowTile, m - row)
+      var column = 0
+      while column < columns.count {
+        let sums = kernel(depth: k, a: aPanel, b: packedB + column / columnTile * k)
+        store(
+          sums, rows: rows, columns: min(columnTile, columns.count - column),
+          into: c + row * ldc + columns.lowerBound + column, ldc: ldc,
+          accumulates: epilogue.accumulates)
+        column += columnTile
+      }
+    }
+    finish(
+      rows: (panels.lowerBound * rowTile)..<min(m, panels.upperBound * rowTile),
+      columns: columns, c: c, ldc: ldc, epilogue: epilogue)
   }
 
   /// Computes `C (+)= alpha × A × B` for strided A (`m × k`) and B (`k × n`), packing A per call.
@@ -164,27 +181,32 @@ enum GEMM {
     }
   }
 
+  @_optimize(speed)
   @inline(__always)
   static func kernel(
-    depth k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>
+    depth k: Int, a: UnsafePointer<Float>, b: UnsafePointer<SIMD8<Float>>
   ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
     var c0 = SIMD8<Float>()
     var c1 = SIMD8<Float>()
     var c2 = SIMD8<Float>()
     var c3 = SIMD8<Float>()
-    let bRaw = UnsafeRawPointer(b)
     var aPointer = a
-    for p in 0..<k {
-      let bv = bRaw.loadUnaligned(fromByteOffset: p &* 32, as: SIMD8<Float>.self)
+    var bPointer = b
+    var remaining = k
+    while remaining > 0 {
+      let bv = bPointer.pointee
       c0 += bv * aPointer[0]
       c1 += bv * aPointer[1]
       c2 += bv * aPointer[2]
       c3 += bv * aPointer[3]
       aPointer += 4
+      bPointer += 1
+      remaining -= 1
     }
     return (c0, c1, c2, c3)
   }
 
+  @_optimize(speed)
   @inline(__always)
   static func store(
     _ sums: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), rows: Int, columns: Int,
@@ -196,6 +218,7 @@ enum GEMM {
     if rows > 3 { storeRow(sums.3, columns: columns, into: c + 3 * ldc, accumulates: accumulates) }
   }
 
+  @_optimize(speed)
   @inline(__always)
   private static func storeRow(
     _ sums: SIMD8<Float>, columns: Int, into target: UnsafeMutablePointer<Float>, accumulates: Bool
@@ -214,6 +237,7 @@ enum GEMM {
     }
   }
 
+  @_optimize(speed)
   private static func finish(
     rows: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
     epilogue: Epilogue
