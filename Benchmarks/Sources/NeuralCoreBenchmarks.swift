@@ -61,6 +61,14 @@ enum NeuralCoreBenchmarks {
         "\(result.name) p50_ms=\(String(format: "%.2f", result.medianMilliseconds)) "
           + "min_ms=\(String(format: "%.2f", result.minimumMilliseconds))")
       results.append(result)
+      if name == "batch1.threads1" {
+        let steps = try session.profile([inputName: input], runs: 5)
+        let total = steps.reduce(0) { $0 + $1.milliseconds }
+        print("  profile: \(steps.count) steps, \(String(format: "%.2f", total)) ms; slowest:")
+        for step in steps.sorted(by: { $0.milliseconds > $1.milliseconds }).prefix(8) {
+          print("    \(step.name) \(String(format: "%.3f", step.milliseconds)) ms")
+        }
+      }
     }
     return results
   }
