@@ -37,7 +37,8 @@ enum NeuralCoreBenchmarks {
     for (name, input, threads) in [
       ("batch1.threads1", single, 1), ("batch1.threads2", single, 2), ("batch8.threads2", batch, 2),
     ] {
-      let session = try InferenceSession(model: model, options: SessionOptions(threadCount: threads))
+      let session = try InferenceSession(
+        model: model, options: SessionOptions(threadCount: threads))
       guard let inputName = session.inputs.first?.name,
         let outputName = session.outputs.first?.name
       else { throw NeuralCoreError(.missingValue, "the model declares no input or output") }

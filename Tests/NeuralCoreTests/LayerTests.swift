@@ -108,7 +108,9 @@ import Testing
   @Test func loadingReportsMissingAndMisshapenParameters() throws {
     var parameters = try Self.stateDictionary()
     parameters["_fc.bias"] = nil
-    #expect(throws: NeuralCoreError(.missingValue, "parameter '_fc.bias' is not in the state dictionary")) {
+    #expect(
+      throws: NeuralCoreError(.missingValue, "parameter '_fc.bias' is not in the state dictionary")
+    ) {
       try Self.network().loading(parameters)
     }
     parameters = try Self.stateDictionary()

@@ -40,7 +40,9 @@ public final class InferenceSession: Sendable {
     if let shapes = Self.declaredShapes(inputs) {
       var builder = try PlanBuilder(graph: graph, inputShapes: shapes)
       let plan = try builder.build()
-      cache.withLock { $0[inputs.map { shapes[$0.name] ?? [] }] = CachedPlan(plan: plan, arenas: []) }
+      cache.withLock {
+        $0[inputs.map { shapes[$0.name] ?? [] }] = CachedPlan(plan: plan, arenas: [])
+      }
     }
   }
 

@@ -204,8 +204,7 @@ extension PlanBuilder {
     }
   }
 
-  private mutating func planGlobalAveragePool(_ node: ImportedGraph.Node) throws(NeuralCoreError)
-  {
+  private mutating func planGlobalAveragePool(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let (input, shape) = try floatOperand(node, 0)
     guard shape.count >= 3 else {
       throw node.attributes.error(.shapeMismatch, "input \(shape) has no spatial axes")
@@ -370,7 +369,8 @@ extension PlanBuilder {
     if try value(node, 2) != nil && beta != 0 {
       let (c, shape) = try floatOperand(node, 2)
       guard let broadcast = Elementwise.broadcastShape(shape, [m, n]), broadcast == [m, n] else {
-        throw attributes.error(.shapeMismatch, "C of shape \(shape) does not broadcast to [\(m), \(n)]")
+        throw attributes.error(
+          .shapeMismatch, "C of shape \(shape) does not broadcast to [\(m), \(n)]")
       }
       operands.append(c)
       cShape = shape

@@ -90,8 +90,7 @@ struct PlanBuilder {
     return value
   }
 
-  func requiredValue(_ node: ImportedGraph.Node, _ position: Int) throws(NeuralCoreError) -> Value
-  {
+  func requiredValue(_ node: ImportedGraph.Node, _ position: Int) throws(NeuralCoreError) -> Value {
     guard let value = try value(node, position) else {
       throw node.attributes.error(.missingValue, "required input \(position) is missing")
     }

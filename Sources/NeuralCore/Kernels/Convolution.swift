@@ -239,7 +239,8 @@ struct Convolution: Sendable {
         let source = input + y * width
         for x in 0..<width {
           let column = x + window.padLeft
-          scratch[(column % phases) * phaseSize + (y + window.padTop) * rowStride + column / phases] =
+          scratch[
+            (column % phases) * phaseSize + (y + window.padTop) * rowStride + column / phases] =
             source[x]
         }
       }

@@ -44,7 +44,8 @@ enum StateDictionary {
     guard let tensor = dictionary[name] else {
       throw NeuralCoreError(.missingValue, "parameter '\(name)' is not in the state dictionary")
     }
-    guard tensor.shape == shape || (tensor.count == Tensor.elementCount(of: shape) && tensor.rank <= 1)
+    guard
+      tensor.shape == shape || (tensor.count == Tensor.elementCount(of: shape) && tensor.rank <= 1)
     else {
       throw NeuralCoreError(
         .shapeMismatch, "parameter '\(name)' has shape \(tensor.shape), expected \(shape)")
