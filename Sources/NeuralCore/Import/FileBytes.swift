@@ -15,12 +15,22 @@ enum FileBytes {
   /// - Throws: ``NeuralCoreError`` with code `io` when the file cannot be read and
   ///   `limitExceeded` when it is larger than `maximumBytes`.
   static func read(path: String, maximumBytes: Int) throws(NeuralCoreError) -> [UInt8] {
-    let size: Int
+    let size: Int?
     do {
       let attributes = try FileManager.default.attributesOfItem(atPath: path)
-      size = (attributes[.size] as? Int) ?? Int((attributes[.size] as? UInt64) ?? 0)
+      // The attribute's integer type differs between Foundation implementations.
+      switch attributes[.size] {
+      case let value as Int: size = value
+      case let value as UInt: size = Int(clamping: value)
+      case let value as UInt64: size = Int(clamping: value)
+      case let value as Int64: size = Int(clamping: value)
+      default: size = nil
+      }
     } catch {
       throw NeuralCoreError(.io, "cannot open '\(path)': \(error)")
+    }
+    guard let size else {
+      throw NeuralCoreError(.io, "cannot determine the size of '\(path)'")
     }
     guard size <= maximumBytes else {
       throw NeuralCoreError(

@@ -2,8 +2,8 @@
 ///
 /// Reading accepts format versions 1.0, 2.0 and 3.0 in C order. `float32` (`<f4`) loads exactly;
 /// the other numeric types (`f2`, `f8`, signed and unsigned integers of 1 to 8 bytes, `b1`), in
-/// either byte order, are converted to float32 and say so in ``ConvertedElementType``. Object,
-/// string, complex and structured arrays and `fortran_order: True` are refused with `unsupported`.
+/// either byte order, are converted to float32. Object, string, complex and structured arrays and
+/// `fortran_order: True` are refused with `unsupported`.
 /// Writing produces format 1.0, `<f4`, C order, header padded to 64 bytes as NumPy does.
 public enum NPYFile {
   /// The largest header accepted; NumPy itself refuses headers above 10,000 bytes by default.

@@ -41,7 +41,7 @@ import Testing
       ("<f2", [1], [0x00, 0x3E], [1.5]),
     ]
     for (descriptor, shape, data, expected) in cases {
-      let bytes = npy(
+      let bytes = npyBytes(
         header: "{'descr': '\(descriptor)', 'fortran_order': False, 'shape': (\(shape[0]),), }",
         data: data)
       #expect(try NPYFile.decode(bytes).scalars == expected, "\(descriptor)")
@@ -64,7 +64,7 @@ import Testing
     ]
     for (header, data, code) in refusals {
       expectNeuralCoreError(code, header) {
-        _ = try NPYFile.decode(npy(header: header, data: data))
+        _ = try NPYFile.decode(npyBytes(header: header, data: data))
       }
     }
     expectNeuralCoreError(.malformedFile) { _ = try NPYFile.decode(Array("not numpy".utf8)) }
@@ -72,7 +72,7 @@ import Testing
 }
 
 /// A format 1.0 `.npy` file with the given header text and data.
-func npy(header: String, data: [UInt8]) -> [UInt8] {
+func npyBytes(header: String, data: [UInt8]) -> [UInt8] {
   let text = Array((header + "\n").utf8)
   return [
     0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59, 1, 0, UInt8(text.count & 0xFF), UInt8(text.count >> 8),

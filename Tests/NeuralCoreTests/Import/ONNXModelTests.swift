@@ -49,3 +49,40 @@ import Testing
   }
   #expect(values == [0, 6])
 }
+
+@Test func parsesModelLocalFunctions() throws {
+  var bytes = ONNXFixture.model(initializer: ONNXFixture.validInitializer)
+  var function = ProtobufWriter()
+  function.message(25) { body in
+    body.string(1, "Swish")
+    body.string(10, "custom")
+    body.string(4, "x")
+    body.string(5, "y")
+    body.string(6, "beta")
+    body.message(7) { node in
+      node.string(1, "x")
+      node.string(2, "s")
+      node.string(4, "Sigmoid")
+    }
+    body.message(7) { node in
+      node.string(1, "x")
+      node.string(1, "s")
+      node.string(2, "y")
+      node.string(4, "Mul")
+    }
+    body.message(9) {
+      $0.string(1, "")
+      $0.int(2, 13)
+    }
+  }
+  bytes += function.bytes
+  let model = try ONNXModel(serializedBytes: bytes)
+  let swish = try #require(model.functions.first)
+  #expect(swish.name == "Swish")
+  #expect(swish.domain == "custom")
+  #expect(swish.inputs == ["x"])
+  #expect(swish.outputs == ["y"])
+  #expect(swish.attributeNames == ["beta"])
+  #expect(swish.nodes.map(\.opType) == ["Sigmoid", "Mul"])
+  #expect(swish.opsetImports == [ONNXOperatorSetID(domain: "", version: 13)])
+}

@@ -41,18 +41,14 @@ struct ONNXNodeTestCase {
     var file: String
     /// The dimensions.
     var dims: [Int]
-    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The `TensorProto.DataType` number.
-    var data_type: Int32
-    // swift-format-ignore: AlwaysUseLowerCamelCase
+    var dataType: Int32
     /// How many elements are NaN; absent for string and complex tensors.
-    var nan_count: Int?
-    // swift-format-ignore: AlwaysUseLowerCamelCase
+    var nanCount: Int?
     /// The sum of the finite elements as float64.
-    var finite_sum: Double?
-    // swift-format-ignore: AlwaysUseLowerCamelCase
+    var finiteSum: Double?
     /// The sum of the magnitudes of the finite elements as float64.
-    var finite_abs_sum: Double?
+    var finiteAbsSum: Double?
   }
 
   /// The generated cases' root, or `nil` with a printed reason when they are absent.
@@ -90,15 +86,17 @@ struct ONNXNodeTestCase {
     name = directory.lastPathComponent
     model = try ONNXModel(contentsOfFile: directory.appendingPathComponent("model.onnx").path)
     let manifestData = try Data(contentsOf: directory.appendingPathComponent("case.json"))
-    let manifest = try JSONDecoder().decode(Manifest.self, from: manifestData)
-    opTypes = manifest.op_types
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let manifest = try decoder.decode(Manifest.self, from: manifestData)
+    opTypes = manifest.opTypes
     relativeTolerance = manifest.rtol
     absoluteTolerance = manifest.atol
     hasNonTensorValues = (manifest.inputs + manifest.outputs).contains { $0.kind != "tensor" }
     tensorSummaries = manifest.tensors
     dataSets = []
     guard !hasNonTensorValues else { return }
-    for index in 0..<manifest.data_sets {
+    for index in 0..<manifest.dataSets {
       let dataDirectory = directory.appendingPathComponent("test_data_set_\(index)")
       let inputs = try (0..<manifest.inputs.count).map { input in
         try ONNXTensor(
@@ -112,20 +110,18 @@ struct ONNXNodeTestCase {
     }
   }
 
-  /// The `case.json` written by generate.py; property names follow its keys.
+  /// The `case.json` written by generate.py, its snake_case keys converted.
   private struct Manifest: Decodable {
     struct Value: Decodable {
       var name: String
       var kind: String
     }
-    // swift-format-ignore: AlwaysUseLowerCamelCase
-    var op_types: [String]
+    var opTypes: [String]
     var rtol: Double
     var atol: Double
     var inputs: [Value]
     var outputs: [Value]
-    // swift-format-ignore: AlwaysUseLowerCamelCase
-    var data_sets: Int
+    var dataSets: Int
     var tensors: [TensorSummary]
   }
 }

@@ -40,11 +40,11 @@ import Testing
 private func compare(_ tensor: ONNXTensor, with summary: ONNXNodeTestCase.TensorSummary) -> String?
 {
   guard tensor.shape == summary.dims else { return "shape \(tensor.shape) != \(summary.dims)" }
-  guard tensor.dataType.rawValue == summary.data_type else {
-    return "type \(tensor.dataType) != \(summary.data_type)"
+  guard tensor.dataType.rawValue == summary.dataType else {
+    return "type \(tensor.dataType) != \(summary.dataType)"
   }
-  guard let expectedNaNs = summary.nan_count, let expectedSum = summary.finite_sum,
-    let expectedAbsSum = summary.finite_abs_sum
+  guard let expectedNaNs = summary.nanCount, let expectedSum = summary.finiteSum,
+    let expectedAbsSum = summary.finiteAbsSum
   else { return nil }
   let values: [Double]
   switch tensor.value {
@@ -69,4 +69,18 @@ private func compare(_ tensor: ONNXTensor, with summary: ONNXNodeTestCase.Tensor
       + "abs sum \(absSum)/\(expectedAbsSum)"
   }
   return nil
+}
+
+/// The comparison the conformance test uses accepts a case's own outputs and rejects perturbed ones.
+@Test func nodeTestComparisonFollowsAssertAllclose() throws {
+  guard let root = ONNXNodeTestCase.rootDirectory() else { return }
+  let testCase = try ONNXNodeTestCase(directory: root.appendingPathComponent("test_relu"))
+  let expected = try #require(testCase.dataSets.first?.outputs.first)
+  #expect(testCase.mismatch(actual: expected, expected: expected) == nil)
+  var perturbed = try expected.floatTensor()
+  perturbed.scalars[0] += 1e-3 + 0.01 * abs(perturbed.scalars[0])
+  let changed = ONNXTensor(name: expected.name, dataType: .float, value: .float(perturbed))
+  #expect(testCase.mismatch(actual: changed, expected: expected) != nil)
+  let integers = ONNXTensor(name: "i", dataType: .int64, value: .integer([1, 2], shape: [2]))
+  #expect(testCase.mismatch(actual: integers, expected: expected) != nil)
 }

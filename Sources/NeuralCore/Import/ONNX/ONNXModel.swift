@@ -16,6 +16,8 @@ public struct ONNXModel: Sendable, Hashable {
   public var modelVersion: Int64
   /// The main graph.
   public var graph: ONNXGraph
+  /// Model-local functions that nodes of ``graph`` may call.
+  public var functions: [ONNXFunction]
 
   /// Creates a model.
   ///
@@ -27,9 +29,11 @@ public struct ONNXModel: Sendable, Hashable {
   ///   - domain: The model's namespace.
   ///   - modelVersion: The model's own version number.
   ///   - graph: The main graph.
+  ///   - functions: Model-local functions.
   public init(
     irVersion: Int64, opsetImports: [ONNXOperatorSetID], producerName: String,
-    producerVersion: String, domain: String, modelVersion: Int64, graph: ONNXGraph
+    producerVersion: String, domain: String, modelVersion: Int64, graph: ONNXGraph,
+    functions: [ONNXFunction] = []
   ) {
     self.irVersion = irVersion
     self.opsetImports = opsetImports
@@ -38,6 +42,7 @@ public struct ONNXModel: Sendable, Hashable {
     self.domain = domain
     self.modelVersion = modelVersion
     self.graph = graph
+    self.functions = functions
   }
 
   /// The imported version of an operator set domain.

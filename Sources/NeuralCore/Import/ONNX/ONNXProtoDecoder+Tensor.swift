@@ -60,8 +60,23 @@ extension ONNXProtoDecoder {
         if try reader.readInt64(wireType) == 1 { fields.isExternal = true }
       default: try reader.skip(wireType)
       }
+      try checkGrowth(fields)
     }
     return try decode(fields, buffer: reader.buffer)
+  }
+
+  /// Stops reading typed values or dimensions as soon as they exceed the limits, so a tensor's
+  /// repeated fields never hold more than ``ImportLimits/maximumElementCount`` values.
+  private func checkGrowth(_ fields: TensorFields) throws(NeuralCoreError) {
+    let values =
+      fields.floatData.count + fields.int32Data.count + fields.int64Data.count
+      + fields.doubleData.count + fields.uint64Data.count + fields.stringData.count
+    guard values <= limits.maximumElementCount, fields.dims.count <= limits.maximumRank else {
+      throw NeuralCoreError(
+        .limitExceeded,
+        "tensor '\(fields.name)' has more than \(limits.maximumElementCount) values or "
+          + "\(limits.maximumRank) dimensions")
+    }
   }
 
   private func decode(_ fields: TensorFields, buffer: [UInt8]) throws(NeuralCoreError)

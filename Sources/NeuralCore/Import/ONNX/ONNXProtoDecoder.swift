@@ -14,6 +14,7 @@ struct ONNXProtoDecoder {
     var domain = ""
     var modelVersion: Int64 = 0
     var graph: ONNXGraph?
+    var functions: [ONNXFunction] = []
     while let (number, wireType) = try reader.nextField() {
       switch number {
       case 1: irVersion = try reader.readInt64(wireType)
@@ -29,6 +30,10 @@ struct ONNXProtoDecoder {
         try reader.expectLengthDelimited(wireType)
         var nested = try reader.readMessage()
         opsets.append(try operatorSet(&nested))
+      case 25:
+        try reader.expectLengthDelimited(wireType)
+        var nested = try reader.readMessage()
+        functions.append(try function(&nested))
       default: try reader.skip(wireType)
       }
     }
@@ -37,7 +42,33 @@ struct ONNXProtoDecoder {
     }
     return ONNXModel(
       irVersion: irVersion, opsetImports: opsets, producerName: producerName,
-      producerVersion: producerVersion, domain: domain, modelVersion: modelVersion, graph: graph)
+      producerVersion: producerVersion, domain: domain, modelVersion: modelVersion, graph: graph,
+      functions: functions)
+  }
+
+  private func function(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXFunction {
+    var result = ONNXFunction(
+      name: "", domain: "", inputs: [], outputs: [], attributeNames: [], defaultAttributes: [],
+      nodes: [], opsetImports: [])
+    while let (number, wireType) = try reader.nextField() {
+      switch number {
+      case 1: result.name = try string(&reader, wireType)
+      case 4: result.inputs.append(try string(&reader, wireType))
+      case 5: result.outputs.append(try string(&reader, wireType))
+      case 6: result.attributeNames.append(try string(&reader, wireType))
+      case 7, 9, 11:
+        try reader.expectLengthDelimited(wireType)
+        var nested = try reader.readMessage()
+        switch number {
+        case 7: result.nodes.append(try node(&nested))
+        case 9: result.opsetImports.append(try operatorSet(&nested))
+        default: result.defaultAttributes.append(try attribute(&nested))
+        }
+      case 10: result.domain = try string(&reader, wireType)
+      default: try reader.skip(wireType)
+      }
+    }
+    return result
   }
 
   private func operatorSet(_ reader: inout ProtobufReader) throws(NeuralCoreError)
@@ -151,8 +182,9 @@ struct ONNXProtoDecoder {
     }
     let value: ONNXAttributeValue?
     switch declaredType {
-    case 1: value = float.map { .float($0) }
-    case 2: value = int.map { .int($0) }
+    // onnx.proto is proto2 but writers may still omit a zero scalar; read it as zero.
+    case 1: value = .float(float ?? 0)
+    case 2: value = .int(int ?? 0)
     case 3: value = .string(text ?? "")
     case 4: value = tensor.map { .tensor($0) }
     case 5: value = graph.map { .graph($0) }
