@@ -23,6 +23,20 @@ import Testing
     }
   }
 
+  @Test func absurdShapesAreRefusedBeforeAllocating() throws {
+    var builder = GraphBuilder()
+    builder.integers("pads", [0, 1 << 20, 0, 1 << 20])
+    builder.node("Pad", ["x", "pads"], ["y"])
+    let session = try InferenceSession(
+      model: builder.model(inputs: [("x", [1 << 10, 4])], outputs: ["y"]))
+    do {
+      _ = try session.run(["x": Tensor(repeating: 1, shape: [1 << 10, 4])])
+      Issue.record("a 2^31-element output must be refused")
+    } catch {
+      #expect(error.code == .limitExceeded)
+    }
+  }
+
   @Test func cyclesAreMalformed() throws {
     var builder = GraphBuilder()
     builder.node("Relu", ["b"], ["a"])

@@ -16,8 +16,9 @@ struct PlanBuilder {
     }
   }
 
-  /// Inputs larger than this many elements are refused before any memory is reserved.
-  static let maximumElements = 1 << 28
+  /// Tensors larger than this many elements (256 MiB of floats) are refused while planning,
+  /// before any memory is reserved, so absurd shapes in a hostile model cannot exhaust memory.
+  static let maximumElements = 1 << 26
 
   let graph: ImportedGraph
   var values: [String: Value] = [:]
