@@ -28,7 +28,7 @@ import Testing
     builder.integers("pads", [0, 1 << 20, 0, 1 << 20])
     builder.node("Pad", ["x", "pads"], ["y"])
     let session = try InferenceSession(
-      model: builder.model(inputs: [("x", [1 << 10, 4])], outputs: ["y"]))
+      model: builder.model(inputs: [("x", [nil, 4])], outputs: ["y"]))
     do {
       _ = try session.run(["x": Tensor(repeating: 1, shape: [1 << 10, 4])])
       Issue.record("a 2^31-element output must be refused")
