@@ -237,11 +237,21 @@ struct Convolution: Sendable {
       scratch.initialize(repeating: 0, count: scratchSize)
       for y in 0..<height {
         let source = input + y * width
-        for x in 0..<width {
-          let column = x + window.padLeft
-          scratch[
-            (column % phases) * phaseSize + (y + window.padTop) * rowStride + column / phases] =
-            source[x]
+        let rowOffset = (y + window.padTop) * rowStride
+        if phases == 1 {
+          (scratch + rowOffset + window.padLeft).update(from: source, count: width)
+          continue
+        }
+        // Padded column c = x + padLeft lands in phase c % phases at index c / phases.
+        for phase in 0..<phases {
+          let target = scratch + phase * phaseSize + rowOffset
+          var index = (window.padLeft - phase + phases - 1) / phases
+          var x = index * phases + phase - window.padLeft
+          while x < width {
+            target[index] = source[x]
+            index += 1
+            x += phases
+          }
         }
       }
       let accumulator = scratch + phases * phaseSize
