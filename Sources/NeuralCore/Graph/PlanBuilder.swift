@@ -106,16 +106,20 @@ struct PlanBuilder {
     case .runtime(let id, let shape):
       return (.buffer(id), shape)
     case .constant(.float(let tensor)):
-      let name = node.inputs[position]
-      if let offset = internedConstants[name] { return (.constant(offset: offset), tensor.shape) }
-      let offset = constants.count
-      constants.append(contentsOf: tensor.scalars)
-      internedConstants[name] = offset
-      return (.constant(offset: offset), tensor.shape)
+      return (intern(node.inputs[position], tensor), tensor.shape)
     case .constant(.integer):
       throw node.attributes.error(
         .unsupported, "integer tensor '\(node.inputs[position])' used as float data")
     }
+  }
+
+  /// Copies a float constant into the plan's constant pool once per name.
+  mutating func intern(_ name: String, _ tensor: Tensor) -> ExecutionPlan.Operand {
+    if let offset = internedConstants[name] { return .constant(offset: offset) }
+    let offset = constants.count
+    constants.append(contentsOf: tensor.scalars)
+    internedConstants[name] = offset
+    return .constant(offset: offset)
   }
 
   /// An integer input known at planning time (shape, axes, pads, indices).
