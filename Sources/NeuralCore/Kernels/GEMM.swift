@@ -162,6 +162,13 @@ enum GEMM {
     aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, bColumnStride: Int,
     alpha: Float, c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int
   ) {
+    if m < rowTile && bColumnStride == 1 {
+      multiplyFewRows(
+        rows: m, columns: n, depth: k, a: a, aRowStride: aRowStride,
+        aColumnStride: aColumnStride, b: b, bRowStride: bRowStride, alpha: alpha, c: c,
+        ldc: ldc, accumulates: accumulates, threads: threads)
+      return
+    }
     var packed = [Float](repeating: 0, count: packedSize(rows: m, depth: k))
     packed.withUnsafeMutableBufferPointer { buffer in
       // Safety: buffer holds packedSize(rows: m, depth: k) floats, as packA writes.
@@ -178,6 +185,43 @@ enum GEMM {
         }, c: c, ldc: ldc,
         epilogue: Epilogue(bias: nil, accumulates: accumulates, activation: .identity),
         threads: threads)
+    }
+  }
+
+  /// A matrix-vector product for one to three rows of A (a classifier head at small batch):
+  /// each row of B is streamed once and added, scaled, into C, instead of padding A to a tile.
+  @_optimize(speed)
+  private static func multiplyFewRows(
+    rows m: Int, columns n: Int, depth k: Int, a: UnsafePointer<Float>, aRowStride: Int,
+    aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, alpha: Float,
+    c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int
+  ) {
+    let chunk = 512
+    Parallel.forEach((n + chunk - 1) / chunk, threads: threads) { index in
+      let start = index * chunk
+      let width = min(chunk, n - start)
+      for row in 0..<m {
+        let target = c + row * ldc + start
+        if !accumulates { target.update(repeating: 0, count: width) }
+        let targetRaw = UnsafeMutableRawPointer(target)
+        for p in 0..<k {
+          let scale = alpha * a[row * aRowStride + p * aColumnStride]
+          let source = b + p * bRowStride + start
+          let sourceRaw = UnsafeRawPointer(source)
+          var column = 0
+          while column + 8 <= width {
+            let sum =
+              targetRaw.loadUnaligned(fromByteOffset: column * 4, as: SIMD8<Float>.self)
+              + sourceRaw.loadUnaligned(fromByteOffset: column * 4, as: SIMD8<Float>.self) * scale
+            targetRaw.storeBytes(of: sum, toByteOffset: column * 4, as: SIMD8<Float>.self)
+            column += 8
+          }
+          while column < width {
+            target[column] += source[column] * scale
+            column += 1
+          }
+        }
+      }
     }
   }
 
