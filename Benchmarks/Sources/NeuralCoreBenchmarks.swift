@@ -37,7 +37,8 @@ enum NeuralCoreBenchmarks {
     for (name, input, threads) in [
       ("batch1.threads1", single, 1), ("batch1.threads2", single, 2), ("batch8.threads2", batch, 2),
     ] {
-      let session = try InferenceSession(model: model, options: SessionOptions(threadCount: threads))
+      let session = try InferenceSession(
+        model: model, options: SessionOptions(threadCount: threads))
       guard let inputName = session.inputs.first?.name,
         let outputName = session.outputs.first?.name
       else { throw NeuralCoreError(.missingValue, "the model declares no input or output") }
@@ -61,6 +62,14 @@ enum NeuralCoreBenchmarks {
         "\(result.name) p50_ms=\(String(format: "%.2f", result.medianMilliseconds)) "
           + "min_ms=\(String(format: "%.2f", result.minimumMilliseconds))")
       results.append(result)
+      if name == "batch1.threads1" {
+        let steps = try session.profile([inputName: input], runs: 5)
+        let total = steps.reduce(0) { $0 + $1.milliseconds }
+        print("  profile: \(steps.count) steps, \(String(format: "%.2f", total)) ms; slowest:")
+        for step in steps.sorted(by: { $0.milliseconds > $1.milliseconds }).prefix(8) {
+          print("    \(step.name) \(String(format: "%.3f", step.milliseconds)) ms")
+        }
+      }
     }
     return results
   }

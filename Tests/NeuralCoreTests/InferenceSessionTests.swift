@@ -1,5 +1,6 @@
-@testable import NeuralCore
 import Testing
+
+@testable import NeuralCore
 
 @Suite struct InferenceSessionTests {
   @Test func unsupportedOperatorIsALoadErrorNamingNodeAndOperator() throws {
@@ -19,6 +20,20 @@ import Testing
     builder.node("Relu", ["x"], ["y"], ["flavour": .int(1)])
     #expect(throws: NeuralCoreError.self) {
       try InferenceSession(model: builder.model(inputs: [("x", [1, 4])], outputs: ["y"]))
+    }
+  }
+
+  @Test func absurdShapesAreRefusedBeforeAllocating() throws {
+    var builder = GraphBuilder()
+    builder.integers("pads", [0, 1 << 20, 0, 1 << 20])
+    builder.node("Pad", ["x", "pads"], ["y"])
+    let session = try InferenceSession(
+      model: builder.model(inputs: [("x", [nil, 4])], outputs: ["y"]))
+    do {
+      _ = try session.run(["x": Tensor(repeating: 1, shape: [1 << 10, 4])])
+      Issue.record("a 2^31-element output must be refused")
+    } catch {
+      #expect(error.code == .limitExceeded)
     }
   }
 

@@ -105,10 +105,24 @@ import Testing
     }
   }
 
+  @Test func loadsFromACheckpointStateDict() throws {
+    let parameters = try Self.stateDictionary()
+    let checkpoint = StateDict(
+      entries: parameters.sorted { $0.key < $1.key }.map {
+        StateDict.Entry(name: $0.key, tensor: $0.value, elementType: .float32)
+      })
+    let input = try Self.random([1, 3, 11, 13], seed: 9)
+    let fromCheckpoint = try Self.network().loading(checkpoint).forward(input, threadCount: 1)
+    let fromDictionary = try Self.network().loading(parameters).forward(input, threadCount: 1)
+    #expect(fromCheckpoint == fromDictionary)
+  }
+
   @Test func loadingReportsMissingAndMisshapenParameters() throws {
     var parameters = try Self.stateDictionary()
     parameters["_fc.bias"] = nil
-    #expect(throws: NeuralCoreError(.missingValue, "parameter '_fc.bias' is not in the state dictionary")) {
+    #expect(
+      throws: NeuralCoreError(.missingValue, "parameter '_fc.bias' is not in the state dictionary")
+    ) {
       try Self.network().loading(parameters)
     }
     parameters = try Self.stateDictionary()

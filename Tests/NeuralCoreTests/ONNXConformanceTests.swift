@@ -82,7 +82,8 @@ private let documentedExclusions: [String: String] = [
 /// Whether loading the case's model fails with an `unsupported` error naming the operator.
 private func isRefusedAsUnsupported(_ testCase: ONNXNodeTestCase) -> Bool {
   var model = testCase.model
-  for (info, tensor) in zip(testCase.model.graph.runtimeInputs, testCase.dataSets.first?.inputs ?? [])
+  for (info, tensor) in zip(
+    testCase.model.graph.runtimeInputs, testCase.dataSets.first?.inputs ?? [])
   where tensor.dataType != .float {
     var constant = tensor
     constant.name = info.name

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A graph specialized to concrete input shapes: steps, buffer offsets and constants.
 ///
 /// Built once per distinct set of input shapes. Every intermediate tensor lives at a fixed
@@ -81,7 +83,8 @@ struct ExecutionPlan: Sendable {
 
   /// Runs the plan with `arena` as scratch memory.
   func run(
-    _ inputs: [String: Tensor], arena: inout [Float], threads: Int
+    _ inputs: [String: Tensor], arena: inout [Float], threads: Int,
+    stepTimes: UnsafeMutableBufferPointer<UInt64>? = nil
   ) -> [String: Tensor] {
     if arena.count < arenaSize {
       arena = [Float](repeating: 0, count: arenaSize)
@@ -100,7 +103,13 @@ struct ExecutionPlan: Sendable {
             (base + bufferOffsets[id]).update(from: from, count: tensor.count)
           }
         }
-        for step in steps {
+        for (index, step) in steps.enumerated() {
+          let start = stepTimes == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+          defer {
+            if let stepTimes, index < stepTimes.count {
+              stepTimes[index] += DispatchTime.now().uptimeNanoseconds - start
+            }
+          }
           let inputPointers = step.inputs.map { operand -> UnsafePointer<Float> in
             switch operand {
             case .buffer(let id): return UnsafePointer(base + bufferOffsets[id])

@@ -84,7 +84,11 @@ extension ImportedGraph {
       constants[prefix + "::bias"] = .float(try Tensor(shape: [channels], scalars: foldedBias))
       var inputs = convolution.inputs
       inputs[1] = prefix + "::weight"
-      if inputs.count > 2 { inputs[2] = prefix + "::bias" } else { inputs.append(prefix + "::bias") }
+      if inputs.count > 2 {
+        inputs[2] = prefix + "::bias"
+      } else {
+        inputs.append(prefix + "::bias")
+      }
       nodes[convolutionIndex].inputs = inputs
       nodes[convolutionIndex].outputs = [node.outputs[0]]
       nodes.remove(at: index)

@@ -57,7 +57,8 @@ struct ImportedGraph: Sendable {
     for initializer in graph.initializers {
       guard let constant = GraphConstant(initializer) else {
         throw NeuralCoreError(
-          .unsupported, "initializer '\(initializer.name)' has element type \(initializer.dataType)")
+          .unsupported, "initializer '\(initializer.name)' has element type \(initializer.dataType)"
+        )
       }
       constants[initializer.name] = constant
     }
@@ -78,7 +79,8 @@ struct ImportedGraph: Sendable {
         constants[output] = try ImportedGraph.constantValue(attributes)
         continue
       }
-      nodes.append(Node(source: source, inputs: source.inputs, outputs: source.outputs, opset: opset))
+      nodes.append(
+        Node(source: source, inputs: source.inputs, outputs: source.outputs, opset: opset))
     }
     self.constants = constants
     self.nodes = nodes

@@ -40,7 +40,9 @@ public final class InferenceSession: Sendable {
     if let shapes = Self.declaredShapes(inputs) {
       var builder = try PlanBuilder(graph: graph, inputShapes: shapes)
       let plan = try builder.build()
-      cache.withLock { $0[inputs.map { shapes[$0.name] ?? [] }] = CachedPlan(plan: plan, arenas: []) }
+      cache.withLock {
+        $0[inputs.map { shapes[$0.name] ?? [] }] = CachedPlan(plan: plan, arenas: [])
+      }
     }
   }
 
@@ -76,6 +78,52 @@ public final class InferenceSession: Sendable {
   /// - Throws: ``NeuralCoreError``: `missingValue` for a missing input, `shapeMismatch` when a
   ///   shape contradicts the declaration or the graph.
   public func run(_ feeds: [String: Tensor]) throws(NeuralCoreError) -> [String: Tensor] {
+    try run(feeds, stepTimes: nil)
+  }
+
+  /// Runs the network repeatedly and reports the time each step took, for finding hot spots.
+  ///
+  /// Steps are the kernels left after optimization (a convolution includes its folded
+  /// BatchNormalization and fused activation) and are named after their ONNX node.
+  /// - Parameters:
+  ///   - feeds: One tensor per input name.
+  ///   - runs: How many runs to time; at least 1.
+  /// - Returns: One entry per step in execution order, with the mean time per run.
+  /// - Throws: ``NeuralCoreError`` as ``run(_:)`` does.
+  public func profile(
+    _ feeds: [String: Tensor], runs: Int = 10
+  ) throws(NeuralCoreError) -> [StepTiming] {
+    let (key, plan, arena) = try plan(for: feeds)
+    cache.withLock { $0[key]?.arenas.append(arena) }
+    let names = plan.steps.map(\.name)
+    var totals = [UInt64](repeating: 0, count: names.count)
+    for _ in 0..<max(runs, 1) {
+      try totals.withUnsafeMutableBufferPointer { buffer throws(NeuralCoreError) in
+        _ = try run(feeds, stepTimes: buffer)
+      }
+    }
+    return zip(names, totals).map { name, total in
+      StepTiming(name: name, milliseconds: Double(total) / 1e6 / Double(max(runs, 1)))
+    }
+  }
+
+  private func run(
+    _ feeds: [String: Tensor], stepTimes: UnsafeMutableBufferPointer<UInt64>?
+  ) throws(NeuralCoreError) -> [String: Tensor] {
+    let (key, plan, arena) = try plan(for: feeds)
+    var scratch = arena
+    let results = plan.run(
+      feeds, arena: &scratch, threads: options.threadCount, stepTimes: stepTimes)
+    cache.withLock { cache in
+      cache[key]?.arenas.append(scratch)
+    }
+    return results
+  }
+
+  /// The plan for the feeds' shapes (built on first use) and a free arena for it.
+  private func plan(
+    for feeds: [String: Tensor]
+  ) throws(NeuralCoreError) -> (key: [[Int]], plan: ExecutionPlan, arena: [Float]) {
     var shapes: [String: [Int]] = [:]
     for input in inputs {
       guard let tensor = feeds[input.name] else {
@@ -109,11 +157,9 @@ public final class InferenceSession: Sendable {
       }
       checkout = (plan, [])
     }
-    guard case (let plan, var arena)? = checkout else { return [:] }
-    let results = plan.run(feeds, arena: &arena, threads: options.threadCount)
-    cache.withLock { cache in
-      cache[key]?.arenas.append(arena)
+    guard let (plan, arena) = checkout else {
+      throw NeuralCoreError(.missingValue, "no plan for input shapes \(key)")
     }
-    return results
+    return (key, plan, arena)
   }
 }

@@ -204,8 +204,7 @@ extension PlanBuilder {
     }
   }
 
-  private mutating func planGlobalAveragePool(_ node: ImportedGraph.Node) throws(NeuralCoreError)
-  {
+  private mutating func planGlobalAveragePool(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let (input, shape) = try floatOperand(node, 0)
     guard shape.count >= 3 else {
       throw node.attributes.error(.shapeMismatch, "input \(shape) has no spatial axes")
@@ -351,9 +350,26 @@ extension PlanBuilder {
   private mutating func planGemm(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let attributes = node.attributes
     let (a, aShape) = try floatOperand(node, 0)
-    let (b, bShape) = try floatOperand(node, 1)
     let transposeA = try attributes.int("transA", default: 0) != 0
-    let transposeB = try attributes.int("transB", default: 0) != 0
+    var transposeB = try attributes.int("transB", default: 0) != 0
+    let b: ExecutionPlan.Operand
+    let bShape: [Int]
+    if transposeB, case .constant(.float(let weights))? = try value(node, 1), weights.rank == 2 {
+      // Constant weights are transposed once here so the GEMM reads B rows contiguously.
+      let (rows, columns) = (weights.shape[0], weights.shape[1])
+      var transposed = [Float](repeating: 0, count: weights.count)
+      for row in 0..<rows {
+        for column in 0..<columns {
+          transposed[column * rows + row] = weights.scalars[row * columns + column]
+        }
+      }
+      bShape = [columns, rows]
+      b = intern(
+        node.inputs[1] + "::transposed", try Tensor(shape: bShape, scalars: transposed))
+      transposeB = false
+    } else {
+      (b, bShape) = try floatOperand(node, 1)
+    }
     let alpha = try attributes.float("alpha", default: 1)
     let beta = try attributes.float("beta", default: 1)
     guard aShape.count == 2, bShape.count == 2 else {
@@ -370,12 +386,14 @@ extension PlanBuilder {
     if try value(node, 2) != nil && beta != 0 {
       let (c, shape) = try floatOperand(node, 2)
       guard let broadcast = Elementwise.broadcastShape(shape, [m, n]), broadcast == [m, n] else {
-        throw attributes.error(.shapeMismatch, "C of shape \(shape) does not broadcast to [\(m), \(n)]")
+        throw attributes.error(
+          .shapeMismatch, "C of shape \(shape) does not broadcast to [\(m), \(n)]")
       }
       operands.append(c)
       cShape = shape
     }
     let fixedCShape = cShape
+    let (bRowStride, bColumnStride) = transposeB ? (1, k) : (n, 1)
     try addStep(node, inputs: operands, outputShapes: [[m, n]]) { inputs, outputs, threads in
       if let cShape = fixedCShape {
         withUnsafePointer(to: beta) { betaPointer in
@@ -386,8 +404,8 @@ extension PlanBuilder {
       }
       GEMM.multiplyStrided(
         rows: m, columns: n, depth: k, a: inputs[0], aRowStride: transposeA ? 1 : k,
-        aColumnStride: transposeA ? m : 1, b: inputs[1], bRowStride: transposeB ? 1 : n,
-        bColumnStride: transposeB ? k : 1, alpha: alpha, c: outputs[0], ldc: n,
+        aColumnStride: transposeA ? m : 1, b: inputs[1], bRowStride: bRowStride,
+        bColumnStride: bColumnStride, alpha: alpha, c: outputs[0], ldc: n,
         accumulates: fixedCShape != nil, threads: threads)
     }
   }

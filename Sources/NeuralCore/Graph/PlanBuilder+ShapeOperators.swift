@@ -173,9 +173,13 @@ extension PlanBuilder {
       }
     case .constant(.integer(let values, let shape)):
       if isFloat {
-        try bind(node, .constant(.float(try Tensor(shape: shape, scalars: values.map { Float($0) }))))
+        try bind(
+          node, .constant(.float(try Tensor(shape: shape, scalars: values.map { Float($0) }))))
       } else if isInteger {
-        try bind(node, .constant(.integer(type == .bool ? values.map { $0 != 0 ? 1 : 0 } : values, shape: shape)))
+        try bind(
+          node,
+          .constant(.integer(type == .bool ? values.map { $0 != 0 ? 1 : 0 } : values, shape: shape))
+        )
       } else {
         throw attributes.error(.unsupported, "cast to \(type) is not supported")
       }
@@ -214,7 +218,8 @@ extension PlanBuilder {
     case .constant(.float(let tensor)):
       try bind(
         node,
-        .constant(.float(try Tensor(shape: outputShape, scalars: offsets.map { tensor.scalars[$0] }))))
+        .constant(
+          .float(try Tensor(shape: outputShape, scalars: offsets.map { tensor.scalars[$0] }))))
     case .runtime:
       let (operand, _) = try floatOperand(node, 0)
       try addStep(node, inputs: [operand], outputShapes: [outputShape]) { inputs, outputs, _ in

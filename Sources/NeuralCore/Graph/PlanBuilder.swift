@@ -16,8 +16,9 @@ struct PlanBuilder {
     }
   }
 
-  /// Inputs larger than this many elements are refused before any memory is reserved.
-  static let maximumElements = 1 << 28
+  /// Tensors larger than this many elements (256 MiB of floats) are refused while planning,
+  /// before any memory is reserved, so absurd shapes in a hostile model cannot exhaust memory.
+  static let maximumElements = 1 << 26
 
   let graph: ImportedGraph
   var values: [String: Value] = [:]
@@ -90,8 +91,7 @@ struct PlanBuilder {
     return value
   }
 
-  func requiredValue(_ node: ImportedGraph.Node, _ position: Int) throws(NeuralCoreError) -> Value
-  {
+  func requiredValue(_ node: ImportedGraph.Node, _ position: Int) throws(NeuralCoreError) -> Value {
     guard let value = try value(node, position) else {
       throw node.attributes.error(.missingValue, "required input \(position) is missing")
     }
@@ -106,16 +106,20 @@ struct PlanBuilder {
     case .runtime(let id, let shape):
       return (.buffer(id), shape)
     case .constant(.float(let tensor)):
-      let name = node.inputs[position]
-      if let offset = internedConstants[name] { return (.constant(offset: offset), tensor.shape) }
-      let offset = constants.count
-      constants.append(contentsOf: tensor.scalars)
-      internedConstants[name] = offset
-      return (.constant(offset: offset), tensor.shape)
+      return (intern(node.inputs[position], tensor), tensor.shape)
     case .constant(.integer):
       throw node.attributes.error(
         .unsupported, "integer tensor '\(node.inputs[position])' used as float data")
     }
+  }
+
+  /// Copies a float constant into the plan's constant pool once per name.
+  mutating func intern(_ name: String, _ tensor: Tensor) -> ExecutionPlan.Operand {
+    if let offset = internedConstants[name] { return .constant(offset: offset) }
+    let offset = constants.count
+    constants.append(contentsOf: tensor.scalars)
+    internedConstants[name] = offset
+    return .constant(offset: offset)
   }
 
   /// An integer input known at planning time (shape, axes, pads, indices).

@@ -50,6 +50,7 @@ public enum Activation: Sendable, Hashable {
   }
 
   /// Applies the function in place to `count` values, eight lanes at a time where it can.
+  @_optimize(speed)
   func apply(_ values: UnsafeMutablePointer<Float>, count: Int) {
     switch self {
     case .identity:
@@ -79,6 +80,7 @@ public enum Activation: Sendable, Hashable {
     }
   }
 
+  @_optimize(speed)
   @inline(__always)
   private func applyVector(
     _ values: UnsafeMutablePointer<Float>, count: Int,

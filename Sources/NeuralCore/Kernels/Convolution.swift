@@ -150,6 +150,7 @@ struct Convolution: Sendable {
   }
 
   /// Writes im2col columns `start..<start + count` as packed B panels.
+  @_optimize(speed)
   private static func packIm2col(
     source: UnsafePointer<Float>, height: Int, width: Int, outputWidth: Int, window: Window,
     channelOffsets: [Int], rowOffsets: [Int], columnOffsets: [Int], start: Int, count: Int,
@@ -208,53 +209,75 @@ struct Convolution: Sendable {
     }
   }
 
+  /// Convolves one plane with its own kernel.
+  ///
+  /// The plane is first copied into a zero-bordered scratch, split into `strideX` column
+  /// phases, so that every kernel tap reads a contiguous, always-valid run of inputs for
+  /// consecutive outputs: the inner loop is eight outputs per step with no bounds checks, for
+  /// any stride, padding and dilation.
+  @_optimize(speed)
   private static func depthwisePlane(
     input: UnsafePointer<Float>, height: Int, width: Int, weights: UnsafePointer<Float>,
     bias: Float, window: Window, output: UnsafeMutablePointer<Float>, outputHeight: Int,
     outputWidth: Int, activation: Activation
   ) {
-    // The valid output x range of each kernel column, so the inner loop has no bounds checks.
-    var firstX = [Int](repeating: 0, count: window.kernelWidth)
-    var endX = [Int](repeating: 0, count: window.kernelWidth)
-    for kx in 0..<window.kernelWidth {
-      let offset = kx * window.dilationX - window.padLeft
-      let low = offset >= 0 ? 0 : (-offset + window.strideX - 1) / window.strideX
-      let highNumerator = width - 1 - offset
-      let high = highNumerator < 0 ? 0 : highNumerator / window.strideX + 1
-      firstX[kx] = min(low, outputWidth)
-      endX[kx] = max(firstX[kx], min(high, outputWidth))
-    }
-    let stride = window.strideX
-    for oy in 0..<outputHeight {
-      let row = output + oy * outputWidth
-      for ox in 0..<outputWidth { row[ox] = bias }
-      for ky in 0..<window.kernelHeight {
-        let y = oy * window.strideY + ky * window.dilationY - window.padTop
-        if y < 0 || y >= height { continue }
-        let inputRow = input + y * width
-        for kx in 0..<window.kernelWidth {
-          let weight = weights[ky * window.kernelWidth + kx]
-          let offset = kx * window.dilationX - window.padLeft
-          var ox = firstX[kx]
-          let end = endX[kx]
-          if stride == 1 {
-            let source = UnsafeRawPointer(inputRow + offset)
-            let target = UnsafeMutableRawPointer(row)
-            while ox + 8 <= end {
-              let sum =
-                target.loadUnaligned(fromByteOffset: ox * 4, as: SIMD8<Float>.self)
-                + source.loadUnaligned(fromByteOffset: ox * 4, as: SIMD8<Float>.self) * weight
-              target.storeBytes(of: sum, toByteOffset: ox * 4, as: SIMD8<Float>.self)
-              ox += 8
-            }
-          }
-          while ox < end {
-            row[ox] += inputRow[ox * stride + offset] * weight
-            ox += 1
+    let phases = window.strideX
+    let rows = height + window.padTop + window.padBottom
+    let paddedWidth = width + window.padLeft + window.padRight
+    let vectorWidth = (outputWidth + 7) / 8 * 8
+    let maximumOffset = (window.kernelWidth - 1) * window.dilationX / phases
+    let phaseWidth = (paddedWidth + phases - 1) / phases
+    let rowStride = (max(phaseWidth, vectorWidth + maximumOffset) + 7) / 8 * 8
+    let phaseSize = rows * rowStride
+    let scratchSize = phases * phaseSize + vectorWidth
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: scratchSize) { buffer in
+      // Safety: every index below is < scratchSize: phase rows hold rowStride floats, which
+      // covers vectorWidth + maximumOffset, and the accumulator row sits after the phases.
+      guard let scratch = buffer.baseAddress else { return }
+      scratch.initialize(repeating: 0, count: scratchSize)
+      for y in 0..<height {
+        let source = input + y * width
+        let rowOffset = (y + window.padTop) * rowStride
+        if phases == 1 {
+          (scratch + rowOffset + window.padLeft).update(from: source, count: width)
+          continue
+        }
+        // Padded column c = x + padLeft lands in phase c % phases at index c / phases.
+        for phase in 0..<phases {
+          let target = scratch + phase * phaseSize + rowOffset
+          var index = (window.padLeft - phase + phases - 1) / phases
+          var x = index * phases + phase - window.padLeft
+          while x < width {
+            target[index] = source[x]
+            index += 1
+            x += phases
           }
         }
       }
-      activation.apply(row, count: outputWidth)
+      let accumulator = scratch + phases * phaseSize
+      let accumulatorRaw = UnsafeMutableRawPointer(accumulator)
+      for oy in 0..<outputHeight {
+        accumulator.update(repeating: bias, count: vectorWidth)
+        for ky in 0..<window.kernelHeight {
+          let y = oy * window.strideY + ky * window.dilationY
+          for kx in 0..<window.kernelWidth {
+            let tap = kx * window.dilationX
+            let line = UnsafeRawPointer(
+              scratch + (tap % phases) * phaseSize + y * rowStride + tap / phases)
+            let weight = weights[ky * window.kernelWidth + kx]
+            var ox = 0
+            while ox < vectorWidth {
+              let sum =
+                accumulatorRaw.loadUnaligned(fromByteOffset: ox * 4, as: SIMD8<Float>.self)
+                + line.loadUnaligned(fromByteOffset: ox * 4, as: SIMD8<Float>.self) * weight
+              accumulatorRaw.storeBytes(of: sum, toByteOffset: ox * 4, as: SIMD8<Float>.self)
+              ox += 8
+            }
+          }
+        }
+        activation.apply(accumulator, count: outputWidth)
+        (output + oy * outputWidth).update(from: accumulator, count: outputWidth)
+      }
     }
   }
 

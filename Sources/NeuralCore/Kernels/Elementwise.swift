@@ -59,6 +59,7 @@ enum Elementwise {
   }
 
   /// Applies `operation` to `a` and `b` broadcast to `outputShape`.
+  @_optimize(speed)
   static func run(
     _ operation: Operation, a: UnsafePointer<Float>, aShape: [Int], b: UnsafePointer<Float>,
     bShape: [Int], output: UnsafeMutablePointer<Float>, outputShape: [Int]
@@ -117,6 +118,7 @@ enum Elementwise {
     return (outShape, outA, outB)
   }
 
+  @_optimize(speed)
   @inline(__always)
   private static func innerLoop(
     _ operation: Operation, a: UnsafePointer<Float>, aStride: Int, b: UnsafePointer<Float>,

@@ -30,6 +30,7 @@ enum GEMM {
   }
 
   /// Packs A (element `(i, p)` at `a[i * rowStride + p * columnStride]`) into row panels, scaled.
+  @_optimize(speed)
   static func packA(
     rows m: Int, depth k: Int, _ a: UnsafePointer<Float>, rowStride: Int, columnStride: Int,
     scale: Float = 1, into packed: UnsafeMutablePointer<Float>
@@ -48,6 +49,7 @@ enum GEMM {
   }
 
   /// Packs columns of a strided B (element `(p, j)` at `b[p * rowStride + j * columnStride]`).
+  @_optimize(speed)
   static func packB(
     depth k: Int, _ b: UnsafePointer<Float>, rowStride: Int, columnStride: Int,
     start: Int, width: Int, into destination: UnsafeMutablePointer<Float>
@@ -109,34 +111,49 @@ enum GEMM {
       let tile = item / rowGroups
       let group = item % rowGroups
       let start = tile * width
-      let tileColumns = min(width, n - start)
       let firstPanel = group * panelsPerGroup
-      let lastPanel = min(panels, firstPanel + panelsPerGroup)
-      withUnsafeTemporaryAllocation(of: Float.self, capacity: paddedWidth * k) { scratch in
-        // Safety: scratch holds paddedWidth * k floats, exactly one packed B tile.
+      let panelCount = paddedWidth / columnTile * k
+      withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: panelCount) { scratch in
+        // Safety: scratch holds one packed B tile (paddedWidth * k floats), SIMD8-aligned so
+        // the micro-kernel reads whole vectors; it is packed as floats through a rebound view.
         guard let packed = scratch.baseAddress else { return }
-        packB(start, tileColumns, packed)
-        for panel in firstPanel..<lastPanel {
-          let aPanel = packedA + panel * rowTile * k
-          let row = panel * rowTile
-          let rows = min(rowTile, m - row)
-          var column = 0
-          while column < tileColumns {
-            let bPanel = packed + column * k
-            let sums = kernel(depth: k, a: aPanel, b: bPanel)
-            store(
-              sums, rows: rows, columns: min(columnTile, tileColumns - column),
-              into: c + row * ldc + start + column, ldc: ldc, accumulates: epilogue.accumulates)
-            column += columnTile
-          }
+        let columns = min(width, n - start)
+        packed.withMemoryRebound(to: Float.self, capacity: panelCount * columnTile) {
+          packB(start, columns, $0)
         }
-        let firstRow = firstPanel * rowTile
-        let lastRow = min(m, lastPanel * rowTile)
-        finish(
-          rows: firstRow..<lastRow, columns: start..<(start + tileColumns), c: c, ldc: ldc,
-          epilogue: epilogue)
+        computeTile(
+          rows: m, depth: k, packedA: packedA, packedB: packed,
+          panels: firstPanel..<min(panels, firstPanel + panelsPerGroup),
+          columns: start..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
       }
     }
+  }
+
+  /// Multiplies the given A panels by one packed B tile and applies the epilogue.
+  @_optimize(speed)
+  private static func computeTile(
+    rows m: Int, depth k: Int, packedA: UnsafePointer<Float>,
+    packedB: UnsafePointer<SIMD8<Float>>,
+    panels: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
+    epilogue: Epilogue
+  ) {
+    for panel in panels {
+      let aPanel = packedA + panel * rowTile * k
+      let row = panel * rowTile
+      let rows = min(rowTile, m - row)
+      var column = 0
+      while column < columns.count {
+        let sums = kernel(depth: k, a: aPanel, b: packedB + column / columnTile * k)
+        store(
+          sums, rows: rows, columns: min(columnTile, columns.count - column),
+          into: c + row * ldc + columns.lowerBound + column, ldc: ldc,
+          accumulates: epilogue.accumulates)
+        column += columnTile
+      }
+    }
+    finish(
+      rows: (panels.lowerBound * rowTile)..<min(m, panels.upperBound * rowTile),
+      columns: columns, c: c, ldc: ldc, epilogue: epilogue)
   }
 
   /// Computes `C (+)= alpha × A × B` for strided A (`m × k`) and B (`k × n`), packing A per call.
@@ -145,6 +162,13 @@ enum GEMM {
     aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, bColumnStride: Int,
     alpha: Float, c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int
   ) {
+    if m < rowTile && bColumnStride == 1 {
+      multiplyFewRows(
+        rows: m, columns: n, depth: k, a: a, aRowStride: aRowStride,
+        aColumnStride: aColumnStride, b: b, bRowStride: bRowStride, alpha: alpha, c: c,
+        ldc: ldc, accumulates: accumulates, threads: threads)
+      return
+    }
     var packed = [Float](repeating: 0, count: packedSize(rows: m, depth: k))
     packed.withUnsafeMutableBufferPointer { buffer in
       // Safety: buffer holds packedSize(rows: m, depth: k) floats, as packA writes.
@@ -164,27 +188,69 @@ enum GEMM {
     }
   }
 
+  /// A matrix-vector product for one to three rows of A (a classifier head at small batch):
+  /// each row of B is streamed once and added, scaled, into C, instead of padding A to a tile.
+  @_optimize(speed)
+  private static func multiplyFewRows(
+    rows m: Int, columns n: Int, depth k: Int, a: UnsafePointer<Float>, aRowStride: Int,
+    aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, alpha: Float,
+    c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int
+  ) {
+    let chunk = 512
+    Parallel.forEach((n + chunk - 1) / chunk, threads: threads) { index in
+      let start = index * chunk
+      let width = min(chunk, n - start)
+      for row in 0..<m {
+        let target = c + row * ldc + start
+        if !accumulates { target.update(repeating: 0, count: width) }
+        let targetRaw = UnsafeMutableRawPointer(target)
+        for p in 0..<k {
+          let scale = alpha * a[row * aRowStride + p * aColumnStride]
+          let source = b + p * bRowStride + start
+          let sourceRaw = UnsafeRawPointer(source)
+          var column = 0
+          while column + 8 <= width {
+            let sum =
+              targetRaw.loadUnaligned(fromByteOffset: column * 4, as: SIMD8<Float>.self)
+              + sourceRaw.loadUnaligned(fromByteOffset: column * 4, as: SIMD8<Float>.self) * scale
+            targetRaw.storeBytes(of: sum, toByteOffset: column * 4, as: SIMD8<Float>.self)
+            column += 8
+          }
+          while column < width {
+            target[column] += source[column] * scale
+            column += 1
+          }
+        }
+      }
+    }
+  }
+
+  @_optimize(speed)
   @inline(__always)
   static func kernel(
-    depth k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>
+    depth k: Int, a: UnsafePointer<Float>, b: UnsafePointer<SIMD8<Float>>
   ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
     var c0 = SIMD8<Float>()
     var c1 = SIMD8<Float>()
     var c2 = SIMD8<Float>()
     var c3 = SIMD8<Float>()
-    let bRaw = UnsafeRawPointer(b)
     var aPointer = a
-    for p in 0..<k {
-      let bv = bRaw.loadUnaligned(fromByteOffset: p &* 32, as: SIMD8<Float>.self)
+    var bPointer = b
+    var remaining = k
+    while remaining > 0 {
+      let bv = bPointer.pointee
       c0 += bv * aPointer[0]
       c1 += bv * aPointer[1]
       c2 += bv * aPointer[2]
       c3 += bv * aPointer[3]
       aPointer += 4
+      bPointer += 1
+      remaining -= 1
     }
     return (c0, c1, c2, c3)
   }
 
+  @_optimize(speed)
   @inline(__always)
   static func store(
     _ sums: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), rows: Int, columns: Int,
@@ -196,6 +262,7 @@ enum GEMM {
     if rows > 3 { storeRow(sums.3, columns: columns, into: c + 3 * ldc, accumulates: accumulates) }
   }
 
+  @_optimize(speed)
   @inline(__always)
   private static func storeRow(
     _ sums: SIMD8<Float>, columns: Int, into target: UnsafeMutablePointer<Float>, accumulates: Bool
@@ -214,6 +281,7 @@ enum GEMM {
     }
   }
 
+  @_optimize(speed)
   private static func finish(
     rows: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
     epilogue: Epilogue

@@ -13,6 +13,7 @@ enum Layout {
 
   /// Writes `input` (of `shape`) with its axes permuted: output axis `i` is input axis
   /// `permutation[i]`.
+  @_optimize(speed)
   static func transpose(
     input: UnsafePointer<Float>, shape: [Int], permutation: [Int],
     output: UnsafeMutablePointer<Float>
@@ -65,6 +66,7 @@ enum Layout {
 
   /// Concatenates tensors along `axis`; `outer` is the product of the dimensions before it
   /// and `blocks[i]` is input i's element count per outer index.
+  @_optimize(speed)
   static func concatenate(
     inputs: [UnsafePointer<Float>], blocks: [Int], outer: Int, output: UnsafeMutablePointer<Float>
   ) {
@@ -104,6 +106,7 @@ enum Layout {
   }
 
   /// Pads (or, with negative pads, crops) each axis by `begins[axis]` and `ends[axis]`.
+  @_optimize(speed)
   static func pad(
     input: UnsafePointer<Float>, shape: [Int], begins: [Int], ends: [Int], mode: PadMode,
     output: UnsafeMutablePointer<Float>

@@ -136,6 +136,7 @@ struct Pooling: Hashable, Sendable {
   }
 
   /// Averages each of `planes` planes of `count` values into one value.
+  @_optimize(speed)
   static func globalAverage(
     input: UnsafePointer<Float>, planes: Int, count: Int, output: UnsafeMutablePointer<Float>,
     threads: Int

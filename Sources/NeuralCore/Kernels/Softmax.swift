@@ -3,6 +3,7 @@ import Foundation
 /// Softmax over the middle axis of a `[outer, axis, inner]` view.
 enum Softmax {
   /// Normalizes each of the `outer × inner` lines of `length` values so it sums to one.
+  @_optimize(speed)
   static func run(
     input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, outer: Int, length: Int,
     inner: Int

@@ -37,8 +37,8 @@ public struct BatchNorm: Layer {
     var values: [[Float]] = []
     for parameter in ["weight", "bias", "running_mean", "running_var"] {
       values.append(
-        try StateDictionary.parameter(
-          StateDictionary.name(name, parameter), shape: [channels], in: stateDictionary
+        try ParameterLookup.parameter(
+          ParameterLookup.name(name, parameter), shape: [channels], in: stateDictionary
         ).scalars)
     }
     var copy = self

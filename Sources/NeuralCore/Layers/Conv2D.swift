@@ -74,12 +74,12 @@ public struct Conv2D: Layer {
   /// - Returns: The loaded layer.
   /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`.
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Conv2D {
-    let weight = try StateDictionary.parameter(
-      StateDictionary.name(name, "weight"), shape: weightShape, in: stateDictionary)
+    let weight = try ParameterLookup.parameter(
+      ParameterLookup.name(name, "weight"), shape: weightShape, in: stateDictionary)
     let bias =
       hasBias
-      ? try StateDictionary.parameter(
-        StateDictionary.name(name, "bias"), shape: [outputChannels], in: stateDictionary) : nil
+      ? try ParameterLookup.parameter(
+        ParameterLookup.name(name, "bias"), shape: [outputChannels], in: stateDictionary) : nil
     return loading(weight: weight.scalars, bias: bias?.scalars)
   }
 

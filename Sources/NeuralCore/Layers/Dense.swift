@@ -46,14 +46,14 @@ public struct Dense: Layer {
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Dense {
     var copy = self
     copy.weight =
-      try StateDictionary.parameter(
-        StateDictionary.name(name, "weight"), shape: [outputFeatures, inputFeatures],
+      try ParameterLookup.parameter(
+        ParameterLookup.name(name, "weight"), shape: [outputFeatures, inputFeatures],
         in: stateDictionary
       ).scalars
     if hasBias {
       copy.bias =
-        try StateDictionary.parameter(
-          StateDictionary.name(name, "bias"), shape: [outputFeatures], in: stateDictionary
+        try ParameterLookup.parameter(
+          ParameterLookup.name(name, "bias"), shape: [outputFeatures], in: stateDictionary
         ).scalars
     }
     return copy

@@ -34,8 +34,22 @@ extension Layer {
   }
 }
 
+extension Layer {
+  /// Returns a copy whose parameters come from a PyTorch checkpoint.
+  ///
+  /// - Parameter checkpoint: A state dict read from a `.pth` file.
+  /// - Returns: The layer with its parameters replaced.
+  /// - Throws: ``NeuralCoreError`` with code `missingValue` for a missing parameter, or
+  ///   `shapeMismatch` for a parameter of the wrong shape.
+  public func loading(_ checkpoint: StateDict) throws(NeuralCoreError) -> Self {
+    var parameters: [String: Tensor] = [:]
+    for entry in checkpoint.entries { parameters[entry.name] = entry.tensor }
+    return try loading(parameters)
+  }
+}
+
 /// Reading named parameters out of a state dictionary.
-enum StateDictionary {
+enum ParameterLookup {
   /// The parameter `name`, checked against the expected shape (or element count when the
   /// checkpoint stores it flat).
   static func parameter(
@@ -44,7 +58,8 @@ enum StateDictionary {
     guard let tensor = dictionary[name] else {
       throw NeuralCoreError(.missingValue, "parameter '\(name)' is not in the state dictionary")
     }
-    guard tensor.shape == shape || (tensor.count == Tensor.elementCount(of: shape) && tensor.rank <= 1)
+    guard
+      tensor.shape == shape || (tensor.count == Tensor.elementCount(of: shape) && tensor.rank <= 1)
     else {
       throw NeuralCoreError(
         .shapeMismatch, "parameter '\(name)' has shape \(tensor.shape), expected \(shape)")

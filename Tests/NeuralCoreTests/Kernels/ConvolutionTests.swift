@@ -1,5 +1,6 @@
-@testable import NeuralCore
 import Testing
+
+@testable import NeuralCore
 
 @Suite struct ConvolutionTests {
   static let activations: [Activation] = [
@@ -31,11 +32,14 @@ import Testing
       let groups = [1, 1, 2, 3][trial % 4]
       let isDepthwise = trial % 5 == 0
       let groupInputs = isDepthwise ? 1 : Int.random(in: 1...5, using: &generator)
-      let inputChannels = isDepthwise ? Int.random(in: 1...9, using: &generator) : groupInputs * groups
+      let inputChannels =
+        isDepthwise ? Int.random(in: 1...9, using: &generator) : groupInputs * groups
       let effectiveGroups = isDepthwise ? inputChannels : groups
       let outputChannels =
         isDepthwise ? inputChannels : effectiveGroups * Int.random(in: 1...6, using: &generator)
-      let kernel = (Int.random(in: 1...5, using: &generator), Int.random(in: 1...5, using: &generator))
+      let kernel = (
+        Int.random(in: 1...5, using: &generator), Int.random(in: 1...5, using: &generator)
+      )
       let window = Window(
         kernelHeight: kernel.0, kernelWidth: kernel.1,
         strideY: Int.random(in: 1...3, using: &generator),
@@ -66,7 +70,8 @@ import Testing
         convolution, input: input, batch: batch, height: height, width: width,
         threads: trial % 2 + 1)
       let mismatch = relativeMismatch(actual, expected)
-      #expect(mismatch == nil, "trial \(trial) \(window) groups \(effectiveGroups): \(mismatch ?? "")")
+      #expect(
+        mismatch == nil, "trial \(trial) \(window) groups \(effectiveGroups): \(mismatch ?? "")")
     }
   }
 

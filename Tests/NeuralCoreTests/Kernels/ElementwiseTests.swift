@@ -1,5 +1,6 @@
-@testable import NeuralCore
 import Testing
+
+@testable import NeuralCore
 
 @Suite struct ElementwiseTests {
   static func randomShape(rank: Int, using generator: inout SeededGenerator) -> [Int] {

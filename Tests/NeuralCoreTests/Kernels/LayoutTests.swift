@@ -1,5 +1,6 @@
-@testable import NeuralCore
 import Testing
+
+@testable import NeuralCore
 
 @Suite struct LayoutTests {
   @Test func transposeMatchesTheReference() {

@@ -1,11 +1,14 @@
-@testable import NeuralCore
 import Testing
+
+@testable import NeuralCore
 
 @Suite struct PoolingTests {
   @Test func randomizedWindowsMatchTheReference() {
     var generator = SeededGenerator(seed: 5)
     for trial in 0..<80 {
-      let kernel = (Int.random(in: 1...4, using: &generator), Int.random(in: 1...4, using: &generator))
+      let kernel = (
+        Int.random(in: 1...4, using: &generator), Int.random(in: 1...4, using: &generator)
+      )
       let window = Window(
         kernelHeight: kernel.0, kernelWidth: kernel.1,
         strideY: Int.random(in: 1...3, using: &generator),
@@ -16,7 +19,9 @@ import Testing
         padLeft: Int.random(in: 0...(kernel.1 - 1), using: &generator),
         padBottom: Int.random(in: 0...(kernel.0 - 1), using: &generator),
         padRight: Int.random(in: 0...(kernel.1 - 1), using: &generator))
-      let kind: Pooling.Kind = [.max, .average(countsPadding: true), .average(countsPadding: false)][
+      let kind: Pooling.Kind = [
+        .max, .average(countsPadding: true), .average(countsPadding: false),
+      ][
         trial % 3]
       let pooling = Pooling(kind: kind, window: window, ceilMode: trial % 2 == 0)
       let height = window.effectiveHeight + Int.random(in: 0...9, using: &generator)
