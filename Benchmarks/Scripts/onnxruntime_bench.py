@@ -1,5 +1,5 @@
-"""Times ONNX Runtime on EfficientNet-Lite0 with NeuralCore's benchmark inputs and, optionally,
-runs NeuralCore's benchmark command in between, printing medians and ratios from one run.
+"""Times ONNX Runtime on EfficientNet-Lite0 with NeuralCore's benchmark inputs and prints the same
+tab-separated rows as `swift run -c release Benchmarks --tsv`, for `Benchmarks/compare`.
 
 Cases (same as NeuralCoreBenchmarks.swift): batch 1 at 1 and 2 threads on chelsea.input.npy,
 batch 8 at 2 threads on the first 8 images of batch.input.npy.
@@ -7,10 +7,8 @@ batch 8 at 2 threads on the first 8 images of batch.input.npy.
 
 import argparse
 import os
-import re
-import shlex
 import statistics
-import subprocess
+import sys
 import time
 
 import numpy as np
@@ -40,40 +38,27 @@ def time_ort(model, inputs, runs):
     return results
 
 
-def run_ours(command):
-    output = subprocess.run(
-        shlex.split(command), check=True, capture_output=True, text=True
-    ).stdout
-    print(output, end="")
-    pattern = re.compile(
-        r"NeuralCore\.efficientNetLite0\.(\S+) p50_ms=([0-9.]+) min_ms=([0-9.]+)"
-    )
-    return {m[1]: (float(m[2]), float(m[3])) for m in pattern.finditer(output)}
-
-
 def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser()
     parser.add_argument("--models", default=os.path.join(root, "..", "shared", "models"))
     parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--ours", help="command printing NeuralCore benchmark lines")
+    parser.add_argument("--filter", default="", help="run only cases whose name contains this")
     arguments = parser.parse_args()
     model = os.path.join(arguments.models, "onnx", "efficientnet-lite0.onnx")
     reference = os.path.join(arguments.models, "ref", "efficientnet-lite0")
+    if not os.path.exists(model):
+        print(f"# {model} is absent; ONNX Runtime cases skipped", file=sys.stderr)
+        return
     single = np.load(os.path.join(reference, "chelsea.input.npy"))
     stacked = np.load(os.path.join(reference, "batch.input.npy"))
     inputs = {1: single, 8: np.ascontiguousarray(stacked[:8])}
-    print(f"onnxruntime {ort.__version__}, {os.cpu_count()} CPUs")
-    first = time_ort(model, inputs, arguments.runs)
-    ours = run_ours(arguments.ours) if arguments.ours else {}
-    second = time_ort(model, inputs, arguments.runs) if ours else first
-    print(f"{'case':<18}{'ORT p50 ms':>12}{'ours p50 ms':>13}{'ratio':>8}")
-    for name, _, _ in CASES:
-        ort_median = min(first[name][0], second[name][0])
-        line = f"{name:<18}{ort_median:>12.2f}"
-        if name in ours:
-            line += f"{ours[name][0]:>13.2f}{ours[name][0] / ort_median:>8.2f}"
-        print(line)
+    print(f"# onnxruntime {ort.__version__}, {os.cpu_count()} CPUs", file=sys.stderr)
+    print("name\tmedian_ms\tmin_ms\titerations")
+    for name, (median, minimum) in time_ort(model, inputs, arguments.runs).items():
+        full = f"NeuralCore.efficientNetLite0.{name}"
+        if arguments.filter in full:
+            print(f"{full}\t{median:.3f}\t{minimum:.3f}\t{arguments.runs}", flush=True)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ import Foundation
 // Usage:
 //   swift run -c release Benchmarks [--filter TEXT] [--tsv] [--min-seconds S] [--inputs DIR]
 //   swift run -c release Benchmarks --make-inputs DIR
+//   swift run -c release Benchmarks --profile
 //
 // Inputs are made at run time from the bundled sample photo (see BenchmarkInputs), so the
 // comparison scripts can time the reference tools on the very same files.
@@ -29,7 +30,17 @@ do {
     runner.minimumSeconds = seconds
   }
   let filter = value(after: "--filter") ?? ""
-  let all = try ImagePipelineBenchmarks.all(inputs: inputs)
+  var all = try ImagePipelineBenchmarks.all(inputs: inputs)
+  if let models = NeuralCoreBenchmarks.modelsDirectory {
+    if arguments.contains("--profile") {
+      try NeuralCoreBenchmarks.printProfile(modelsDirectory: models)
+      exit(0)
+    }
+    all += try NeuralCoreBenchmarks.all(modelsDirectory: models)
+  } else {
+    FileHandle.standardError.write(
+      Data("NeuralCore cases skipped: ../shared/models is absent\n".utf8))
+  }
   try runner.run(all.filter { filter.isEmpty || $0.name.contains(filter) })
 } catch {
   FileHandle.standardError.write(Data("Benchmarks: \(error)\n".utf8))
