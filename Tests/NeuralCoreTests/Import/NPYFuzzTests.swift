@@ -4,7 +4,7 @@ import Testing
 /// Every truncation and 300 seeded byte flips of a small `.npy` end in a value or a typed error.
 @Test func npySurvivesMutations() throws {
   let bytes = NPYFile.encode(try Tensor(shape: [2, 3, 4], scalars: (0..<24).map(Float.init)))
-  var generator = FuzzGenerator(seed: 0x4E50_5931)
+  var generator = SeededGenerator(seed: 0x4E50_5931)
   var outcomes = FuzzOutcomes()
   for length in 0..<bytes.count {
     outcomes.record { _ = try NPYFile.decode(Array(bytes[..<length])) }

@@ -171,7 +171,7 @@ import Testing
     guard let path = SharedModels.path("onnx/efficientnet-lite0.onnx") else { return }
     let original = try ONNXModel(contentsOfFile: path)
     let bytes = try FileBytesForTests.read(path)
-    var generator = FuzzGenerator(seed: 0x0_4E58_2024)
+    var generator = SeededGenerator(seed: 0x0_4E58_2024)
     var outcomes = FuzzOutcomes()
     // Truncations: dense over the graph structure at the start, then spread over the weights.
     let offsets =

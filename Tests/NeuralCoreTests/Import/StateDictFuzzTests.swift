@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct StateDictFuzzTests {
   private func fuzz(_ bytes: [UInt8], seed: UInt64, flips: Int) -> FuzzOutcomes {
-    var generator = FuzzGenerator(seed: seed)
+    var generator = SeededGenerator(seed: seed)
     var outcomes = FuzzOutcomes()
     for length in 0..<bytes.count {
       outcomes.record { _ = try StateDict(serializedBytes: Array(bytes[..<length])) }
@@ -42,7 +42,7 @@ import Testing
       return
     }
     let bytes = try FileBytesForTests.read(path)
-    var generator = FuzzGenerator(seed: 0x4C49_5445)
+    var generator = SeededGenerator(seed: 0x4C49_5445)
     var outcomes = FuzzOutcomes()
     // The pickles occupy the first 47,176 bytes; the storages follow.
     for _ in 0..<10 {
