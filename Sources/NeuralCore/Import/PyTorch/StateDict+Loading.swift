@@ -6,7 +6,7 @@ extension StateDict {
   ///   - limits: Bounds on file size, tensor rank and element count, and pickle nesting.
   /// - Throws: ``NeuralCoreError``: `io` when the file cannot be read, `malformedFile` for damaged
   ///   data, `unsupported` for anything outside the state-dict pickle subset (an unknown global,
-  ///   a compressed zip entry, a non-contiguous tensor), `limitExceeded` past a limit.
+  ///   a compressed zip entry, strides that leave the storage), `limitExceeded` past a limit.
   public init(contentsOfFile path: String, limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
