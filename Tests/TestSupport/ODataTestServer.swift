@@ -37,8 +37,7 @@ public final class ODataTestServer: Sendable {
   }
 
   /// The package root, found from this file's location (never the working directory).
-  public static let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  public static let packageRoot = CorpusLocator.packageRoot
 
   /// The venv's Python interpreter.
   public static let python = packageRoot.appendingPathComponent(".cache/odata-venv/bin/python")

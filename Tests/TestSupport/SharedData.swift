@@ -5,11 +5,8 @@ public import Foundation
 public enum SharedData {
   /// The `shared` directory beside the package root, or `nil` when it does not exist.
   public static let root: URL? = {
-    let packageRoot = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent()  // TestSupport
-      .deletingLastPathComponent()  // Tests
-      .deletingLastPathComponent()
-    let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    let shared = CorpusLocator.packageRoot.deletingLastPathComponent()
+      .appendingPathComponent("shared")
     var isDirectory: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: shared.path, isDirectory: &isDirectory)
     return exists && isDirectory.boolValue ? shared : nil

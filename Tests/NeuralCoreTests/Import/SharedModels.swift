@@ -1,12 +1,11 @@
 import Foundation
+import TestSupport
 
 /// Locates the read-only reference corpus (`../shared/models`) and the worktree's `.cache`,
 /// relative to this source file so the working directory does not matter.
 enum SharedModels {
-  /// The package root: three levels above `Tests/NeuralCoreTests/Import/`.
-  static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  /// The package root.
+  static let packageRoot: URL = CorpusLocator.packageRoot
 
   /// The path of a file under `../shared/models`, or `nil` (with a printed reason) when absent.
   static func path(_ relative: String) -> String? {
