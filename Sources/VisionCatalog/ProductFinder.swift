@@ -48,16 +48,9 @@ public struct ProductFinder: Sendable {
   /// - Returns: The products and the provenance of each step.
   /// - Throws: ``VisionCatalogError`` naming the failed stage.
   public func find(contentsOf url: URL) async throws(VisionCatalogError) -> ProductSearchResult {
-    let clock = ContinuousClock()
-    let start = clock.now
-    let image: RasterImage
-    do {
-      image = try ImageDecoder(options: decodingOptions).decode(contentsOf: url)
-    } catch {
-      throw VisionCatalogError(.image, "\(url.path): \(error.message)", underlying: error)
+    try await decodeAndFind(naming: url.path) { decoder throws(ImageDecodingError) in
+      try decoder.decode(contentsOf: url)
     }
-    return try await find(
-      in: image, decodeMilliseconds: Self.milliseconds(start.duration(to: clock.now)))
   }
 
   /// Finds the products for an encoded photo (PNG or JPEG, sniffed from its bytes).
@@ -66,16 +59,9 @@ public struct ProductFinder: Sendable {
   /// - Returns: The products and the provenance of each step.
   /// - Throws: ``VisionCatalogError`` naming the failed stage.
   public func find(imageData data: Data) async throws(VisionCatalogError) -> ProductSearchResult {
-    let clock = ContinuousClock()
-    let start = clock.now
-    let image: RasterImage
-    do {
-      image = try ImageDecoder(options: decodingOptions).decode(data)
-    } catch {
-      throw VisionCatalogError(.image, "the photo: \(error.message)", underlying: error)
+    try await decodeAndFind(naming: "the photo") { decoder throws(ImageDecodingError) in
+      try decoder.decode(data)
     }
-    return try await find(
-      in: image, decodeMilliseconds: Self.milliseconds(start.duration(to: clock.now)))
   }
 
   /// Finds the products for a decoded photo; its EXIF orientation is applied by the model.
@@ -85,6 +71,22 @@ public struct ProductFinder: Sendable {
   /// - Throws: ``VisionCatalogError`` naming the failed stage.
   public func find(in image: RasterImage) async throws(VisionCatalogError) -> ProductSearchResult {
     try await find(in: image, decodeMilliseconds: nil)
+  }
+
+  /// Decodes with ``decodingOptions``, timing it, then finds; `name` prefixes a decoding error.
+  private func decodeAndFind(
+    naming name: String, _ decode: (ImageDecoder) throws(ImageDecodingError) -> RasterImage
+  ) async throws(VisionCatalogError) -> ProductSearchResult {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let image: RasterImage
+    do {
+      image = try decode(ImageDecoder(options: decodingOptions))
+    } catch {
+      throw VisionCatalogError(.image, "\(name): \(error.message)", underlying: error)
+    }
+    return try await find(
+      in: image, decodeMilliseconds: Self.milliseconds(start.duration(to: clock.now)))
   }
 
   private func find(
