@@ -12,7 +12,8 @@ let package = Package(
     .executable(name: "vision-catalog", targets: ["VisionCatalogCLI"]),
   ],
   targets: [
-    // System libraries and the one C target that calls them (all setjmp/longjmp lives there).
+    // System libraries and the one C target: codec entry points (every setjmp/longjmp) and
+    // CPU-dispatched SIMD kernels.
     .systemLibrary(
       name: "CLibPNG",
       pkgConfig: "libpng",
@@ -24,16 +25,19 @@ let package = Package(
       providers: [.apt(["libjpeg62-turbo-dev"])]
     ),
     .target(
-      name: "CImageCodecs",
+      name: "CNative",
       dependencies: ["CLibPNG", "CLibJPEG"]
     ),
 
     // Swift modules, lowest first.
     .target(
       name: "ImagePipeline",
-      dependencies: ["CImageCodecs"]
+      dependencies: ["CNative"]
     ),
-    .target(name: "NeuralCore"),
+    .target(
+      name: "NeuralCore",
+      dependencies: ["CNative"]
+    ),
     .target(
       name: "ClassifierKit",
       dependencies: ["ImagePipeline", "NeuralCore"],
@@ -91,7 +95,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-let cTargets: Set<String> = ["CLibPNG", "CLibJPEG", "CImageCodecs"]
+let cTargets: Set<String> = ["CLibPNG", "CLibJPEG", "CNative"]
 for target in package.targets where !cTargets.contains(target.name) {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [

@@ -4,7 +4,7 @@
 # Usage: Scripts/fuzz.sh [seconds-per-harness] [harness...]   (default 120 s, every harness)
 #
 # Each harness is compiled with `swiftc -sanitize=fuzzer,address` together with the module
-# sources it needs (and the C target CImageCodecs, built with clang's fuzzer-no-link,address),
+# sources it needs (and the C target CNative, built with clang's fuzzer-no-link,address),
 # so Package.swift and `swift build` are untouched. Working corpora live in .cache/fuzz/corpus/,
 # seeded from Fuzz/<Harness>/seeds, ../shared (when present) and Fuzz/Regressions/<Harness>.
 # Crashers, hangs (-timeout=2) and leaks are kept in .cache/fuzz/artifacts/<Harness>/ and make the
@@ -32,12 +32,12 @@ jobs="${FUZZ_JOBS:-1}"
 shared="$(cd "$root/.." && pwd)/shared"
 
 build="$root/.cache/fuzz/build"
-mkdir -p "$build/c" "$build/modules" "$build/bin" "$build/modulemap/CImageCodecs"
+mkdir -p "$build/c" "$build/modules" "$build/bin" "$build/modulemap/CNative"
 swift_flags=(-use-ld=lld -swift-version 6 -parse-as-library -O -g -sanitize=fuzzer,address
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
   -enable-upcoming-feature MemberImportVisibility -I "$build/modules"
   -I "$root/Sources/CLibPNG" -I "$root/Sources/CLibJPEG"
-  -Xcc "-fmodule-map-file=$build/modulemap/CImageCodecs/module.modulemap"
+  -Xcc "-fmodule-map-file=$build/modulemap/CNative/module.modulemap"
   $(pkg-config --cflags-only-I libpng libjpeg | sed 's/-I/-Xcc -I/g'))
 
 # Rebuilds only when an input is newer than the output.
@@ -48,17 +48,17 @@ stale() {
 }
 
 build_c() {
-  cat >"$build/modulemap/CImageCodecs/module.modulemap" <<MAP
-module CImageCodecs {
-  header "$root/Sources/CImageCodecs/include/CImageCodecs.h"
+  cat >"$build/modulemap/CNative/module.modulemap" <<MAP
+module CNative {
+  header "$root/Sources/CNative/include/CNative.h"
   export *
 }
 MAP
   local file object
-  for file in "$root"/Sources/CImageCodecs/*.c; do
+  for file in "$root"/Sources/CNative/*/*.c; do
     object="$build/c/$(basename "$file" .c).o"
-    if stale "$object" "$root/Sources/CImageCodecs"; then
-      "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CImageCodecs/include" \
+    if stale "$object" "$root/Sources/CNative"; then
+      "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CNative/include" \
         $(pkg-config --cflags libpng libjpeg) "$file" -o "$object"
     fi
   done
@@ -70,7 +70,7 @@ build_module() {
   local library="$build/modules/lib$name.a"
   local sources=()
   mapfile -t sources < <(find "$root/Sources/$name" -name '*.swift' | sort)
-  if stale "$library" "$root/Sources/$name" "$root/Sources/CImageCodecs"; then
+  if stale "$library" "$root/Sources/$name" "$root/Sources/CNative"; then
     echo "fuzz: building $name" >&2
     (cd "$build/modules" && "$swiftc" "${swift_flags[@]}" -module-name "$name" \
       -emit-module -emit-module-path "$build/modules/$name.swiftmodule" \

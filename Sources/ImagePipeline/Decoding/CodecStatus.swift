@@ -1,4 +1,4 @@
-import CImageCodecs
+import CNative
 
 /// Turns the C target's status and message into the module's error.
 enum CodecStatus {

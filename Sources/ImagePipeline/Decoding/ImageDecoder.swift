@@ -1,4 +1,4 @@
-import CImageCodecs
+import CNative
 public import Foundation
 
 /// Decodes PNG and JPEG files into 8-bit ``RasterImage`` values, with the EXIF orientation.

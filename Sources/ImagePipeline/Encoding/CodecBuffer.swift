@@ -1,4 +1,4 @@
-import CImageCodecs
+import CNative
 
 /// Copies the bytes of a buffer the C target allocated.
 enum CodecBuffer {

@@ -1,4 +1,4 @@
-import CImageCodecs
+import CNative
 
 /// Encodes a gray or RGB ``RasterImage`` as a JPEG through libjpeg-turbo.
 ///

@@ -1,4 +1,4 @@
-import CImageCodecs
+import CNative
 
 /// Encodes a ``RasterImage`` as an 8-bit PNG through libpng, keeping its channels.
 ///

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "CImageCodecs.h"
+#include "CNativeCodecs.h"
 
 /* Writes a formatted, always NUL-terminated message; a NULL or empty buffer is ignored. */
 void cic_set_message(char *message, size_t capacity, const char *format, ...)

@@ -1,8 +1,8 @@
-#ifndef CIMAGECODECS_H
-#define CIMAGECODECS_H
+#ifndef CNATIVE_CODECS_H
+#define CNATIVE_CODECS_H
 
 /*
- * The one C boundary of VisionCatalog: PNG (libpng) and JPEG (libjpeg-turbo) decoding and
+ * Codec half of the one C target: PNG (libpng) and JPEG (libjpeg-turbo) decoding and
  * encoding from and to memory. Every setjmp/longjmp lives in the .c files of this target; this
  * header is plain C that Swift can call. Every function returns a cic_status and, on failure,
  * writes a NUL-terminated explanation (the codec's own words where it produced one) into the

@@ -1,0 +1,113 @@
+#include "CNativeKernels.h"
+
+/* Any window: one output at a time, taps outside the plane skipped. */
+static void depthwise_scalar(const float *input, int64_t height, int64_t width,
+                             const float *weights, float bias, const cnk_window *w,
+                             float *output, int64_t output_height, int64_t output_width,
+                             float clamp_min, float clamp_max) {
+  for (int64_t oy = 0; oy < output_height; oy++) {
+    for (int64_t ox = 0; ox < output_width; ox++) {
+      float sum = bias;
+      for (int64_t ky = 0; ky < w->kernel_height; ky++) {
+        int64_t y = oy * w->stride_y + ky * w->dilation_y - w->pad_top;
+        if (y < 0 || y >= height) continue;
+        for (int64_t kx = 0; kx < w->kernel_width; kx++) {
+          int64_t x = ox * w->stride_x + kx * w->dilation_x - w->pad_left;
+          if (x < 0 || x >= width) continue;
+          sum += input[y * width + x] * weights[ky * w->kernel_width + kx];
+        }
+      }
+      sum = sum < clamp_min ? clamp_min : sum;
+      output[oy * output_width + ox] = sum > clamp_max ? clamp_max : sum;
+    }
+  }
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define AVX512 __attribute__((target("avx512f")))
+#define INLINE static inline __attribute__((always_inline))
+
+/* Lanes first..<end set, both clamped to 0...16. */
+AVX512 INLINE __mmask16 lane_range(int64_t first, int64_t end) {
+  first = first < 0 ? 0 : first;
+  end = end > 16 ? 16 : end;
+  if (end <= first) return 0;
+  unsigned upper = end >= 16 ? 0xFFFFu : (1u << end) - 1u;
+  unsigned lower = first <= 0 ? 0u : (1u << first) - 1u;
+  return (__mmask16)(upper & ~lower);
+}
+
+/*
+ * Sixteen inputs of one row for outputs ox0..<ox0 + count, tap offset `start` (the x of lane
+ * 0), stride STRIDE; positions outside 0..<width read zero and are never touched in memory.
+ */
+AVX512 INLINE __m512 load_taps(const float *row, int64_t width, int64_t start, int64_t count,
+                               const int STRIDE) {
+  if (STRIDE == 1) {
+    int64_t first = -start > 0 ? -start : 0;
+    int64_t end = width - start < count ? width - start : count;
+    return _mm512_maskz_loadu_ps(lane_range(first, end), row + start);
+  }
+  /* Stride 2: load the 32-value span and keep the even positions. */
+  int64_t first = -start > 0 ? -start : 0;
+  int64_t end = width - start < 2 * count ? width - start : 2 * count;
+  __m512 even = _mm512_maskz_loadu_ps(lane_range(first, end), row + start);
+  __m512 odd = _mm512_maskz_loadu_ps(lane_range(first - 16, end - 16), row + start + 16);
+  const __m512i pick = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4,
+                                        2, 0);
+  return _mm512_permutex2var_ps(even, pick, odd);
+}
+
+AVX512 INLINE void depthwise_vector(const float *input, int64_t height, int64_t width,
+                                    const float *weights, float bias, const cnk_window *w,
+                                    float *output, int64_t output_height, int64_t output_width,
+                                    float clamp_min, float clamp_max, const int STRIDE) {
+  __m512 low = _mm512_set1_ps(clamp_min);
+  __m512 high = _mm512_set1_ps(clamp_max);
+  for (int64_t oy = 0; oy < output_height; oy++) {
+    for (int64_t ox = 0; ox < output_width; ox += 16) {
+      int64_t count = output_width - ox < 16 ? output_width - ox : 16;
+      __m512 sum = _mm512_set1_ps(bias);
+      for (int64_t ky = 0; ky < w->kernel_height; ky++) {
+        int64_t y = oy * w->stride_y + ky * w->dilation_y - w->pad_top;
+        if (y < 0 || y >= height) continue;
+        const float *row = input + y * width;
+        const float *tap = weights + ky * w->kernel_width;
+        for (int64_t kx = 0; kx < w->kernel_width; kx++) {
+          int64_t start = ox * STRIDE + kx * w->dilation_x - w->pad_left;
+          __m512 values = load_taps(row, width, start, count, STRIDE);
+          sum = _mm512_fmadd_ps(values, _mm512_set1_ps(tap[kx]), sum);
+        }
+      }
+      sum = _mm512_min_ps(high, _mm512_max_ps(low, sum));
+      _mm512_mask_storeu_ps(output + oy * output_width + ox, lane_range(0, count), sum);
+    }
+  }
+}
+
+AVX512 void cnk_depthwise_plane_avx512(const float *input, int64_t height, int64_t width,
+                                       const float *weights, float bias, const cnk_window *w,
+                                       float *output, int64_t output_height,
+                                       int64_t output_width, float clamp_min, float clamp_max) {
+  if (w->stride_x == 1) {
+    depthwise_vector(input, height, width, weights, bias, w, output, output_height,
+                     output_width, clamp_min, clamp_max, 1);
+  } else if (w->stride_x == 2) {
+    depthwise_vector(input, height, width, weights, bias, w, output, output_height,
+                     output_width, clamp_min, clamp_max, 2);
+  } else {
+    depthwise_scalar(input, height, width, weights, bias, w, output, output_height,
+                     output_width, clamp_min, clamp_max);
+  }
+}
+#else
+void cnk_depthwise_plane_avx512(const float *input, int64_t height, int64_t width,
+                                const float *weights, float bias, const cnk_window *w,
+                                float *output, int64_t output_height, int64_t output_width,
+                                float clamp_min, float clamp_max) {
+  depthwise_scalar(input, height, width, weights, bias, w, output, output_height, output_width,
+                   clamp_min, clamp_max);
+}
+#endif

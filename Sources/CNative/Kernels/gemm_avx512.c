@@ -1,0 +1,113 @@
+#include "CNativeKernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define AVX512 __attribute__((target("avx512f")))
+#define INLINE static inline __attribute__((always_inline))
+
+enum { MR = CNK_GEMM_ROW_TILE, NR = CNK_GEMM_COLUMN_TILE };
+
+/* Lanes 0..<count set. */
+AVX512 INLINE __mmask16 lanes(int64_t count) {
+  return count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1u);
+}
+
+/*
+ * One ROWS x (16 * VECTORS) block of C. ROWS and VECTORS are compile-time constants at every
+ * call site, so the accumulator array is unrolled into registers (up to 24 zmm).
+ */
+AVX512 INLINE void block(int64_t k, const float *a, const float *b, const int ROWS,
+                         const int VECTORS, int64_t columns, float *c, int64_t ldc,
+                         const float *bias, const float *residual, const cnk_epilogue *e) {
+  __m512 acc[MR][2];
+  for (int r = 0; r < ROWS; r++) {
+    acc[r][0] = _mm512_setzero_ps();
+    acc[r][1] = _mm512_setzero_ps();
+  }
+  for (int64_t p = 0; p < k; p++) {
+    __m512 b0 = _mm512_loadu_ps(b);
+    __m512 b1 = VECTORS == 2 ? _mm512_loadu_ps(b + 16) : _mm512_setzero_ps();
+    for (int r = 0; r < ROWS; r++) {
+      __m512 av = _mm512_set1_ps(a[r]);
+      acc[r][0] = _mm512_fmadd_ps(av, b0, acc[r][0]);
+      if (VECTORS == 2) acc[r][1] = _mm512_fmadd_ps(av, b1, acc[r][1]);
+    }
+    a += MR;
+    b += NR;
+  }
+  __m512 low = _mm512_set1_ps(e->clamp_min);
+  __m512 high = _mm512_set1_ps(e->clamp_max);
+  for (int r = 0; r < ROWS; r++) {
+    __m512 add = _mm512_set1_ps(bias ? bias[r] : 0.0f);
+    for (int v = 0; v < VECTORS; v++) {
+      __mmask16 mask = lanes(columns - 16 * v);
+      float *target = c + r * ldc + 16 * v;
+      __m512 value = _mm512_add_ps(acc[r][v], add);
+      if (e->accumulate) value = _mm512_add_ps(value, _mm512_maskz_loadu_ps(mask, target));
+      if (residual) {
+        value = _mm512_add_ps(value, _mm512_maskz_loadu_ps(mask, residual + r * ldc + 16 * v));
+      }
+      value = _mm512_min_ps(high, _mm512_max_ps(low, value));
+      _mm512_mask_storeu_ps(target, mask, value);
+    }
+  }
+}
+
+#define BLOCK_CASE(R)                                                                        \
+  case R:                                                                                    \
+    if (vectors == 2)                                                                        \
+      block(k, a, b, R, 2, columns, c, ldc, bias, residual, e);                              \
+    else                                                                                     \
+      block(k, a, b, R, 1, columns, c, ldc, bias, residual, e);                              \
+    break;
+
+AVX512 static void dispatch_block(int64_t k, const float *a, const float *b, int64_t rows,
+                                  int64_t columns, float *c, int64_t ldc, const float *bias,
+                                  const float *residual, const cnk_epilogue *e) {
+  int vectors = columns > 16 ? 2 : 1;
+  switch (rows) {
+    BLOCK_CASE(1)
+    BLOCK_CASE(2)
+    BLOCK_CASE(3)
+    BLOCK_CASE(4)
+    BLOCK_CASE(5)
+    BLOCK_CASE(6)
+    BLOCK_CASE(7)
+    BLOCK_CASE(8)
+    BLOCK_CASE(9)
+    BLOCK_CASE(10)
+    BLOCK_CASE(11)
+    default:
+      block(k, a, b, MR, vectors == 2 ? 2 : 1, columns, c, ldc, bias, residual, e);
+      break;
+  }
+}
+
+AVX512 void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first_panel,
+                                 int64_t panel_count, int64_t rows, const float *packed_b,
+                                 int64_t columns, float *c, int64_t ldc,
+                                 const cnk_epilogue *epilogue) {
+  for (int64_t panel = first_panel; panel < first_panel + panel_count; panel++) {
+    int64_t row = panel * MR;
+    if (row >= rows) break;
+    int64_t height = rows - row < MR ? rows - row : MR;
+    const float *a = packed_a + panel * MR * k;
+    const float *bias = epilogue->bias ? epilogue->bias + row : 0;
+    for (int64_t column = 0; column < columns; column += NR) {
+      int64_t width = columns - column < NR ? columns - column : NR;
+      const float *residual =
+          epilogue->residual ? epilogue->residual + row * ldc + column : 0;
+      dispatch_block(k, a, packed_b + column * k, height, width, c + row * ldc + column, ldc,
+                     bias, residual, epilogue);
+    }
+  }
+}
+#else
+void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first_panel,
+                          int64_t panel_count, int64_t rows, const float *packed_b,
+                          int64_t columns, float *c, int64_t ldc, const cnk_epilogue *epilogue) {
+  (void)k, (void)packed_a, (void)first_panel, (void)panel_count, (void)rows, (void)packed_b;
+  (void)columns, (void)c, (void)ldc, (void)epilogue;
+}
+#endif

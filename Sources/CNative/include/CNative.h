@@ -1,0 +1,15 @@
+#ifndef CNATIVE_H
+#define CNATIVE_H
+
+/*
+ * The one C target of VisionCatalog. It holds what Swift cannot express:
+ * - codec entry points for libpng and libjpeg-turbo, where every setjmp/longjmp lives
+ *   (CNativeCodecs.h);
+ * - SIMD kernels compiled for AVX-512 and chosen at run time from the CPU, which a plain
+ *   Swift package (no unsafeFlags) cannot target (CNativeKernels.h).
+ */
+
+#include "CNativeCodecs.h"
+#include "CNativeKernels.h"
+
+#endif

@@ -1,0 +1,63 @@
+#ifndef CNATIVE_KERNELS_H
+#define CNATIVE_KERNELS_H
+
+/*
+ * Kernel half of the one C target: single-precision micro-kernels for NeuralCore written for
+ * AVX-512 and compiled with per-function target attributes, so the package needs no
+ * unsafeFlags. Swift asks cnk_has_avx512() once and calls these only when it returns 1; on
+ * other CPUs NeuralCore runs its portable Swift kernels. Sizes are int64_t (Swift Int).
+ */
+
+#include <stdint.h>
+
+/* Rows of C one GEMM micro-kernel call produces (the height of a packed A panel). */
+#define CNK_GEMM_ROW_TILE 12
+/* Columns of C one GEMM micro-kernel call produces (the width of a packed B panel). */
+#define CNK_GEMM_COLUMN_TILE 32
+
+/* 1 when the CPU and OS support the AVX-512 Foundation kernels of this target, else 0. */
+int cnk_has_avx512(void);
+
+/* What happens to each block of C after its sums are formed, in this order. */
+typedef struct cnk_epilogue {
+  /* One value per row of C, added to every column; or NULL. */
+  const float *bias;
+  /* Adds the sums to the existing contents of C when nonzero. */
+  int accumulate;
+  /* Element-wise addend laid out like C (same leading dimension); or NULL. */
+  const float *residual;
+  /* The result is clamped to [clamp_min, clamp_max] (+/-INFINITY for none); NaN stays NaN. */
+  float clamp_min;
+  float clamp_max;
+} cnk_epilogue;
+
+/*
+ * Multiplies packed A panels first_panel..<first_panel + panel_count (each k x
+ * CNK_GEMM_ROW_TILE, row r of step p at p * CNK_GEMM_ROW_TILE + r) by one packed B tile
+ * (panels of k x CNK_GEMM_COLUMN_TILE, zero-padded) covering `columns` columns of C.
+ * `c` and `residual` point at row 0 of this tile's first column; rows at or past `rows` are not
+ * written.
+ */
+void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first_panel,
+                          int64_t panel_count, int64_t rows, const float *packed_b,
+                          int64_t columns, float *c, int64_t ldc, const cnk_epilogue *epilogue);
+
+/* The geometry of a 2-D window over one plane. */
+typedef struct cnk_window {
+  int64_t kernel_height, kernel_width;
+  int64_t stride_y, stride_x;
+  int64_t dilation_y, dilation_x;
+  int64_t pad_top, pad_left;
+} cnk_window;
+
+/*
+ * Convolves one height x width plane with its own kernel (kernel_height x kernel_width
+ * weights), adds `bias`, clamps, and writes output_height x output_width values. Taps outside
+ * the plane read zero. Strides 1 and 2 run vectorized; others fall back to scalar code.
+ */
+void cnk_depthwise_plane_avx512(const float *input, int64_t height, int64_t width,
+                                const float *weights, float bias, const cnk_window *window,
+                                float *output, int64_t output_height, int64_t output_width,
+                                float clamp_min, float clamp_max);
+
+#endif
