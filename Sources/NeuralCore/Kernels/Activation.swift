@@ -49,6 +49,17 @@ public enum Activation: Sendable, Hashable {
     return e / (1 + e)
   }
 
+  /// The bounds when the function is a clamp (identity, ReLU, clip), which kernels fuse into
+  /// their stores; `nil` for the others, which run as a separate pass.
+  var clampBounds: (low: Float, high: Float)? {
+    switch self {
+    case .identity: (-.infinity, .infinity)
+    case .relu: (0, .infinity)
+    case .clip(let low, let high): (low, high)
+    case .sigmoid, .hardSigmoid, .hardSwish, .silu: nil
+    }
+  }
+
   /// Applies the function in place to `count` values, eight lanes at a time where it can.
   @_optimize(speed)
   func apply(_ values: UnsafeMutablePointer<Float>, count: Int) {

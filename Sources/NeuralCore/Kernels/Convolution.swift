@@ -1,3 +1,5 @@
+import CNative
+
 /// A 2-D convolution over NCHW tensors with packed weights, bias and a fused activation.
 ///
 /// Weights are `[outputChannels, inputChannels / groups, kernelHeight, kernelWidth]`. Depthwise
@@ -6,6 +8,8 @@
 /// (for a 1x1, stride-1, unpadded convolution B is the input itself).
 struct Convolution: Sendable {
   let window: Window
+  /// The micro-kernels the weights are packed for.
+  let kernels: KernelSet
   let groups: Int
   let inputChannels: Int
   let outputChannels: Int
@@ -17,12 +21,13 @@ struct Convolution: Sendable {
 
   init(
     weights raw: [Float], bias: [Float]?, outputChannels: Int, inputChannels: Int, groups: Int,
-    window: Window, activation: Activation
+    window: Window, activation: Activation, kernels: KernelSet = .active
   ) {
     precondition(groups > 0 && inputChannels % groups == 0 && outputChannels % groups == 0)
     let depth = inputChannels / groups * window.kernelHeight * window.kernelWidth
     precondition(raw.count == outputChannels * depth)
     self.window = window
+    self.kernels = kernels
     self.groups = groups
     self.inputChannels = inputChannels
     self.outputChannels = outputChannels
@@ -33,7 +38,7 @@ struct Convolution: Sendable {
       weights = raw
     } else {
       let rows = outputChannels / groups
-      let groupSize = GEMM.packedSize(rows: rows, depth: depth)
+      let groupSize = GEMM.packedSize(rows: rows, depth: depth, kernels: kernels)
       weights = [Float](unsafeUninitializedCapacity: groupSize * groups) { buffer, count in
         raw.withUnsafeBufferPointer { source in
           // Safety: source holds outputChannels * depth floats and buffer groups * groupSize.
@@ -41,7 +46,7 @@ struct Convolution: Sendable {
           for group in 0..<groups {
             GEMM.packA(
               rows: rows, depth: depth, from + group * rows * depth, rowStride: depth,
-              columnStride: 1, into: to + group * groupSize)
+              columnStride: 1, kernels: kernels, into: to + group * groupSize)
           }
         }
         count = groupSize * groups
@@ -58,6 +63,7 @@ struct Convolution: Sendable {
 
   private init(copying other: Convolution, window: Window) {
     self.window = window
+    kernels = other.kernels
     groups = other.groups
     inputChannels = other.inputChannels
     outputChannels = other.outputChannels
@@ -101,7 +107,8 @@ struct Convolution: Sendable {
     let isPointwise =
       taps == 1 && window.strideY == 1 && window.strideX == 1 && window.padTop == 0
       && window.padLeft == 0 && window.padBottom == 0 && window.padRight == 0
-    let groupSize = GEMM.packedSize(rows: rows, depth: depth)
+    let groupSize = GEMM.packedSize(rows: rows, depth: depth, kernels: kernels)
+    let kernels = self.kernels
     // Per row of the im2col matrix: the channel plane offset and the kernel tap's offsets.
     var channelOffsets = [Int](repeating: 0, count: depth)
     var rowOffsets = [Int](repeating: 0, count: depth)
@@ -130,8 +137,8 @@ struct Convolution: Sendable {
                 packB: { start, count, destination in
                   GEMM.packB(
                     depth: depth, source, rowStride: plane, columnStride: 1, start: start,
-                    width: count, into: destination)
-                }, c: target, ldc: columns, epilogue: epilogue, threads: threads)
+                    width: count, columnTile: kernels.columnTile, into: destination)
+                }, c: target, ldc: columns, epilogue: epilogue, threads: threads, kernels: kernels)
             } else {
               GEMM.multiply(
                 rows: rows, columns: columns, depth: depth, packedA: weightBase + group * groupSize,
@@ -140,8 +147,8 @@ struct Convolution: Sendable {
                     source: source, height: height, width: width, outputWidth: outputWidth,
                     window: window, channelOffsets: channelOffsets, rowOffsets: rowOffsets,
                     columnOffsets: columnOffsets, start: start, count: count,
-                    into: destination)
-                }, c: target, ldc: columns, epilogue: epilogue, threads: threads)
+                    columnTile: kernels.columnTile, into: destination)
+                }, c: target, ldc: columns, epilogue: epilogue, threads: threads, kernels: kernels)
             }
           }
         }
@@ -154,9 +161,8 @@ struct Convolution: Sendable {
   private static func packIm2col(
     source: UnsafePointer<Float>, height: Int, width: Int, outputWidth: Int, window: Window,
     channelOffsets: [Int], rowOffsets: [Int], columnOffsets: [Int], start: Int, count: Int,
-    into destination: UnsafeMutablePointer<Float>
+    columnTile tile: Int, into destination: UnsafeMutablePointer<Float>
   ) {
-    let tile = GEMM.columnTile
     let depth = channelOffsets.count
     var panel = destination
     var panelStart = 0
@@ -192,6 +198,12 @@ struct Convolution: Sendable {
     let window = self.window
     let taps = window.kernelHeight * window.kernelWidth
     let activation = self.activation
+    if kernels == .avx512, let bounds = activation.clampBounds {
+      runDepthwiseAVX512(
+        input: input, batch: batch, height: height, width: width, output: output,
+        outputHeight: outputHeight, outputWidth: outputWidth, bounds: bounds, threads: threads)
+      return
+    }
     weights.withUnsafeBufferPointer { weightBuffer in
       bias.withUnsafeBufferPointer { biasBuffer in
         // Safety: weights hold channels * taps floats and bias one float per channel.
@@ -204,6 +216,38 @@ struct Convolution: Sendable {
             weights: weightBase + channel * taps, bias: biasBase[channel], window: window,
             output: output + planeIndex * outputHeight * outputWidth,
             outputHeight: outputHeight, outputWidth: outputWidth, activation: activation)
+        }
+      }
+    }
+  }
+
+  private func runDepthwiseAVX512(
+    input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
+    output: UnsafeMutablePointer<Float>, outputHeight: Int, outputWidth: Int,
+    bounds: (low: Float, high: Float), threads: Int
+  ) {
+    let taps = window.kernelHeight * window.kernelWidth
+    let channels = outputChannels
+    var native = cnk_window(
+      kernel_height: Int64(window.kernelHeight), kernel_width: Int64(window.kernelWidth),
+      stride_y: Int64(window.strideY), stride_x: Int64(window.strideX),
+      dilation_y: Int64(window.dilationY), dilation_x: Int64(window.dilationX),
+      pad_top: Int64(window.padTop), pad_left: Int64(window.padLeft))
+    weights.withUnsafeBufferPointer { weightBuffer in
+      bias.withUnsafeBufferPointer { biasBuffer in
+        withUnsafePointer(to: &native) { nativeWindow in
+          // Safety: weights hold channels * taps floats and bias one float per channel; each
+          // work item reads one input plane and writes one output plane.
+          guard let weightBase = weightBuffer.baseAddress, let biasBase = biasBuffer.baseAddress
+          else { return }
+          Parallel.forEach(batch * channels, threads: threads) { planeIndex in
+            let channel = planeIndex % channels
+            cnk_depthwise_plane_avx512(
+              input + planeIndex * height * width, Int64(height), Int64(width),
+              weightBase + channel * taps, biasBase[channel], nativeWindow,
+              output + planeIndex * outputHeight * outputWidth, Int64(outputHeight),
+              Int64(outputWidth), bounds.low, bounds.high)
+          }
         }
       }
     }

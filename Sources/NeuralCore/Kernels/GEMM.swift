@@ -1,15 +1,14 @@
+import CNative
+
 /// Single-precision matrix multiplication `C[m, n] = sum over p of A[m, p] * B[p, n]`, row-major.
 ///
-/// The fast path packs A into panels of ``rowTile`` rows once (weights are packed at load time)
-/// and packs B per column tile into panels of ``columnTile`` columns, so the micro-kernel reads
+/// The fast path packs A into panels of `rowTile` rows once (weights are packed at load time)
+/// and packs B per column tile into panels of `columnTile` columns, so the micro-kernel reads
 /// both operands sequentially. B is packed by a caller-supplied closure, which lets convolutions
-/// form their im2col columns directly in the packed tile instead of in a full-size matrix.
+/// form their im2col columns directly in the packed tile instead of in a full-size matrix. The
+/// tile sizes and the micro-kernel come from a ``KernelSet``; packed A must be made for the same
+/// set that multiplies it.
 enum GEMM {
-  /// Rows of C computed by one micro-kernel call.
-  static let rowTile = 4
-  /// Columns of C computed by one micro-kernel call (one `SIMD8<Float>`).
-  static let columnTile = 8
-
   /// What happens to each block of C after its sums are formed.
   struct Epilogue {
     /// One value per row of C added to every column, or `nil`.
@@ -25,16 +24,18 @@ enum GEMM {
   typealias PackB = (_ start: Int, _ width: Int, _ destination: UnsafeMutablePointer<Float>) -> Void
 
   /// The number of floats a packed A of `m` rows and `k` columns occupies.
-  static func packedSize(rows m: Int, depth k: Int) -> Int {
-    (m + rowTile - 1) / rowTile * rowTile * k
+  static func packedSize(rows m: Int, depth k: Int, kernels: KernelSet) -> Int {
+    let tile = kernels.rowTile
+    return (m + tile - 1) / tile * tile * k
   }
 
   /// Packs A (element `(i, p)` at `a[i * rowStride + p * columnStride]`) into row panels, scaled.
   @_optimize(speed)
   static func packA(
     rows m: Int, depth k: Int, _ a: UnsafePointer<Float>, rowStride: Int, columnStride: Int,
-    scale: Float = 1, into packed: UnsafeMutablePointer<Float>
+    scale: Float = 1, kernels: KernelSet, into packed: UnsafeMutablePointer<Float>
   ) {
+    let rowTile = kernels.rowTile
     let panels = (m + rowTile - 1) / rowTile
     for panel in 0..<panels {
       let base = packed + panel * rowTile * k
@@ -52,20 +53,18 @@ enum GEMM {
   @_optimize(speed)
   static func packB(
     depth k: Int, _ b: UnsafePointer<Float>, rowStride: Int, columnStride: Int,
-    start: Int, width: Int, into destination: UnsafeMutablePointer<Float>
+    start: Int, width: Int, columnTile: Int, into destination: UnsafeMutablePointer<Float>
   ) {
     var panelStart = 0
     var panel = destination
     while panelStart < width {
       let columns = min(columnTile, width - panelStart)
       let first = start + panelStart
-      if columns == columnTile && columnStride == 1 {
-        let source = UnsafeRawPointer(b + first)
-        let target = UnsafeMutableRawPointer(panel)
+      if columnStride == 1 {
         for p in 0..<k {
-          let vector = source.loadUnaligned(
-            fromByteOffset: p * rowStride * 4, as: SIMD8<Float>.self)
-          target.storeBytes(of: vector, toByteOffset: p * 32, as: SIMD8<Float>.self)
+          let target = panel + p * columnTile
+          target.update(from: b + p * rowStride + first, count: columns)
+          (target + columns).update(repeating: 0, count: columnTile - columns)
         }
       } else {
         for p in 0..<k {
@@ -81,23 +80,26 @@ enum GEMM {
   }
 
   /// Columns per B tile so that a packed tile stays within a few hundred kilobytes.
-  static func tileWidth(depth k: Int, columns n: Int) -> Int {
-    let fit = max(columnTile, (32_768 / max(k, 1)) / columnTile * columnTile)
-    let width = min(256, fit)
+  static func tileWidth(depth k: Int, columns n: Int, columnTile: Int) -> Int {
+    let fit = max(columnTile, (65_536 / max(k, 1)) / columnTile * columnTile)
+    let width = min(512, fit)
     return min(width, (n + columnTile - 1) / columnTile * columnTile)
   }
 
   /// Computes `C = epilogue(packedA × B)` for an `m × n` C with leading dimension `ldc`.
   static func multiply(
     rows m: Int, columns n: Int, depth k: Int, packedA: UnsafePointer<Float>,
-    packB: PackB, c: UnsafeMutablePointer<Float>, ldc: Int, epilogue: Epilogue, threads: Int
+    packB: PackB, c: UnsafeMutablePointer<Float>, ldc: Int, epilogue: Epilogue, threads: Int,
+    kernels: KernelSet
   ) {
     guard m > 0, n > 0 else { return }
     if k == 0 {
       applyEpilogueToZeroDepth(rows: m, columns: n, c: c, ldc: ldc, epilogue: epilogue)
       return
     }
-    let width = tileWidth(depth: k, columns: n)
+    let rowTile = kernels.rowTile
+    let columnTile = kernels.columnTile
+    let width = tileWidth(depth: k, columns: n, columnTile: columnTile)
     let columnTiles = (n + width - 1) / width
     let panels = (m + rowTile - 1) / rowTile
     var rowGroups = 1
@@ -106,25 +108,57 @@ enum GEMM {
     }
     let panelsPerGroup = (panels + rowGroups - 1) / rowGroups
     rowGroups = (panels + panelsPerGroup - 1) / panelsPerGroup
-    let paddedWidth = (width + columnTile - 1) / columnTile * columnTile
+    let tileFloats = width * k
     Parallel.forEach(columnTiles * rowGroups, threads: threads) { item in
       let tile = item / rowGroups
       let group = item % rowGroups
       let start = tile * width
       let firstPanel = group * panelsPerGroup
-      let panelCount = paddedWidth / columnTile * k
-      withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: panelCount) { scratch in
-        // Safety: scratch holds one packed B tile (paddedWidth * k floats), SIMD8-aligned so
-        // the micro-kernel reads whole vectors; it is packed as floats through a rebound view.
-        guard let packed = scratch.baseAddress else { return }
+      withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: tileFloats / 16 + 1) {
+        scratch in
+        // Safety: scratch holds one packed B tile (width * k floats, width a multiple of the
+        // column tile), 64-byte aligned; it is filled as floats through a rebound view.
+        guard let vectors = scratch.baseAddress else { return }
         let columns = min(width, n - start)
-        packed.withMemoryRebound(to: Float.self, capacity: panelCount * columnTile) {
-          packB(start, columns, $0)
+        vectors.withMemoryRebound(to: Float.self, capacity: tileFloats) { packed in
+          packB(start, columns, packed)
+          let tileRange = firstPanel..<min(panels, firstPanel + panelsPerGroup)
+          switch kernels {
+          case .portable:
+            vectors.withMemoryRebound(to: SIMD8<Float>.self, capacity: tileFloats / 8) {
+              computeTile(
+                rows: m, depth: k, packedA: packedA, packedB: $0, panels: tileRange,
+                columns: start..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
+            }
+          case .avx512:
+            computeTileAVX512(
+              rows: m, depth: k, packedA: packedA, packedB: packed, panels: tileRange,
+              columns: start..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
+          }
         }
-        computeTile(
-          rows: m, depth: k, packedA: packedA, packedB: packed,
-          panels: firstPanel..<min(panels, firstPanel + panelsPerGroup),
-          columns: start..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
+      }
+    }
+  }
+
+  /// The AVX-512 micro-kernels of the C target over the given A panels and one packed B tile;
+  /// a clamp-like activation is fused into the stores, any other runs afterwards.
+  private static func computeTileAVX512(
+    rows m: Int, depth k: Int, packedA: UnsafePointer<Float>, packedB: UnsafePointer<Float>,
+    panels: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
+    epilogue: Epilogue
+  ) {
+    let bounds = epilogue.activation.clampBounds
+    var native = cnk_epilogue(
+      bias: epilogue.bias, accumulate: epilogue.accumulates ? 1 : 0, residual: nil,
+      clamp_min: bounds?.low ?? -.infinity, clamp_max: bounds?.high ?? .infinity)
+    cnk_gemm_tile_avx512(
+      Int64(k), packedA, Int64(panels.lowerBound), Int64(panels.count), Int64(m), packedB,
+      Int64(columns.count), c + columns.lowerBound, Int64(ldc), &native)
+    if bounds == nil {
+      let rowTile = KernelSet.avx512.rowTile
+      let rows = (panels.lowerBound * rowTile)..<min(m, panels.upperBound * rowTile)
+      for row in rows {
+        epilogue.activation.apply(c + row * ldc + columns.lowerBound, count: columns.count)
       }
     }
   }
@@ -137,6 +171,8 @@ enum GEMM {
     panels: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
     epilogue: Epilogue
   ) {
+    let rowTile = KernelSet.portable.rowTile
+    let columnTile = KernelSet.portable.columnTile
     for panel in panels {
       let aPanel = packedA + panel * rowTile * k
       let row = panel * rowTile
@@ -160,31 +196,32 @@ enum GEMM {
   static func multiplyStrided(
     rows m: Int, columns n: Int, depth k: Int, a: UnsafePointer<Float>, aRowStride: Int,
     aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, bColumnStride: Int,
-    alpha: Float, c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int
+    alpha: Float, c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int,
+    kernels: KernelSet = .active
   ) {
-    if m < rowTile && bColumnStride == 1 {
+    if m < 4 && bColumnStride == 1 {
       multiplyFewRows(
         rows: m, columns: n, depth: k, a: a, aRowStride: aRowStride,
         aColumnStride: aColumnStride, b: b, bRowStride: bRowStride, alpha: alpha, c: c,
         ldc: ldc, accumulates: accumulates, threads: threads)
       return
     }
-    var packed = [Float](repeating: 0, count: packedSize(rows: m, depth: k))
+    var packed = [Float](repeating: 0, count: packedSize(rows: m, depth: k, kernels: kernels))
     packed.withUnsafeMutableBufferPointer { buffer in
       // Safety: buffer holds packedSize(rows: m, depth: k) floats, as packA writes.
       guard let base = buffer.baseAddress else { return }
       packA(
         rows: m, depth: k, a, rowStride: aRowStride, columnStride: aColumnStride, scale: alpha,
-        into: base)
+        kernels: kernels, into: base)
       multiply(
         rows: m, columns: n, depth: k, packedA: base,
         packB: { start, width, destination in
           packB(
             depth: k, b, rowStride: bRowStride, columnStride: bColumnStride, start: start,
-            width: width, into: destination)
+            width: width, columnTile: kernels.columnTile, into: destination)
         }, c: c, ldc: ldc,
         epilogue: Epilogue(bias: nil, accumulates: accumulates, activation: .identity),
-        threads: threads)
+        threads: threads, kernels: kernels)
     }
   }
 
@@ -268,7 +305,7 @@ enum GEMM {
     _ sums: SIMD8<Float>, columns: Int, into target: UnsafeMutablePointer<Float>, accumulates: Bool
   ) {
     var vector = sums
-    if columns == columnTile {
+    if columns == KernelSet.portable.columnTile {
       let raw = UnsafeMutableRawPointer(target)
       if accumulates {
         vector += raw.loadUnaligned(as: SIMD8<Float>.self)

@@ -26,7 +26,8 @@ import Testing
     return output
   }
 
-  @Test func randomizedShapesMatchTheReference() {
+  @Test(arguments: KernelSet.available)
+  func randomizedShapesMatchTheReference(kernels: KernelSet) {
     var generator = SeededGenerator(seed: 7)
     for trial in 0..<120 {
       let groups = [1, 1, 2, 3][trial % 4]
@@ -61,7 +62,7 @@ import Testing
       let convolution = Convolution(
         weights: weights, bias: bias, outputChannels: outputChannels,
         inputChannels: inputChannels, groups: effectiveGroups, window: window,
-        activation: activation)
+        activation: activation, kernels: kernels)
       let expected = Convolution.reference(
         input: input, batch: batch, inputChannels: inputChannels, height: height, width: width,
         weights: weights, bias: bias, outputChannels: outputChannels, groups: effectiveGroups,
@@ -75,7 +76,8 @@ import Testing
     }
   }
 
-  @Test func pointwiseAndDepthwiseNetworkShapesMatchTheReference() {
+  @Test(arguments: KernelSet.available)
+  func pointwiseAndDepthwiseNetworkShapesMatchTheReference(kernels: KernelSet) {
     var generator = SeededGenerator(seed: 11)
     // EfficientNet-like layers: 1x1 expansions/projections and 3x3/5x5 depthwise, stride 1 and 2.
     let cases: [(channels: Int, outputs: Int, kernel: Int, stride: Int, groups: Int, size: Int)] = [
@@ -94,7 +96,7 @@ import Testing
       let input = generator.floats(2 * item.channels * item.size * item.size)
       let convolution = Convolution(
         weights: weights, bias: bias, outputChannels: item.outputs, inputChannels: item.channels,
-        groups: item.groups, window: window, activation: .clip(min: 0, max: 6))
+        groups: item.groups, window: window, activation: .clip(min: 0, max: 6), kernels: kernels)
       let expected = Convolution.reference(
         input: input, batch: 2, inputChannels: item.channels, height: item.size,
         width: item.size, weights: weights, bias: bias, outputChannels: item.outputs,

@@ -3,7 +3,8 @@ import Testing
 @testable import NeuralCore
 
 @Suite struct GEMMTests {
-  @Test func randomizedShapesMatchTheReference() {
+  @Test(arguments: KernelSet.available)
+  func randomizedShapesMatchTheReference(kernels: KernelSet) {
     var generator = SeededGenerator(seed: 3)
     for trial in 0..<60 {
       let m = Int.random(in: 1...37, using: &generator)
@@ -33,7 +34,7 @@ import Testing
               rows: m, columns: n, depth: k, a: aBase, aRowStride: transposeA ? 1 : k,
               aColumnStride: transposeA ? m : 1, b: bBase, bRowStride: transposeB ? 1 : n,
               bColumnStride: transposeB ? k : 1, alpha: alpha, c: cBase, ldc: n,
-              accumulates: beta != 0, threads: trial % 2 + 1)
+              accumulates: beta != 0, threads: trial % 2 + 1, kernels: kernels)
           }
         }
       }
