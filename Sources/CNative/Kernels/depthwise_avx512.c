@@ -60,43 +60,84 @@ AVX512 INLINE __m512 load_taps(const float *row, int64_t width, int64_t start, i
   return _mm512_permutex2var_ps(even, pick, odd);
 }
 
+/*
+ * Sixteen outputs of one row: the sum over the window's taps. KERNEL (the square kernel size,
+ * or 0 for any size) and STRIDE are compile-time constants at every call site. When the whole
+ * horizontal span lies inside the row (`inside`), taps load without masks.
+ */
+AVX512 INLINE __m512 window_sum(const float *input, int64_t height, int64_t width,
+                                const float *weights, float bias, const cnk_window *w,
+                                int64_t oy, int64_t ox, int64_t count, int inside,
+                                const int KERNEL, const int STRIDE) {
+  const int64_t kernel_height = KERNEL ? KERNEL : w->kernel_height;
+  const int64_t kernel_width = KERNEL ? KERNEL : w->kernel_width;
+  const int64_t dilation_x = KERNEL ? 1 : w->dilation_x;
+  const __m512i pick = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4,
+                                        2, 0);
+  __m512 sum = _mm512_set1_ps(bias);
+  for (int64_t ky = 0; ky < kernel_height; ky++) {
+    int64_t y = oy * w->stride_y + ky * w->dilation_y - w->pad_top;
+    if (y < 0 || y >= height) continue;
+    const float *row = input + y * width;
+    const float *tap = weights + ky * kernel_width;
+    for (int64_t kx = 0; kx < kernel_width; kx++) {
+      int64_t start = ox * STRIDE + kx * dilation_x - w->pad_left;
+      __m512 values;
+      if (inside && STRIDE == 1) {
+        values = _mm512_loadu_ps(row + start);
+      } else if (inside) {
+        values = _mm512_permutex2var_ps(_mm512_loadu_ps(row + start), pick,
+                                        _mm512_loadu_ps(row + start + 16));
+      } else {
+        values = load_taps(row, width, start, count, STRIDE);
+      }
+      sum = _mm512_fmadd_ps(values, _mm512_set1_ps(tap[kx]), sum);
+    }
+  }
+  return sum;
+}
+
 AVX512 INLINE void depthwise_vector(const float *input, int64_t height, int64_t width,
                                     const float *weights, float bias, const cnk_window *w,
                                     float *output, int64_t output_height, int64_t output_width,
-                                    float clamp_min, float clamp_max, const int STRIDE) {
+                                    float clamp_min, float clamp_max, const int KERNEL,
+                                    const int STRIDE) {
   __m512 low = _mm512_set1_ps(clamp_min);
   __m512 high = _mm512_set1_ps(clamp_max);
+  /* The x span one chunk of 16 outputs reads, relative to its first output's x * STRIDE. */
+  int64_t span = (KERNEL ? KERNEL - 1 : (w->kernel_width - 1) * w->dilation_x) + 16 * STRIDE;
   for (int64_t oy = 0; oy < output_height; oy++) {
     for (int64_t ox = 0; ox < output_width; ox += 16) {
       int64_t count = output_width - ox < 16 ? output_width - ox : 16;
-      __m512 sum = _mm512_set1_ps(bias);
-      for (int64_t ky = 0; ky < w->kernel_height; ky++) {
-        int64_t y = oy * w->stride_y + ky * w->dilation_y - w->pad_top;
-        if (y < 0 || y >= height) continue;
-        const float *row = input + y * width;
-        const float *tap = weights + ky * w->kernel_width;
-        for (int64_t kx = 0; kx < w->kernel_width; kx++) {
-          int64_t start = ox * STRIDE + kx * w->dilation_x - w->pad_left;
-          __m512 values = load_taps(row, width, start, count, STRIDE);
-          sum = _mm512_fmadd_ps(values, _mm512_set1_ps(tap[kx]), sum);
-        }
-      }
+      int64_t first = ox * STRIDE - w->pad_left;
+      int inside = count == 16 && first >= 0 && first + span <= width;
+      __m512 sum = inside ? window_sum(input, height, width, weights, bias, w, oy, ox, count, 1,
+                                       KERNEL, STRIDE)
+                          : window_sum(input, height, width, weights, bias, w, oy, ox, count, 0,
+                                       KERNEL, STRIDE);
       sum = _mm512_min_ps(high, _mm512_max_ps(low, sum));
       _mm512_mask_storeu_ps(output + oy * output_width + ox, lane_range(0, count), sum);
     }
   }
 }
 
+#define DEPTHWISE(KERNEL, STRIDE)                                                            \
+  depthwise_vector(input, height, width, weights, bias, w, output, output_height, output_width, \
+                   clamp_min, clamp_max, KERNEL, STRIDE)
+
 AVX512 void cnk_depthwise_plane_avx512(const float *input, int64_t height, int64_t width,
                                        const float *weights, float bias, const cnk_window *w,
                                        float *output, int64_t output_height,
                                        int64_t output_width, float clamp_min, float clamp_max) {
+  int square = w->kernel_height == w->kernel_width && w->dilation_x == 1;
   if (w->stride_x == 1) {
-    depthwise_vector(input, height, width, weights, bias, w, output, output_height,
-                     output_width, clamp_min, clamp_max, 1);
+    if (square && w->kernel_width == 3) DEPTHWISE(3, 1);
+    else if (square && w->kernel_width == 5) DEPTHWISE(5, 1);
+    else DEPTHWISE(0, 1);
   } else if (w->stride_x == 2) {
-    depthwise_vector(input, height, width, weights, bias, w, output, output_height,
-                     output_width, clamp_min, clamp_max, 2);
+    if (square && w->kernel_width == 3) DEPTHWISE(3, 2);
+    else if (square && w->kernel_width == 5) DEPTHWISE(5, 2);
+    else DEPTHWISE(0, 2);
   } else {
     depthwise_scalar(input, height, width, weights, bias, w, output, output_height,
                      output_width, clamp_min, clamp_max);

@@ -25,6 +25,7 @@ AVX512 INLINE void block(int64_t k, const float *a, const float *b, const int RO
     acc[r][0] = _mm512_setzero_ps();
     acc[r][1] = _mm512_setzero_ps();
   }
+#pragma clang loop unroll(disable)
   for (int64_t p = 0; p < k; p++) {
     __m512 b0 = _mm512_loadu_ps(b);
     __m512 b1 = VECTORS == 2 ? _mm512_loadu_ps(b + 16) : _mm512_setzero_ps();
@@ -79,7 +80,10 @@ AVX512 static void dispatch_block(int64_t k, const float *a, const float *b, int
     BLOCK_CASE(10)
     BLOCK_CASE(11)
     default:
-      block(k, a, b, MR, vectors == 2 ? 2 : 1, columns, c, ldc, bias, residual, e);
+      if (vectors == 2)
+        block(k, a, b, MR, 2, columns, c, ldc, bias, residual, e);
+      else
+        block(k, a, b, MR, 1, columns, c, ldc, bias, residual, e);
       break;
   }
 }

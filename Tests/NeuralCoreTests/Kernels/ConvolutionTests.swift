@@ -83,6 +83,8 @@ import Testing
     let cases: [(channels: Int, outputs: Int, kernel: Int, stride: Int, groups: Int, size: Int)] = [
       (16, 96, 1, 1, 1, 14), (96, 24, 1, 1, 1, 7), (24, 24, 3, 2, 24, 15), (40, 40, 5, 1, 40, 9),
       (3, 32, 3, 2, 1, 17),
+      // Planes wide enough for the vector kernels' unmasked interior chunks.
+      (4, 4, 3, 1, 4, 45), (4, 4, 5, 1, 4, 38), (4, 4, 3, 2, 4, 70), (4, 4, 5, 2, 4, 57),
     ]
     for item in cases {
       let pad = item.kernel / 2
