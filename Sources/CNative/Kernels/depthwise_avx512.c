@@ -1,5 +1,8 @@
 #include "CNativeKernels.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* Any window: one output at a time, taps outside the plane skipped. */
 static void depthwise_scalar(const float *input, int64_t height, int64_t width,
                              const float *weights, float bias, const cnk_window *w,
@@ -63,7 +66,8 @@ AVX512 INLINE __m512 load_taps(const float *row, int64_t width, int64_t start, i
 /*
  * Sixteen outputs of one row: the sum over the window's taps. KERNEL (the square kernel size,
  * or 0 for any size) and STRIDE are compile-time constants at every call site. When the whole
- * horizontal span lies inside the row (`inside`), taps load without masks.
+ * horizontal span lies inside the row (`inside`), taps load all sixteen lanes without masks
+ * (lanes past `count` are computed and not stored).
  */
 AVX512 INLINE __m512 window_sum(const float *input, int64_t height, int64_t width,
                                 const float *weights, float bias, const cnk_window *w,
@@ -110,7 +114,7 @@ AVX512 INLINE void depthwise_vector(const float *input, int64_t height, int64_t 
     for (int64_t ox = 0; ox < output_width; ox += 16) {
       int64_t count = output_width - ox < 16 ? output_width - ox : 16;
       int64_t first = ox * STRIDE - w->pad_left;
-      int inside = count == 16 && first >= 0 && first + span <= width;
+      int inside = first >= 0 && first + span <= width;
       __m512 sum = inside ? window_sum(input, height, width, weights, bias, w, oy, ox, count, 1,
                                        KERNEL, STRIDE)
                           : window_sum(input, height, width, weights, bias, w, oy, ox, count, 0,
@@ -125,30 +129,85 @@ AVX512 INLINE void depthwise_vector(const float *input, int64_t height, int64_t 
   depthwise_vector(input, height, width, weights, bias, w, output, output_height, output_width, \
                    clamp_min, clamp_max, KERNEL, STRIDE)
 
-AVX512 void cnk_depthwise_plane_avx512(const float *input, int64_t height, int64_t width,
-                                       const float *weights, float bias, const cnk_window *w,
-                                       float *output, int64_t output_height,
-                                       int64_t output_width, float clamp_min, float clamp_max) {
+AVX512 static void depthwise_dispatch(const float *input, int64_t height, int64_t width,
+                                      const float *weights, float bias, const cnk_window *w,
+                                      float *output, int64_t output_height, int64_t output_width,
+                                      float clamp_min, float clamp_max) {
   int square = w->kernel_height == w->kernel_width && w->dilation_x == 1;
   if (w->stride_x == 1) {
     if (square && w->kernel_width == 3) DEPTHWISE(3, 1);
     else if (square && w->kernel_width == 5) DEPTHWISE(5, 1);
     else DEPTHWISE(0, 1);
-  } else if (w->stride_x == 2) {
+  } else {
     if (square && w->kernel_width == 3) DEPTHWISE(3, 2);
     else if (square && w->kernel_width == 5) DEPTHWISE(5, 2);
     else DEPTHWISE(0, 2);
-  } else {
-    depthwise_scalar(input, height, width, weights, bias, w, output, output_height,
-                     output_width, clamp_min, clamp_max);
   }
 }
+
+/*
+ * Strides 1 and 2 copy each plane into a zero-bordered scratch first, wide and tall enough that
+ * every chunk of sixteen outputs reads its taps without masks or bounds checks; one scratch
+ * serves all planes of the call. If the scratch cannot be had, each plane is convolved in
+ * place with masked loads at its borders.
+ */
+AVX512 void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t height,
+                                 int64_t width, const float *weights, const float *bias,
+                                 const cnk_window *w, float *output, int64_t output_height,
+                                 int64_t output_width, float clamp_min, float clamp_max) {
+  int64_t taps = w->kernel_height * w->kernel_width;
+  int64_t plane_size = height * width;
+  int64_t output_size = output_height * output_width;
+  if (w->stride_x != 1 && w->stride_x != 2) {
+    for (int64_t plane = 0; plane < planes; plane++) {
+      depthwise_scalar(input + plane * plane_size, height, width, weights + plane * taps,
+                       bias[plane], w, output + plane * output_size, output_height,
+                       output_width, clamp_min, clamp_max);
+    }
+    return;
+  }
+  int64_t chunks = (output_width + 15) / 16;
+  int64_t span = (w->kernel_width - 1) * w->dilation_x + 16 * w->stride_x;
+  int64_t padded_width = (chunks - 1) * 16 * w->stride_x + span;
+  if (padded_width < w->pad_left + width) padded_width = w->pad_left + width;
+  int64_t padded_height =
+      (output_height - 1) * w->stride_y + (w->kernel_height - 1) * w->dilation_y + 1;
+  if (padded_height < w->pad_top + height) padded_height = w->pad_top + height;
+  float *scratch = padded_height * padded_width <= (int64_t)1 << 24
+                       ? calloc((size_t)(padded_height * padded_width), sizeof(float))
+                       : NULL;
+  cnk_window inner = *w;
+  inner.pad_top = 0;
+  inner.pad_left = 0;
+  for (int64_t plane = 0; plane < planes; plane++) {
+    const float *source = input + plane * plane_size;
+    float *target = output + plane * output_size;
+    if (!scratch) {
+      depthwise_dispatch(source, height, width, weights + plane * taps, bias[plane], w, target,
+                         output_height, output_width, clamp_min, clamp_max);
+      continue;
+    }
+    /* The borders stay zero from calloc; only the interior is rewritten per plane. */
+    for (int64_t y = 0; y < height; y++) {
+      memcpy(scratch + (y + w->pad_top) * padded_width + w->pad_left, source + y * width,
+             (size_t)width * sizeof(float));
+    }
+    depthwise_dispatch(scratch, padded_height, padded_width, weights + plane * taps,
+                       bias[plane], &inner, target, output_height, output_width, clamp_min,
+                       clamp_max);
+  }
+  free(scratch);
+}
 #else
-void cnk_depthwise_plane_avx512(const float *input, int64_t height, int64_t width,
-                                const float *weights, float bias, const cnk_window *w,
-                                float *output, int64_t output_height, int64_t output_width,
-                                float clamp_min, float clamp_max) {
-  depthwise_scalar(input, height, width, weights, bias, w, output, output_height, output_width,
-                   clamp_min, clamp_max);
+void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t height, int64_t width,
+                          const float *weights, const float *bias, const cnk_window *w,
+                          float *output, int64_t output_height, int64_t output_width,
+                          float clamp_min, float clamp_max) {
+  int64_t taps = w->kernel_height * w->kernel_width;
+  for (int64_t plane = 0; plane < planes; plane++) {
+    depthwise_scalar(input + plane * height * width, height, width, weights + plane * taps,
+                     bias[plane], w, output + plane * output_height * output_width,
+                     output_height, output_width, clamp_min, clamp_max);
+  }
 }
 #endif

@@ -51,13 +51,32 @@ typedef struct cnk_window {
 } cnk_window;
 
 /*
- * Convolves one height x width plane with its own kernel (kernel_height x kernel_width
- * weights), adds `bias`, clamps, and writes output_height x output_width values. Taps outside
- * the plane read zero. Strides 1 and 2 run vectorized; others fall back to scalar code.
+ * Convolves `planes` consecutive height x width planes, each with its own kernel
+ * (kernel_height x kernel_width weights per plane, consecutive) and bias, clamps, and writes
+ * output_height x output_width values per plane. Taps outside a plane read zero. Strides 1 and
+ * 2 run vectorized; others fall back to scalar code.
  */
-void cnk_depthwise_plane_avx512(const float *input, int64_t height, int64_t width,
-                                const float *weights, float bias, const cnk_window *window,
-                                float *output, int64_t output_height, int64_t output_width,
-                                float clamp_min, float clamp_max);
+void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t height, int64_t width,
+                          const float *weights, const float *bias, const cnk_window *window,
+                          float *output, int64_t output_height, int64_t output_width,
+                          float clamp_min, float clamp_max);
+
+/*
+ * c[j] (+)= alpha * sum over p < k of a[p * a_stride] * b[p * ldb + j], for j < n: one row of
+ * a matrix product whose B rows are contiguous (a classifier head at batch 1). When
+ * `accumulate` is 0, c is overwritten.
+ */
+void cnk_row_times_matrix_avx512(int64_t k, int64_t n, float alpha, const float *a,
+                                 int64_t a_stride, const float *b, int64_t ldb, float *c,
+                                 int accumulate);
+
+/*
+ * Writes im2col columns start..<start + count of a convolution over `channels` planes of
+ * height x width as packed B panels of CNK_GEMM_COLUMN_TILE columns (row p = channel, ky, kx
+ * of the window; column = output y * output_width + output x), zero where a tap falls outside.
+ */
+void cnk_im2col_panels_avx512(const float *input, int64_t channels, int64_t height,
+                              int64_t width, const cnk_window *window, int64_t output_width,
+                              int64_t start, int64_t count, float *destination);
 
 #endif

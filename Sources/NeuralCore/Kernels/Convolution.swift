@@ -120,6 +120,7 @@ struct Convolution: Sendable {
       columnOffsets[p] = (tap % window.kernelWidth) * window.dilationX - window.padLeft
     }
     let window = self.window
+    let nativeWindow = window.native
     weights.withUnsafeBufferPointer { packedWeights in
       bias.withUnsafeBufferPointer { biasBuffer in
         // Safety: weights hold groups packed A blocks of groupSize; bias outputChannels floats.
@@ -139,6 +140,18 @@ struct Convolution: Sendable {
                     depth: depth, source, rowStride: plane, columnStride: 1, start: start,
                     width: count, columnTile: kernels.columnTile, into: destination)
                 }, c: target, ldc: columns, epilogue: epilogue, threads: threads, kernels: kernels)
+            } else if kernels == .avx512 {
+              withUnsafePointer(to: nativeWindow) { windowPointer in
+                GEMM.multiply(
+                  rows: rows, columns: columns, depth: depth,
+                  packedA: weightBase + group * groupSize,
+                  packB: { start, count, destination in
+                    cnk_im2col_panels_avx512(
+                      source, Int64(groupInputs), Int64(height), Int64(width), windowPointer,
+                      Int64(outputWidth), Int64(start), Int64(count), destination)
+                  }, c: target, ldc: columns, epilogue: epilogue, threads: threads,
+                  kernels: kernels)
+              }
             } else {
               GEMM.multiply(
                 rows: rows, columns: columns, depth: depth, packedA: weightBase + group * groupSize,
@@ -228,24 +241,28 @@ struct Convolution: Sendable {
   ) {
     let taps = window.kernelHeight * window.kernelWidth
     let channels = outputChannels
-    var native = cnk_window(
-      kernel_height: Int64(window.kernelHeight), kernel_width: Int64(window.kernelWidth),
-      stride_y: Int64(window.strideY), stride_x: Int64(window.strideX),
-      dilation_y: Int64(window.dilationY), dilation_x: Int64(window.dilationX),
-      pad_top: Int64(window.padTop), pad_left: Int64(window.padLeft))
+    var native = window.native
+    let planes = batch * channels
+    // A few runs of consecutive planes per thread: each run shares one padded scratch.
+    let runLength = threads > 1 ? max(1, (planes + 4 * threads - 1) / (4 * threads)) : planes
     weights.withUnsafeBufferPointer { weightBuffer in
       bias.withUnsafeBufferPointer { biasBuffer in
         withUnsafePointer(to: &native) { nativeWindow in
-          // Safety: weights hold channels * taps floats and bias one float per channel; each
-          // work item reads one input plane and writes one output plane.
+          // Safety: weights hold channels * taps floats and bias one float per channel; a run
+          // never crosses an image, so its weights and biases are consecutive; runs read and
+          // write disjoint planes.
           guard let weightBase = weightBuffer.baseAddress, let biasBase = biasBuffer.baseAddress
           else { return }
-          Parallel.forEach(batch * channels, threads: threads) { planeIndex in
-            let channel = planeIndex % channels
-            cnk_depthwise_plane_avx512(
-              input + planeIndex * height * width, Int64(height), Int64(width),
-              weightBase + channel * taps, biasBase[channel], nativeWindow,
-              output + planeIndex * outputHeight * outputWidth, Int64(outputHeight),
+          let runsPerImage = (channels + runLength - 1) / runLength
+          Parallel.forEach(batch * runsPerImage, threads: threads) { item in
+            let image = item / runsPerImage
+            let channel = (item % runsPerImage) * runLength
+            let count = min(runLength, channels - channel)
+            let plane = image * channels + channel
+            cnk_depthwise_avx512(
+              input + plane * height * width, Int64(count), Int64(height), Int64(width),
+              weightBase + channel * taps, biasBase + channel, nativeWindow,
+              output + plane * outputHeight * outputWidth, Int64(outputHeight),
               Int64(outputWidth), bounds.low, bounds.high)
           }
         }
@@ -365,5 +382,15 @@ struct Convolution: Sendable {
       }
     }
     return output
+  }
+}
+
+extension Window {
+  /// The window as the C kernels take it.
+  var native: cnk_window {
+    cnk_window(
+      kernel_height: Int64(kernelHeight), kernel_width: Int64(kernelWidth),
+      stride_y: Int64(strideY), stride_x: Int64(strideX), dilation_y: Int64(dilationY),
+      dilation_x: Int64(dilationX), pad_top: Int64(padTop), pad_left: Int64(padLeft))
   }
 }

@@ -203,7 +203,7 @@ enum GEMM {
       multiplyFewRows(
         rows: m, columns: n, depth: k, a: a, aRowStride: aRowStride,
         aColumnStride: aColumnStride, b: b, bRowStride: bRowStride, alpha: alpha, c: c,
-        ldc: ldc, accumulates: accumulates, threads: threads)
+        ldc: ldc, accumulates: accumulates, threads: threads, kernels: kernels)
       return
     }
     var packed = [Float](repeating: 0, count: packedSize(rows: m, depth: k, kernels: kernels))
@@ -231,12 +231,20 @@ enum GEMM {
   private static func multiplyFewRows(
     rows m: Int, columns n: Int, depth k: Int, a: UnsafePointer<Float>, aRowStride: Int,
     aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, alpha: Float,
-    c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int
+    c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int, kernels: KernelSet
   ) {
     let chunk = 512
     Parallel.forEach((n + chunk - 1) / chunk, threads: threads) { index in
       let start = index * chunk
       let width = min(chunk, n - start)
+      if kernels == .avx512 {
+        for row in 0..<m {
+          cnk_row_times_matrix_avx512(
+            Int64(k), Int64(width), alpha, a + row * aRowStride, Int64(aColumnStride), b + start,
+            Int64(bRowStride), c + row * ldc + start, accumulates ? 1 : 0)
+        }
+        return
+      }
       for row in 0..<m {
         let target = c + row * ldc + start
         if !accumulates { target.update(repeating: 0, count: width) }
