@@ -1,6 +1,5 @@
 #include "CNativeKernels.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Any window: one output at a time, taps outside the plane skipped. */
@@ -145,11 +144,102 @@ AVX512 static void depthwise_dispatch(const float *input, int64_t height, int64_
   }
 }
 
+/* Copies `count` floats with whole-vector moves (the C library call costs more on short rows). */
+AVX512 INLINE void copy_row(float *target, const float *source, int64_t count) {
+  for (int64_t x = 0; x < count; x += 16) {
+    __mmask16 mask = lane_range(0, count - x);
+    _mm512_mask_storeu_ps(target + x, mask, _mm512_maskz_loadu_ps(mask, source + x));
+  }
+}
+
 /*
- * Strides 1 and 2 copy each plane into a zero-bordered scratch first, wide and tall enough that
- * every chunk of sixteen outputs reads its taps without masks or bounds checks; one scratch
- * serves all planes of the call. If the scratch cannot be had, each plane is convolved in
- * place with masked loads at its borders.
+ * Splits one row into its even and odd padded columns: padded column c = x + pad_left goes to
+ * phase c % 2 at index c / 2, so stride-2 taps read consecutive values from one phase.
+ */
+AVX512 INLINE void split_row(float *even_phase, float *odd_phase, const float *source,
+                             int64_t count, int64_t pad_left) {
+  const __m512i evens = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4,
+                                         2, 0);
+  const __m512i odds = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5,
+                                        3, 1);
+  float *even_target = (pad_left % 2 ? odd_phase : even_phase) + pad_left / 2;
+  float *odd_target = (pad_left % 2 ? even_phase : odd_phase) + (pad_left + 1) / 2;
+  for (int64_t x = 0; x < count; x += 32) {
+    int64_t remaining = count - x;
+    __m512 low = _mm512_maskz_loadu_ps(lane_range(0, remaining), source + x);
+    __m512 high = _mm512_maskz_loadu_ps(lane_range(0, remaining - 16), source + x + 16);
+    _mm512_mask_storeu_ps(even_target + x / 2, lane_range(0, (remaining + 1) / 2),
+                          _mm512_permutex2var_ps(low, evens, high));
+    _mm512_mask_storeu_ps(odd_target + x / 2, lane_range(0, remaining / 2),
+                          _mm512_permutex2var_ps(low, odds, high));
+  }
+}
+
+/*
+ * ROWS output rows from oy on, over a zero-bordered plane split into STRIDE column phases
+ * (padded column c in phase c % STRIDE at index c / STRIDE), so every tap is one unmasked load.
+ * The rows' sums are independent chains, which keeps the FMA units busy. KERNEL, STRIDE and
+ * ROWS are compile-time constants at every call site.
+ */
+AVX512 INLINE void padded_rows(const float *phases, int64_t phase_size, int64_t phase_width,
+                               const float *weights, float bias, const cnk_window *w,
+                               float *output, int64_t oy, int64_t output_width, __m512 low,
+                               __m512 high, const int KERNEL, const int STRIDE,
+                               const int ROWS) {
+  const int64_t kernel_height = KERNEL ? KERNEL : w->kernel_height;
+  const int64_t kernel_width = KERNEL ? KERNEL : w->kernel_width;
+  const int64_t dilation_x = KERNEL ? 1 : w->dilation_x;
+  int64_t row_step = w->stride_y * phase_width;
+  for (int64_t ox = 0; ox < output_width; ox += 16) {
+    __m512 sum[4];
+    for (int r = 0; r < ROWS; r++) sum[r] = _mm512_set1_ps(bias);
+    for (int64_t ky = 0; ky < kernel_height; ky++) {
+      const float *line = phases + (oy * w->stride_y + ky * w->dilation_y) * phase_width + ox;
+      const float *tap = weights + ky * kernel_width;
+      for (int64_t kx = 0; kx < kernel_width; kx++) {
+        int64_t offset = kx * dilation_x;
+        const float *source = line + (offset % STRIDE) * phase_size + offset / STRIDE;
+        __m512 weight = _mm512_set1_ps(tap[kx]);
+        for (int r = 0; r < ROWS; r++) {
+          sum[r] = _mm512_fmadd_ps(_mm512_loadu_ps(source + r * row_step), weight, sum[r]);
+        }
+      }
+    }
+    __mmask16 mask = lane_range(0, output_width - ox);
+    for (int r = 0; r < ROWS; r++) {
+      _mm512_mask_storeu_ps(output + (oy + r) * output_width + ox, mask,
+                            _mm512_min_ps(high, _mm512_max_ps(low, sum[r])));
+    }
+  }
+}
+
+AVX512 INLINE void depthwise_padded(const float *phases, int64_t phase_size,
+                                    int64_t phase_width, const float *weights, float bias,
+                                    const cnk_window *w, float *output, int64_t output_height,
+                                    int64_t output_width, float clamp_min, float clamp_max,
+                                    const int KERNEL, const int STRIDE) {
+  __m512 low = _mm512_set1_ps(clamp_min);
+  __m512 high = _mm512_set1_ps(clamp_max);
+  int64_t oy = 0;
+  for (; oy + 4 <= output_height; oy += 4) {
+    padded_rows(phases, phase_size, phase_width, weights, bias, w, output, oy, output_width,
+                low, high, KERNEL, STRIDE, 4);
+  }
+  for (; oy < output_height; oy++) {
+    padded_rows(phases, phase_size, phase_width, weights, bias, w, output, oy, output_width,
+                low, high, KERNEL, STRIDE, 1);
+  }
+}
+
+#define PADDED(KERNEL, STRIDE)                                                                \
+  depthwise_padded(scratch, phase_size, padded_width, kernel, bias[plane], w, target,          \
+                   output_height, output_width, clamp_min, clamp_max, KERNEL, STRIDE)
+
+/*
+ * Strides 1 and 2 copy each plane into a zero-bordered scratch first (stride 2 split into even
+ * and odd columns), wide and tall enough that every chunk of sixteen outputs reads each tap
+ * with one unmasked load; one scratch serves all planes of the call. If the scratch cannot be
+ * had, each plane is convolved in place with masked loads at its borders.
  */
 AVX512 void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t height,
                                  int64_t width, const float *weights, const float *bias,
@@ -166,37 +256,50 @@ AVX512 void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t hei
     }
     return;
   }
+  int64_t stride = w->stride_x;
   int64_t chunks = (output_width + 15) / 16;
-  int64_t span = (w->kernel_width - 1) * w->dilation_x + 16 * w->stride_x;
-  int64_t padded_width = (chunks - 1) * 16 * w->stride_x + span;
-  if (padded_width < w->pad_left + width) padded_width = w->pad_left + width;
+  int64_t reach = (w->kernel_width - 1) * w->dilation_x;
+  /* Per phase: the columns chunked outputs read, and the plane's own columns. */
+  int64_t padded_width = stride == 1 ? chunks * 16 + reach : chunks * 16 + reach / 2 + 1;
+  int64_t own = (w->pad_left + width + stride - 1) / stride;
+  if (padded_width < own) padded_width = own;
   int64_t padded_height =
       (output_height - 1) * w->stride_y + (w->kernel_height - 1) * w->dilation_y + 1;
   if (padded_height < w->pad_top + height) padded_height = w->pad_top + height;
-  float *scratch = padded_height * padded_width <= (int64_t)1 << 24
-                       ? calloc((size_t)(padded_height * padded_width), sizeof(float))
-                       : NULL;
-  cnk_window inner = *w;
-  inner.pad_top = 0;
-  inner.pad_left = 0;
+  int64_t phase_size = padded_height * padded_width;
+  int64_t scratch_size = stride * phase_size;
+  float *scratch =
+      scratch_size <= (int64_t)1 << 24 ? cnk_thread_scratch((size_t)scratch_size * 4) : NULL;
+  if (scratch) memset(scratch, 0, (size_t)scratch_size * 4);
+  int square = w->kernel_height == w->kernel_width && w->dilation_x == 1;
   for (int64_t plane = 0; plane < planes; plane++) {
     const float *source = input + plane * plane_size;
     float *target = output + plane * output_size;
+    const float *kernel = weights + plane * taps;
     if (!scratch) {
-      depthwise_dispatch(source, height, width, weights + plane * taps, bias[plane], w, target,
-                         output_height, output_width, clamp_min, clamp_max);
+      depthwise_dispatch(source, height, width, kernel, bias[plane], w, target, output_height,
+                         output_width, clamp_min, clamp_max);
       continue;
     }
-    /* The borders stay zero from calloc; only the interior is rewritten per plane. */
+    /* The borders stay zero; only the interior is rewritten per plane. */
     for (int64_t y = 0; y < height; y++) {
-      memcpy(scratch + (y + w->pad_top) * padded_width + w->pad_left, source + y * width,
-             (size_t)width * sizeof(float));
+      float *row = scratch + (y + w->pad_top) * padded_width;
+      if (stride == 1) {
+        copy_row(row + w->pad_left, source + y * width, width);
+      } else {
+        split_row(row, row + phase_size, source + y * width, width, w->pad_left);
+      }
     }
-    depthwise_dispatch(scratch, padded_height, padded_width, weights + plane * taps,
-                       bias[plane], &inner, target, output_height, output_width, clamp_min,
-                       clamp_max);
+    if (stride == 1) {
+      if (square && w->kernel_width == 3) PADDED(3, 1);
+      else if (square && w->kernel_width == 5) PADDED(5, 1);
+      else PADDED(0, 1);
+    } else {
+      if (square && w->kernel_width == 3) PADDED(3, 2);
+      else if (square && w->kernel_width == 5) PADDED(5, 2);
+      else PADDED(0, 2);
+    }
   }
-  free(scratch);
 }
 #else
 void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t height, int64_t width,

@@ -50,7 +50,10 @@ AVX512 INLINE void block(int64_t k, const float *a, const float *b, const int RO
         value = _mm512_add_ps(value, _mm512_maskz_loadu_ps(mask, residual + r * ldc + 16 * v));
       }
       value = _mm512_min_ps(high, _mm512_max_ps(low, value));
-      _mm512_mask_storeu_ps(target, mask, value);
+      if (columns >= 16 * (v + 1))
+        _mm512_storeu_ps(target, value);
+      else
+        _mm512_mask_storeu_ps(target, mask, value);
     }
   }
 }

@@ -8,12 +8,20 @@
  * other CPUs NeuralCore runs its portable Swift kernels. Sizes are int64_t (Swift Int).
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Rows of C one GEMM micro-kernel call produces (the height of a packed A panel). */
 #define CNK_GEMM_ROW_TILE 12
 /* Columns of C one GEMM micro-kernel call produces (the width of a packed B panel). */
 #define CNK_GEMM_COLUMN_TILE 32
+
+/*
+ * A 64-byte-aligned workspace of at least `bytes` owned by the calling thread: reused (grown
+ * when needed) by later calls on the same thread, freed when the thread exits, and valid until
+ * the thread's next call. NULL when it cannot be had.
+ */
+void *cnk_thread_scratch(size_t bytes);
 
 /* 1 when the CPU and OS support the AVX-512 Foundation kernels of this target, else 0. */
 int cnk_has_avx512(void);

@@ -81,8 +81,8 @@ enum GEMM {
 
   /// Columns per B tile so that a packed tile stays within a few hundred kilobytes.
   static func tileWidth(depth k: Int, columns n: Int, columnTile: Int) -> Int {
-    let fit = max(columnTile, (65_536 / max(k, 1)) / columnTile * columnTile)
-    let width = min(512, fit)
+    let fit = max(columnTile, (262_144 / max(k, 1)) / columnTile * columnTile)
+    let width = min(1024, fit)
     return min(width, (n + columnTile - 1) / columnTile * columnTile)
   }
 
