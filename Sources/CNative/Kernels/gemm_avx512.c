@@ -110,11 +110,82 @@ AVX512 void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first
     }
   }
 }
+
+/* Packs positions start..<start + count of X (k rows, row stride ldx) as panels of MR. */
+AVX512 void cnk_pack_positions_avx512(const float *x, int64_t k, int64_t ldx, int64_t start,
+                                      int64_t count, float *packed) {
+  for (int64_t panel = 0; panel < count; panel += MR) {
+    __mmask16 mask = lanes(count - panel < MR ? count - panel : MR);
+    const float *source = x + start + panel;
+    float *target = packed + panel * k;
+    for (int64_t p = 0; p < k; p++) {
+      __m512 values = _mm512_maskz_loadu_ps(mask, source + p * ldx);
+      _mm512_mask_storeu_ps(target + p * MR, lanes(MR), values);
+    }
+  }
+}
+
+/*
+ * Channel-vectorized pointwise convolution: positions (packed by cnk_pack_positions_avx512)
+ * are the broadcast operand and output channels the vector lanes, so a small plane (7x7) wastes
+ * no lanes. Each ROWS x NR block of sums is written transposed into the channels' output rows.
+ */
+AVX512 void cnk_pointwise_tile_avx512(int64_t k, const float *packed_positions,
+                                      int64_t position_count, const float *packed_weights,
+                                      int64_t first_channel, int64_t channel_count,
+                                      float *output, int64_t ldo, const cnk_epilogue *epilogue) {
+  const cnk_epilogue plain = {0, 0, 0, -__builtin_inff(), __builtin_inff()};
+  float sums[MR * NR] __attribute__((aligned(64)));
+  const __m512i column = _mm512_set_epi32(15 * NR, 14 * NR, 13 * NR, 12 * NR, 11 * NR, 10 * NR,
+                                          9 * NR, 8 * NR, 7 * NR, 6 * NR, 5 * NR, 4 * NR,
+                                          3 * NR, 2 * NR, NR, 0);
+  __m512 low = _mm512_set1_ps(epilogue->clamp_min);
+  __m512 high = _mm512_set1_ps(epilogue->clamp_max);
+  for (int64_t channel = 0; channel < channel_count; channel += NR) {
+    int64_t width = channel_count - channel < NR ? channel_count - channel : NR;
+    const float *weights = packed_weights + (first_channel + channel) * k;
+    for (int64_t position = 0; position < position_count; position += MR) {
+      int64_t rows = position_count - position < MR ? position_count - position : MR;
+      dispatch_block(k, packed_positions + position * k, weights, rows, width, sums, NR, 0, 0,
+                     &plain);
+      __mmask16 mask = lanes(rows);
+      for (int64_t j = 0; j < width; j++) {
+        int64_t m = first_channel + channel + j;
+        float *target = output + m * ldo + position;
+        __m512 value = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mask, column, sums + j, 4);
+        if (epilogue->bias) value = _mm512_add_ps(value, _mm512_set1_ps(epilogue->bias[m]));
+        if (epilogue->accumulate) {
+          value = _mm512_add_ps(value, _mm512_maskz_loadu_ps(mask, target));
+        }
+        if (epilogue->residual) {
+          value = _mm512_add_ps(value, _mm512_maskz_loadu_ps(
+                                           mask, epilogue->residual + m * ldo + position));
+        }
+        value = _mm512_min_ps(high, _mm512_max_ps(low, value));
+        _mm512_mask_storeu_ps(target, mask, value);
+      }
+    }
+  }
+}
 #else
+/* Never called: Swift runs these only when cnk_has_avx512() returns 1. */
 void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first_panel,
                           int64_t panel_count, int64_t rows, const float *packed_b,
                           int64_t columns, float *c, int64_t ldc, const cnk_epilogue *epilogue) {
   (void)k, (void)packed_a, (void)first_panel, (void)panel_count, (void)rows, (void)packed_b;
   (void)columns, (void)c, (void)ldc, (void)epilogue;
+}
+
+void cnk_pack_positions_avx512(const float *x, int64_t k, int64_t ldx, int64_t start,
+                               int64_t count, float *packed) {
+  (void)x, (void)k, (void)ldx, (void)start, (void)count, (void)packed;
+}
+
+void cnk_pointwise_tile_avx512(int64_t k, const float *packed_positions,
+                               int64_t position_count, const float *packed_weights,
+                               int64_t first_channel, int64_t channel_count, float *output,
+                               int64_t ldo, const cnk_epilogue *epilogue) {
+  (void)k, (void)packed_positions, (void)position_count, (void)packed_weights;
+  (void)first_channel, (void)channel_count, (void)output, (void)ldo, (void)epilogue;
 }
 #endif

@@ -50,6 +50,27 @@ void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first_panel,
                           int64_t panel_count, int64_t rows, const float *packed_b,
                           int64_t columns, float *c, int64_t ldc, const cnk_epilogue *epilogue);
 
+/*
+ * Packs positions start..<start + count of X (k rows of positions, row stride ldx) as panels of
+ * CNK_GEMM_ROW_TILE positions: position r of a panel at step p is at p * CNK_GEMM_ROW_TILE + r,
+ * zero past `count`. The panels take count rounded up to the row tile, times k, floats.
+ */
+void cnk_pack_positions_avx512(const float *x, int64_t k, int64_t ldx, int64_t start,
+                               int64_t count, float *packed);
+
+/*
+ * A pointwise (1x1) convolution block computed channel-vectorized: output[m * ldo + r] for
+ * channels first_channel..<first_channel + channel_count and packed positions r <
+ * position_count. Weights are packed as panels of CNK_GEMM_COLUMN_TILE channels (channel j of
+ * a panel at step p is at p * CNK_GEMM_COLUMN_TILE + j); first_channel is a multiple of the
+ * column tile. `output` and the epilogue's residual point at position 0 of this block in
+ * channel 0's row; the bias is indexed by channel.
+ */
+void cnk_pointwise_tile_avx512(int64_t k, const float *packed_positions,
+                               int64_t position_count, const float *packed_weights,
+                               int64_t first_channel, int64_t channel_count, float *output,
+                               int64_t ldo, const cnk_epilogue *epilogue);
+
 /* The geometry of a 2-D window over one plane. */
 typedef struct cnk_window {
   int64_t kernel_height, kernel_width;

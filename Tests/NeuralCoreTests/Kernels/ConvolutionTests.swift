@@ -81,7 +81,8 @@ import Testing
     var generator = SeededGenerator(seed: 11)
     // EfficientNet-like layers: 1x1 expansions/projections and 3x3/5x5 depthwise, stride 1 and 2.
     let cases: [(channels: Int, outputs: Int, kernel: Int, stride: Int, groups: Int, size: Int)] = [
-      (16, 96, 1, 1, 1, 14), (96, 24, 1, 1, 1, 7), (24, 24, 3, 2, 24, 15), (40, 40, 5, 1, 40, 9),
+      (16, 96, 1, 1, 1, 14), (96, 24, 1, 1, 1, 7), (96, 40, 1, 1, 1, 14), (24, 24, 3, 2, 24, 15),
+      (40, 40, 5, 1, 40, 9),
       (3, 32, 3, 2, 1, 17),
       // Planes wide enough for the vector kernels' unmasked interior chunks.
       (4, 4, 3, 1, 4, 45), (4, 4, 5, 1, 4, 38), (4, 4, 3, 2, 4, 70), (4, 4, 5, 2, 4, 57),
