@@ -146,7 +146,9 @@ AVX512 static void depthwise_dispatch(const float *input, int64_t height, int64_
 
 /* Copies `count` floats with whole-vector moves (the C library call costs more on short rows). */
 AVX512 INLINE void copy_row(float *target, const float *source, int64_t count) {
-  for (int64_t x = 0; x < count; x += 16) {
+  int64_t x = 0;
+  for (; x + 16 <= count; x += 16) _mm512_storeu_ps(target + x, _mm512_loadu_ps(source + x));
+  if (x < count) {
     __mmask16 mask = lane_range(0, count - x);
     _mm512_mask_storeu_ps(target + x, mask, _mm512_maskz_loadu_ps(mask, source + x));
   }
@@ -164,7 +166,15 @@ AVX512 INLINE void split_row(float *even_phase, float *odd_phase, const float *s
                                         3, 1);
   float *even_target = (pad_left % 2 ? odd_phase : even_phase) + pad_left / 2;
   float *odd_target = (pad_left % 2 ? even_phase : odd_phase) + (pad_left + 1) / 2;
-  for (int64_t x = 0; x < count; x += 32) {
+  int64_t x = 0;
+  /* Whole vectors first: masked loads cost far more on some CPUs (Zen 5 measured). */
+  for (; x + 32 <= count; x += 32) {
+    __m512 low = _mm512_loadu_ps(source + x);
+    __m512 high = _mm512_loadu_ps(source + x + 16);
+    _mm512_storeu_ps(even_target + x / 2, _mm512_permutex2var_ps(low, evens, high));
+    _mm512_storeu_ps(odd_target + x / 2, _mm512_permutex2var_ps(low, odds, high));
+  }
+  if (x < count) {
     int64_t remaining = count - x;
     __m512 low = _mm512_maskz_loadu_ps(lane_range(0, remaining), source + x);
     __m512 high = _mm512_maskz_loadu_ps(lane_range(0, remaining - 16), source + x + 16);
@@ -178,14 +188,17 @@ AVX512 INLINE void split_row(float *even_phase, float *odd_phase, const float *s
 /*
  * ROWS output rows from oy on, over a zero-bordered plane split into STRIDE column phases
  * (padded column c in phase c % STRIDE at index c / STRIDE), so every tap is one unmasked load.
- * The rows' sums are independent chains, which keeps the FMA units busy. KERNEL, STRIDE and
- * ROWS are compile-time constants at every call site.
+ * The rows' sums are independent chains, which keeps the FMA units busy. Rows narrower than
+ * a vector store whole vectors past the row's end when the output (`spill_limit` floats from
+ * this plane's start) has room: the overrun lands in a row written later, and masked stores
+ * cost far more. KERNEL, STRIDE and ROWS are compile-time constants at
+ * every call site.
  */
 AVX512 INLINE void padded_rows(const float *phases, int64_t phase_size, int64_t phase_width,
                                const float *weights, float bias, const cnk_window *w,
-                               float *output, int64_t oy, int64_t output_width, __m512 low,
-                               __m512 high, const int KERNEL, const int STRIDE,
-                               const int ROWS) {
+                               float *output, int64_t oy, int64_t output_width,
+                               int64_t spill_limit, __m512 low, __m512 high, const int KERNEL,
+                               const int STRIDE, const int ROWS) {
   const int64_t kernel_height = KERNEL ? KERNEL : w->kernel_height;
   const int64_t kernel_width = KERNEL ? KERNEL : w->kernel_width;
   const int64_t dilation_x = KERNEL ? 1 : w->dilation_x;
@@ -207,8 +220,14 @@ AVX512 INLINE void padded_rows(const float *phases, int64_t phase_size, int64_t 
     }
     __mmask16 mask = lane_range(0, output_width - ox);
     for (int r = 0; r < ROWS; r++) {
-      _mm512_mask_storeu_ps(output + (oy + r) * output_width + ox, mask,
-                            _mm512_min_ps(high, _mm512_max_ps(low, sum[r])));
+      __m512 value = _mm512_min_ps(high, _mm512_max_ps(low, sum[r]));
+      float *target = output + (oy + r) * output_width + ox;
+      /* A row of one short chunk may spill into the next row, which is written later. */
+      if (ox + 16 <= output_width ||
+          (output_width < 16 && (oy + r) * output_width + 16 <= spill_limit))
+        _mm512_storeu_ps(target, value);
+      else
+        _mm512_mask_storeu_ps(target, mask, value);
     }
   }
 }
@@ -216,24 +235,26 @@ AVX512 INLINE void padded_rows(const float *phases, int64_t phase_size, int64_t 
 AVX512 INLINE void depthwise_padded(const float *phases, int64_t phase_size,
                                     int64_t phase_width, const float *weights, float bias,
                                     const cnk_window *w, float *output, int64_t output_height,
-                                    int64_t output_width, float clamp_min, float clamp_max,
-                                    const int KERNEL, const int STRIDE) {
+                                    int64_t output_width, int64_t spill_limit, float clamp_min,
+                                    float clamp_max, const int KERNEL, const int STRIDE) {
   __m512 low = _mm512_set1_ps(clamp_min);
   __m512 high = _mm512_set1_ps(clamp_max);
   int64_t oy = 0;
   for (; oy + 4 <= output_height; oy += 4) {
     padded_rows(phases, phase_size, phase_width, weights, bias, w, output, oy, output_width,
-                low, high, KERNEL, STRIDE, 4);
+                spill_limit, low, high, KERNEL, STRIDE, 4);
   }
   for (; oy < output_height; oy++) {
     padded_rows(phases, phase_size, phase_width, weights, bias, w, output, oy, output_width,
-                low, high, KERNEL, STRIDE, 1);
+                spill_limit, low, high, KERNEL, STRIDE, 1);
   }
 }
 
 #define PADDED(KERNEL, STRIDE)                                                                \
   depthwise_padded(scratch, phase_size, padded_width, kernel, bias[plane], w, target,          \
-                   output_height, output_width, clamp_min, clamp_max, KERNEL, STRIDE)
+                   output_height, output_width,                                              \
+                   (planes - plane) * output_size, clamp_min,                                 \
+                   clamp_max, KERNEL, STRIDE)
 
 /*
  * Strides 1 and 2 copy each plane into a zero-bordered scratch first (stride 2 split into even

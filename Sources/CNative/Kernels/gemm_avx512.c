@@ -13,6 +13,11 @@ AVX512 INLINE __mmask16 lanes(int64_t count) {
   return count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1u);
 }
 
+/* Sixteen floats, or the masked lanes of them when `whole` is 0. */
+AVX512 INLINE __m512 load(const float *source, int whole, __mmask16 mask) {
+  return whole ? _mm512_loadu_ps(source) : _mm512_maskz_loadu_ps(mask, source);
+}
+
 /*
  * One ROWS x (16 * VECTORS) block of C. ROWS and VECTORS are compile-time constants at every
  * call site, so the accumulator array is unrolled into registers (up to 24 zmm).
@@ -42,15 +47,15 @@ AVX512 INLINE void block(int64_t k, const float *a, const float *b, const int RO
   for (int r = 0; r < ROWS; r++) {
     __m512 add = _mm512_set1_ps(bias ? bias[r] : 0.0f);
     for (int v = 0; v < VECTORS; v++) {
+      /* Masked loads and stores cost far more than whole ones: only the last vector uses them. */
+      int whole = columns >= 16 * (v + 1);
       __mmask16 mask = lanes(columns - 16 * v);
       float *target = c + r * ldc + 16 * v;
       __m512 value = _mm512_add_ps(acc[r][v], add);
-      if (e->accumulate) value = _mm512_add_ps(value, _mm512_maskz_loadu_ps(mask, target));
-      if (residual) {
-        value = _mm512_add_ps(value, _mm512_maskz_loadu_ps(mask, residual + r * ldc + 16 * v));
-      }
+      if (e->accumulate) value = _mm512_add_ps(value, load(target, whole, mask));
+      if (residual) value = _mm512_add_ps(value, load(residual + r * ldc + 16 * v, whole, mask));
       value = _mm512_min_ps(high, _mm512_max_ps(low, value));
-      if (columns >= 16 * (v + 1))
+      if (whole)
         _mm512_storeu_ps(target, value);
       else
         _mm512_mask_storeu_ps(target, mask, value);
@@ -115,12 +120,14 @@ AVX512 void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first
 AVX512 void cnk_pack_positions_avx512(const float *x, int64_t k, int64_t ldx, int64_t start,
                                       int64_t count, float *packed) {
   for (int64_t panel = 0; panel < count; panel += MR) {
+    /* Lanes past the panel's positions are packed too (unused); whole loads while in the row. */
+    int whole = start + panel + 16 <= ldx;
     __mmask16 mask = lanes(count - panel < MR ? count - panel : MR);
     const float *source = x + start + panel;
     float *target = packed + panel * k;
     for (int64_t p = 0; p < k; p++) {
-      __m512 values = _mm512_maskz_loadu_ps(mask, source + p * ldx);
-      _mm512_mask_storeu_ps(target + p * MR, lanes(MR), values);
+      /* Each store's four extra lanes are overwritten by the next step's (slack at the end). */
+      _mm512_storeu_ps(target + p * MR, load(source + p * ldx, whole, mask));
     }
   }
 }
@@ -162,7 +169,11 @@ AVX512 void cnk_pointwise_tile_avx512(int64_t k, const float *packed_positions,
                                            mask, epilogue->residual + m * ldo + position));
         }
         value = _mm512_min_ps(high, _mm512_max_ps(low, value));
-        _mm512_mask_storeu_ps(target, mask, value);
+        /* The next panel of this block overwrites the four lanes past this one. */
+        if (position + 16 <= position_count)
+          _mm512_storeu_ps(target, value);
+        else
+          _mm512_mask_storeu_ps(target, mask, value);
       }
     }
   }

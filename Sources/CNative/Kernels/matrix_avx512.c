@@ -9,6 +9,7 @@
 AVX512 void cnk_row_times_matrix_avx512(int64_t k, int64_t n, float alpha, const float *a,
                                         int64_t a_stride, const float *b, int64_t ldb, float *c,
                                         int accumulate) {
+  /* Whole vectors, then one masked tail: masked loads cost far more than whole ones. */
   int64_t vectors = n / 16;
   __mmask16 tail = (__mmask16)((1u << (n % 16)) - 1u);
   if (!accumulate) {
@@ -21,10 +22,18 @@ AVX512 void cnk_row_times_matrix_avx512(int64_t k, int64_t n, float alpha, const
     __m512 a2 = _mm512_set1_ps(alpha * a[(p + 2) * a_stride]);
     __m512 a3 = _mm512_set1_ps(alpha * a[(p + 3) * a_stride]);
     const float *b0 = b + p * ldb;
-    for (int64_t v = 0; v <= vectors; v++) {
-      __mmask16 mask = v < vectors ? (__mmask16)0xFFFF : tail;
-      if (!mask) break;
+    for (int64_t v = 0; v < vectors; v++) {
       int64_t j = v * 16;
+      __m512 sum = _mm512_loadu_ps(c + j);
+      sum = _mm512_fmadd_ps(a0, _mm512_loadu_ps(b0 + j), sum);
+      sum = _mm512_fmadd_ps(a1, _mm512_loadu_ps(b0 + ldb + j), sum);
+      sum = _mm512_fmadd_ps(a2, _mm512_loadu_ps(b0 + 2 * ldb + j), sum);
+      sum = _mm512_fmadd_ps(a3, _mm512_loadu_ps(b0 + 3 * ldb + j), sum);
+      _mm512_storeu_ps(c + j, sum);
+    }
+    if (tail) {
+      __mmask16 mask = tail;
+      int64_t j = vectors * 16;
       __m512 sum = _mm512_maskz_loadu_ps(mask, c + j);
       sum = _mm512_fmadd_ps(a0, _mm512_maskz_loadu_ps(mask, b0 + j), sum);
       sum = _mm512_fmadd_ps(a1, _mm512_maskz_loadu_ps(mask, b0 + ldb + j), sum);

@@ -241,7 +241,7 @@ struct Convolution: Sendable {
           let firstChannel = (item % channelGroups) * panelsPerGroup * columnTile
           let channelCount = min(panelsPerGroup * columnTile, outputChannels - firstChannel)
           let packedFloats = (count + rowTile - 1) / rowTile * rowTile * depth
-          guard let raw = cnk_thread_scratch(packedFloats * 4) else {
+          guard let raw = cnk_thread_scratch((packedFloats + 16) * 4) else {
             preconditionFailure("no memory for a packed block of positions")
           }
           let packed = raw.assumingMemoryBound(to: Float.self)
