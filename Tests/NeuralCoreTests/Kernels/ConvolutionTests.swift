@@ -86,6 +86,8 @@ import Testing
       (3, 32, 3, 2, 1, 17),
       // Planes wide enough for the vector kernels' unmasked interior chunks.
       (4, 4, 3, 1, 4, 45), (4, 4, 5, 1, 4, 38), (4, 4, 3, 2, 4, 70), (4, 4, 5, 2, 4, 57),
+      // Full convolutions wide enough for whole-row im2col loads (the stem's 3x3 stride 2).
+      (3, 16, 3, 2, 1, 70), (4, 8, 3, 1, 1, 40),
     ]
     for item in cases {
       let pad = item.kernel / 2
