@@ -220,7 +220,7 @@ struct Convolution: Sendable {
     var channelGroups = 1
     if threads > 1 {
       channelGroups = min(
-        channelPanelCount, max(1, (4 * threads + positionBlocks - 1) / positionBlocks))
+        channelPanelCount, max(1, (8 * threads + positionBlocks - 1) / positionBlocks))
     }
     let panelsPerGroup = (channelPanelCount + channelGroups - 1) / channelGroups
     channelGroups = (channelPanelCount + panelsPerGroup - 1) / panelsPerGroup

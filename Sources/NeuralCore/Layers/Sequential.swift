@@ -77,7 +77,15 @@ public struct Residual: Layer {
         .shapeMismatch, "residual branch output \(branch.shape) differs from input \(input.shape)")
     }
     var sum = branch
-    for index in 0..<sum.count { sum.scalars[index] += input.scalars[index] }
+    sum.scalars.withUnsafeMutableBufferPointer { target in
+      input.scalars.withUnsafeBufferPointer { source in
+        // Safety: both tensors have the same shape, so the same element count.
+        guard let to = target.baseAddress, let from = source.baseAddress else { return }
+        Elementwise.run(
+          .add, a: to, aShape: input.shape, b: from, bShape: input.shape, output: to,
+          outputShape: input.shape)
+      }
+    }
     return sum
   }
 }
