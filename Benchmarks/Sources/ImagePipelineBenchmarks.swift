@@ -1,7 +1,11 @@
 import Foundation
 import ImagePipeline
 
-/// ImagePipeline's cases, named like `Benchmarks/Scripts/pillow_bench.py`'s so rows pair up.
+/// ImagePipeline's cases, named like `Benchmarks/Scripts/reference_bench.py`'s so rows pair up.
+///
+/// `preprocess.*` decode at full size (the exact mode); `preprocessFast.*` let
+/// ``ModelInputSpec/tensor(fromEncoded:decoder:orientation:jpegScaling:)`` pick the DCT-domain
+/// reduction, as `classify` does by default. Both include decoding and EXIF orientation.
 enum ImagePipelineBenchmarks {
   static func all(inputs: URL) throws -> [Benchmark] {
     let jpeg12 = try Data(contentsOf: inputs.appendingPathComponent(BenchmarkInputs.jpeg12MP))
@@ -28,6 +32,12 @@ enum ImagePipelineBenchmarks {
       },
       Benchmark(name: "ImagePipeline.preprocess.1MP-PNG") {
         blackHole(try recipe.tensor(from: try decoder.decode(png1)))
+      },
+      Benchmark(name: "ImagePipeline.preprocessFast.12MP") {
+        blackHole(try recipe.tensor(fromEncoded: jpeg12))
+      },
+      Benchmark(name: "ImagePipeline.preprocessFast.1080p") {
+        blackHole(try recipe.tensor(fromEncoded: jpeg1080))
       },
     ]
   }
