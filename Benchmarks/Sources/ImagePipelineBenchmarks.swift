@@ -12,12 +12,18 @@ enum ImagePipelineBenchmarks {
     let jpeg1080 = try Data(contentsOf: inputs.appendingPathComponent(BenchmarkInputs.jpeg1080p))
     let png1 = try Data(contentsOf: inputs.appendingPathComponent(BenchmarkInputs.png1MP))
     let decoder = ImageDecoder()
+    var eighth = DecodingOptions()
+    eighth.jpegScale = .eighth
+    let reducedDecoder = ImageDecoder(options: eighth)
     let decoded12 = try decoder.decode(jpeg12)
     let upright12 = decoded12.oriented()
     let resize = ModelInputSpec(width: 224, height: 224, cropAndScale: .scaleFill)
     let recipe = ModelInputSpec.efficientNetLite(size: 224)
     return [
       Benchmark(name: "ImagePipeline.decodeJPEG.12MP") { blackHole(try decoder.decode(jpeg12)) },
+      Benchmark(name: "ImagePipeline.decodeJPEG.12MP-eighth") {
+        blackHole(try reducedDecoder.decode(jpeg12))
+      },
       Benchmark(name: "ImagePipeline.decodeJPEG.1080p") { blackHole(try decoder.decode(jpeg1080)) },
       Benchmark(name: "ImagePipeline.decodePNG.1MP") { blackHole(try decoder.decode(png1)) },
       Benchmark(name: "ImagePipeline.orient.12MP") { blackHole(decoded12.oriented()) },
