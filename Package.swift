@@ -58,7 +58,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["ImagePipeline", "NeuralCore"],
+      dependencies: ["ImagePipeline", "NeuralCore", "ClassifierKit", "CatalogClient"],
       path: "Benchmarks/Sources"
     ),
 

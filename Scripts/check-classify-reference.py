@@ -1,5 +1,7 @@
-"""Runs `vision-catalog classify --json` (release build) on every reference photo and checks top-1,
-the top-5 set and confidences (within 1e-3 of softmax of ONNX Runtime's logits).
+"""Runs `vision-catalog classify --exact --json` (release build) on every reference photo and checks
+top-1, the top-5 set and confidences (within 1e-3 of softmax of ONNX Runtime's logits).
+`--exact` because the references were made from full-size decodes: the default DCT-scaled JPEG
+decode is measured separately (Scripts/measure-dct-accuracy.sh).
 Usage: python Scripts/check-classify-reference.py [../shared/models]   (needs numpy)
 """
 import json, subprocess, numpy as np, sys
@@ -7,7 +9,7 @@ root=sys.argv[1] if len(sys.argv) > 1 else '../shared/models'
 m=json.load(open(f'{root}/ref/manifest.json'))
 worst=0; ok=True
 for stem,info in m['photos'].items():
-    out=subprocess.run(['.build/release/vision-catalog','classify',f"{root}/{info['file']}",'--json'],capture_output=True,text=True)
+    out=subprocess.run(['.build/release/vision-catalog','classify',f"{root}/{info['file']}",'--exact','--json'],capture_output=True,text=True)
     r=json.loads(out.stdout)
     logits=np.load(f"{root}/ref/efficientnet-lite0/{stem}.logits.npy")[0].astype(np.float64)
     p=np.exp(logits-logits.max()); p/=p.sum()

@@ -1,6 +1,7 @@
 """Times Pillow (+ NumPy) on the same inputs and cases as `swift run -c release Benchmarks`.
 
-Prints the same tab-separated table as the Swift benchmarks (name, median_ms, min_ms,
+Covers the single stages (decode, orient, resize); the whole preprocessing recipes of Pillow,
+OpenCV and TurboJPEG are in `reference_bench.py`. Prints the same tab-separated table as the Swift benchmarks (name, median_ms, min_ms,
 iterations) so that `Benchmarks/compare` can pair the rows by name.
 """
 
@@ -35,21 +36,6 @@ def decode(path):
         return image.convert("RGB") if image.mode != "RGB" else image.copy()
 
 
-def efficientnet_input(image):
-    """DESIGN section 4: center crop S/(S+32) of the short side, bilinear (antialiased), (x-127)/128."""
-    width, height = image.size
-    side = int(SIZE / (SIZE + 32) * min(width, height))
-    top = ((height - side) + 1) // 2
-    left = ((width - side) + 1) // 2
-    crop = image.crop((left, top, left + side, top + side)).resize((SIZE, SIZE), Image.BILINEAR)
-    array = (np.asarray(crop, dtype=np.float32) - 127.0) / 128.0
-    return np.ascontiguousarray(array.transpose(2, 0, 1)[None])
-
-
-def preprocess(path):
-    return efficientnet_input(ImageOps.exif_transpose(decode(path)))
-
-
 def cases(inputs):
     jpeg12 = inputs / "photo-12mp.jpg"
     jpeg1080 = inputs / "photo-1080p.jpg"
@@ -62,9 +48,6 @@ def cases(inputs):
         ("ImagePipeline.decodePNG.1MP", lambda: decode(png1)),
         ("ImagePipeline.orient.12MP", lambda: ImageOps.exif_transpose(decoded12)),
         ("ImagePipeline.resize.12MP", lambda: upright12.resize((SIZE, SIZE), Image.BILINEAR)),
-        ("ImagePipeline.preprocess.12MP", lambda: preprocess(jpeg12)),
-        ("ImagePipeline.preprocess.1080p", lambda: preprocess(jpeg1080)),
-        ("ImagePipeline.preprocess.1MP-PNG", lambda: preprocess(png1)),
     ]
 
 

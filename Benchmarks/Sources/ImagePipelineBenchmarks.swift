@@ -1,19 +1,29 @@
 import Foundation
 import ImagePipeline
 
-/// ImagePipeline's cases, named like `Benchmarks/Scripts/pillow_bench.py`'s so rows pair up.
+/// ImagePipeline's cases, named like `Benchmarks/Scripts/reference_bench.py`'s so rows pair up.
+///
+/// `preprocess.*` decode at full size (the exact mode); `preprocessFast.*` let
+/// ``ModelInputSpec/tensor(fromEncoded:decoder:orientation:jpegScaling:)`` pick the DCT-domain
+/// reduction, as `classify` does by default. Both include decoding and EXIF orientation.
 enum ImagePipelineBenchmarks {
   static func all(inputs: URL) throws -> [Benchmark] {
     let jpeg12 = try Data(contentsOf: inputs.appendingPathComponent(BenchmarkInputs.jpeg12MP))
     let jpeg1080 = try Data(contentsOf: inputs.appendingPathComponent(BenchmarkInputs.jpeg1080p))
     let png1 = try Data(contentsOf: inputs.appendingPathComponent(BenchmarkInputs.png1MP))
     let decoder = ImageDecoder()
+    var eighth = DecodingOptions()
+    eighth.jpegScale = .eighth
+    let reducedDecoder = ImageDecoder(options: eighth)
     let decoded12 = try decoder.decode(jpeg12)
     let upright12 = decoded12.oriented()
     let resize = ModelInputSpec(width: 224, height: 224, cropAndScale: .scaleFill)
     let recipe = ModelInputSpec.efficientNetLite(size: 224)
     return [
       Benchmark(name: "ImagePipeline.decodeJPEG.12MP") { blackHole(try decoder.decode(jpeg12)) },
+      Benchmark(name: "ImagePipeline.decodeJPEG.12MP-eighth") {
+        blackHole(try reducedDecoder.decode(jpeg12))
+      },
       Benchmark(name: "ImagePipeline.decodeJPEG.1080p") { blackHole(try decoder.decode(jpeg1080)) },
       Benchmark(name: "ImagePipeline.decodePNG.1MP") { blackHole(try decoder.decode(png1)) },
       Benchmark(name: "ImagePipeline.orient.12MP") { blackHole(decoded12.oriented()) },
@@ -28,6 +38,12 @@ enum ImagePipelineBenchmarks {
       },
       Benchmark(name: "ImagePipeline.preprocess.1MP-PNG") {
         blackHole(try recipe.tensor(from: try decoder.decode(png1)))
+      },
+      Benchmark(name: "ImagePipeline.preprocessFast.12MP") {
+        blackHole(try recipe.tensor(fromEncoded: jpeg12))
+      },
+      Benchmark(name: "ImagePipeline.preprocessFast.1080p") {
+        blackHole(try recipe.tensor(fromEncoded: jpeg1080))
       },
     ]
   }

@@ -4,6 +4,7 @@ import Foundation
 //   swift run -c release Benchmarks [--filter TEXT] [--tsv] [--min-seconds S] [--inputs DIR]
 //   swift run -c release Benchmarks --make-inputs DIR
 //   swift run -c release Benchmarks --profile
+//   swift run -c release Benchmarks --dct-accuracy PHOTO...
 //
 // Inputs are made at run time from the bundled sample photo (see BenchmarkInputs), so the
 // comparison scripts can time the reference tools on the very same files.
@@ -17,6 +18,10 @@ func value(after flag: String) -> String? {
 }
 
 do {
+  if let start = arguments.firstIndex(of: "--dct-accuracy") {
+    try DCTAccuracy.run(paths: Array(arguments[arguments.index(after: start)...]))
+    exit(0)
+  }
   let inputs = URL(
     fileURLWithPath: value(after: "--inputs") ?? value(after: "--make-inputs")
       ?? ".cache/bench-inputs")
@@ -30,7 +35,7 @@ do {
     runner.minimumSeconds = seconds
   }
   let filter = value(after: "--filter") ?? ""
-  var all = try ImagePipelineBenchmarks.all(inputs: inputs)
+  var all = try ImagePipelineBenchmarks.all(inputs: inputs) + CatalogClientBenchmarks.all()
   if let models = NeuralCoreBenchmarks.modelsDirectory {
     if arguments.contains("--profile") {
       try NeuralCoreBenchmarks.printProfile(modelsDirectory: models)
@@ -41,6 +46,7 @@ do {
     FileHandle.standardError.write(
       Data("NeuralCore cases skipped: ../shared/models is absent\n".utf8))
   }
+  all += try ClassifierKitBenchmarks.all(inputs: inputs)
   try runner.run(all.filter { filter.isEmpty || $0.name.contains(filter) })
 } catch {
   FileHandle.standardError.write(Data("Benchmarks: \(error)\n".utf8))

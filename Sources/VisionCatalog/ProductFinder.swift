@@ -48,7 +48,12 @@ public struct ProductFinder: Sendable {
   /// - Returns: The products and the provenance of each step.
   /// - Throws: ``VisionCatalogError`` naming the failed stage.
   public func find(contentsOf url: URL) async throws(VisionCatalogError) -> ProductSearchResult {
-    try await decodeAndFind(naming: url.path) { decoder throws(ImageDecodingError) in
+    if let network = encodedPhotoNetwork {
+      return try await classifyEncodedAndFind(naming: url.path) { () throws(ClassificationError) in
+        try network.report(forFileAt: url, options: classificationOptions)
+      }
+    }
+    return try await decodeAndFind(naming: url.path) { decoder throws(ImageDecodingError) in
       try decoder.decode(contentsOf: url)
     }
   }
@@ -59,7 +64,13 @@ public struct ProductFinder: Sendable {
   /// - Returns: The products and the provenance of each step.
   /// - Throws: ``VisionCatalogError`` naming the failed stage.
   public func find(imageData data: Data) async throws(VisionCatalogError) -> ProductSearchResult {
-    try await decodeAndFind(naming: "the photo") { decoder throws(ImageDecodingError) in
+    if let network = encodedPhotoNetwork {
+      return try await classifyEncodedAndFind(naming: "the photo") {
+        () throws(ClassificationError) in
+        try network.report(for: data, options: classificationOptions)
+      }
+    }
+    return try await decodeAndFind(naming: "the photo") { decoder throws(ImageDecodingError) in
       try decoder.decode(data)
     }
   }
@@ -71,6 +82,46 @@ public struct ProductFinder: Sendable {
   /// - Throws: ``VisionCatalogError`` naming the failed stage.
   public func find(in image: RasterImage) async throws(VisionCatalogError) -> ProductSearchResult {
     try await find(in: image, decodeMilliseconds: nil)
+  }
+
+  /// The model when it is a `NetworkClassifier`, with ``decodingOptions``: it decodes encoded
+  /// photos itself, so that a large JPEG can be decoded at the reduction its input allows.
+  private var encodedPhotoNetwork: NetworkClassifier? {
+    guard var network = model as? NetworkClassifier else { return nil }
+    network.decodingOptions = decodingOptions
+    return network
+  }
+
+  /// Lets the network decode and classify, then finds; `name` prefixes a decoding error.
+  private func classifyEncodedAndFind(
+    naming name: String, _ classify: () throws(ClassificationError) -> ClassificationReport
+  ) async throws(VisionCatalogError) -> ProductSearchResult {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let report: ClassificationReport
+    do {
+      report = try classify()
+    } catch {
+      if error.code == .invalidImage, let decoding = error.underlying as? ImageDecodingError {
+        throw VisionCatalogError(.image, "\(name): \(decoding.message)", underlying: decoding)
+      }
+      throw VisionCatalogError(
+        .classification, "classification failed: \(error)", underlying: error)
+    }
+    let classified = clock.now
+    let stages = report.timings.milliseconds
+    let provenance = report.preprocessing
+    return try await search(
+      report.classifications,
+      image: ProductSearchResult.ImageSummary(
+        width: provenance.sourceWidth, height: provenance.sourceHeight,
+        orientation: Int(provenance.orientation.rawValue)),
+      crop: .init(provenance.cropRect),
+      stageTimings: ["preprocess": stages["preprocess"], "inference": stages["inference"]]
+        .compactMapValues { $0 },
+      decodeMilliseconds: stages["decode"],
+      classifyMilliseconds: Self.milliseconds(start.duration(to: classified))
+        - (stages["decode"] ?? 0))
   }
 
   /// Decodes with ``decodingOptions``, timing it, then finds; `name` prefixes a decoding error.
@@ -111,7 +162,20 @@ public struct ProductFinder: Sendable {
       throw VisionCatalogError(
         .classification, "classification failed: \(error)", underlying: error)
     }
-    let classified = clock.now
+    return try await search(
+      classifications, image: .init(image), crop: crop, stageTimings: stageTimings,
+      decodeMilliseconds: decodeMilliseconds,
+      classifyMilliseconds: Self.milliseconds(start.duration(to: clock.now)))
+  }
+
+  /// Tries the labels best first and fetches the products of the first category that has some.
+  private func search(
+    _ classifications: [Classification], image: ProductSearchResult.ImageSummary,
+    crop: ProductSearchResult.CropSummary?, stageTimings: [String: Double],
+    decodeMilliseconds: Double?, classifyMilliseconds: Double
+  ) async throws(VisionCatalogError) -> ProductSearchResult {
+    let clock = ContinuousClock()
+    let start = clock.now
     var attempts: [ProductSearchResult.CategoryAttempt] = []
     var tried: Set<String> = []
     for classification in classifications {
@@ -136,15 +200,15 @@ public struct ProductFinder: Sendable {
         continue
       }
       attempts.append(.init(label: classification.label, category: category, outcome: .chosen))
-      let done = clock.now
+      let catalog = Self.milliseconds(start.duration(to: clock.now))
       var timings = stageTimings.merging([
-        "classify": Self.milliseconds(start.duration(to: classified)),
-        "catalog": Self.milliseconds(classified.duration(to: done)),
-        "total": Self.milliseconds(start.duration(to: done)) + (decodeMilliseconds ?? 0),
+        "classify": classifyMilliseconds,
+        "catalog": catalog,
+        "total": classifyMilliseconds + catalog + (decodeMilliseconds ?? 0),
       ]) { _, new in new }
       timings["decode"] = decodeMilliseconds
       return ProductSearchResult(
-        image: .init(image), crop: crop, classifications: classifications, category: category,
+        image: image, crop: crop, classifications: classifications, category: category,
         categoryAttempts: attempts, query: listing.query, products: listing.products,
         timingsMs: timings)
     }

@@ -25,6 +25,18 @@ public struct ProductSearchResult: Sendable, Hashable, Codable {
       height = image.height
       orientation = Int(image.orientation.rawValue)
     }
+
+    /// Creates a summary from a stored size and orientation.
+    ///
+    /// - Parameters:
+    ///   - width: The stored width in pixels.
+    ///   - height: The stored height in pixels.
+    ///   - orientation: The EXIF orientation applied (1...8).
+    public init(width: Int, height: Int, orientation: Int) {
+      self.width = width
+      self.height = height
+      self.orientation = orientation
+    }
   }
 
   /// The part of the upright photo the model saw, in upright source pixels.

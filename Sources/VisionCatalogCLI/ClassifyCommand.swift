@@ -1,12 +1,12 @@
 import Foundation
 import VisionCatalog
 
-/// `vision-catalog classify IMAGE [--model default|FILE] [--top K] [--json]`.
+/// `vision-catalog classify IMAGE [--model default|FILE] [--top K] [--exact] [--json]`.
 struct ClassifyCommand: Subcommand {
   let name = "classify"
   let summary = "Classify a photo: the top labels with their confidences."
   let help = """
-    USAGE: vision-catalog classify IMAGE [--model default|FILE] [--top K] [--json]
+    USAGE: vision-catalog classify IMAGE [--model default|FILE] [--top K] [--exact] [--json]
 
     Decodes IMAGE, applies its EXIF orientation, prepares it as the model expects and prints
     the K best labels with softmax confidences.
@@ -31,7 +31,8 @@ struct ClassifyCommand: Subcommand {
 
   func run(_ arguments: [String]) async throws(CLIError) {
     let parsed = try CommandLineArguments(
-      arguments, options: ModelOptions.valued.union(["top"]), flags: ["json"])
+      arguments, options: ModelOptions.valued.union(["top"]),
+      flags: ModelOptions.flags.union(["json"]))
     let path = try parsed.singlePositional(named: "IMAGE")
     let top = try parsed.integer("top", in: 1...1_000) ?? 5
     let model = try ModelOptions.load(from: parsed)

@@ -1,12 +1,12 @@
 import Foundation
 import VisionCatalog
 
-/// `vision-catalog find IMAGE [catalog options] [--model default|FILE] [--top K] [--json]`.
+/// `vision-catalog find IMAGE [catalog options] [--model default|FILE] [--top K] [--exact] [--json]`.
 struct FindCommand: Subcommand {
   let name = "find"
   let summary = "Classify a photo and list the catalog's products for its category."
   let help = """
-    USAGE: vision-catalog find IMAGE [--service URL --odata-version 2|4 | --catalog FILE] [--top K] [--json]
+    USAGE: vision-catalog find IMAGE [--service URL --odata-version 2|4 | --catalog FILE] [--top K] [--exact] [--json]
 
     Classifies IMAGE, maps its best labels to a catalog category (trying the next label when
     one maps to nothing or finds no products) and lists that category's products. Without
@@ -22,7 +22,7 @@ struct FindCommand: Subcommand {
   func run(_ arguments: [String]) async throws(CLIError) {
     let parsed = try CommandLineArguments(
       arguments, options: CatalogOptions.valued.union(ModelOptions.valued).union(["top"]),
-      flags: ["json"])
+      flags: ModelOptions.flags.union(["json"]))
     let path = try parsed.singlePositional(named: "IMAGE")
     let top = try parsed.integer("top", in: 1...1_000) ?? 5
     let source = try CatalogOptions.source(from: parsed)

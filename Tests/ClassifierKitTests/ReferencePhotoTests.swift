@@ -11,10 +11,12 @@ import Testing
       print(ModelFixtures.sharedSkipReason)
       return
     }
-    guard let classifier = ModelFixtures.classifier else {
+    guard var classifier = ModelFixtures.classifier else {
       print(ModelFixtures.checkpointSkipReason)
       return
     }
+    // The references were made from full-size decodes (DESIGN section 2).
+    classifier.jpegScaling = .exact
     #expect(ModelFixtures.photos.count == 12)
     for photo in ModelFixtures.photos where ModelFixtures.corpusStems.contains(photo.stem) {
       let reference = try ModelFixtures.reference("\(photo.stem).logits.npy").scalars
@@ -44,6 +46,43 @@ import Testing
         #expect(confidenceDifference <= 1e-3, "confidences of \(photo.stem)")
       }
       #expect(raw.preprocessing.cropRect.width > 0)
+    }
+  }
+
+  /// The default automatic JPEG scaling decodes the three larger JPEG photos at 1/2; it keeps
+  /// their best label and the exact mode's provenance.
+  @Test func automaticJPEGScalingKeepsTheBestLabel() throws {
+    guard ModelFixtures.models != nil, !ModelFixtures.photos.isEmpty else {
+      print(ModelFixtures.sharedSkipReason)
+      return
+    }
+    guard var classifier = ModelFixtures.classifier else {
+      print(ModelFixtures.checkpointSkipReason)
+      return
+    }
+    #expect(classifier.jpegScaling == .automatic)
+    // Photos decoded at full size either way give identical results; the others are compared.
+    let reduced = try ModelFixtures.photos.filter { photo in
+      let info = try ImageDecoder().inspect(contentsOf: photo.file)
+      return try classifier.model.input.jpegScale(for: info) != .full
+    }
+    #expect(reduced.map(\.stem).sorted() == ["burger", "dog", "taxis"])
+    let visited = reduced.filter { ModelFixtures.corpusStems.contains($0.stem) }
+    if visited.isEmpty {
+      print("debug build: the DCT-scaled photos (dog, burger, taxis) run in release builds only")
+    }
+    for photo in visited {
+      classifier.jpegScaling = .automatic
+      let fast = try classifier.report(forFileAt: photo.file)
+      classifier.jpegScaling = .exact
+      let exact = try classifier.report(forFileAt: photo.file)
+      #expect(fast.classifications.first?.index == exact.classifications.first?.index)
+      #expect(fast.preprocessing.cropRect == exact.preprocessing.cropRect)
+      #expect(fast.preprocessing.sourceWidth == exact.preprocessing.sourceWidth)
+      print(
+        "\(photo.stem): decoded at 1/\(fast.preprocessing.jpegScale.denominator), top-1 "
+          + "\(fast.classifications.first?.label ?? "-") vs exact "
+          + "\(exact.classifications.first?.label ?? "-")")
     }
   }
 }

@@ -62,6 +62,19 @@ import Testing
     }
   }
 
+  @Test func exactIsAFlagOfClassifyAndFind() throws {
+    for name in ["classify", "find"] {
+      let help = try run([name, "--help"])
+      #expect(help.output.contains("--exact"), "\(name)")
+      let misspelt = try run([name, "Samples/coffee.png", "--exactly"])
+      #expect(misspelt.status == 2, "\(name)")
+    }
+    // `find` reads the photo before loading the model: a file that is not an image fails at
+    // once, after `--exact` was accepted.
+    let outcome = try run(["find", "Package.swift", "--exact"])
+    #expect(outcome.status == 1, "\(outcome.error)")
+  }
+
   @Test func aFileThatIsNotAnImageIsOneLineAndExitOne() throws {
     let notImage = ODataTestServer.packageRoot.appendingPathComponent("README.md").path
     for arguments in [["find", notImage], ["decode", notImage, "--out", "/tmp/x.png"]] {

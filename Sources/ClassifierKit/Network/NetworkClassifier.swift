@@ -17,7 +17,18 @@ public struct NetworkClassifier: ImageClassificationModel {
   /// The input preparation, labels and tensor names of the network.
   public let model: ModelDescription
   /// How encoded photos are decoded, including the maximum pixel count (100 MP by default).
+  ///
+  /// Its ``DecodingOptions/jpegScale`` is not used: ``jpegScaling`` picks the reduction per photo.
   public var decodingOptions: DecodingOptions
+  /// Whether encoded JPEG photos may be decoded at a DCT-domain reduction;
+  /// ``JPEGScalingPolicy/automatic`` by default.
+  ///
+  /// Automatic decodes a large photo at 1/2, 1/4 or 1/8 of its size when the crop to the input
+  /// still only shrinks, which is several times faster for phone photos and changes the logits
+  /// a little (Docs/Performance.md gives the measured cost); ``JPEGScalingPolicy/exact`` decodes
+  /// at full size and reproduces the reference preprocessing. Photos passed already decoded are
+  /// not affected.
+  public var jpegScaling: JPEGScalingPolicy
   /// The most images one network call stacks; larger batches are split, bounding memory.
   public var maximumBatchSize: Int
 
@@ -80,6 +91,7 @@ public struct NetworkClassifier: ImageClassificationModel {
   private init(description: ModelDescription, backend: NetworkBackend) {
     model = description
     decodingOptions = DecodingOptions()
+    jpegScaling = .automatic
     maximumBatchSize = 8
     self.backend = backend
   }
@@ -106,6 +118,9 @@ public struct NetworkClassifier: ImageClassificationModel {
 
   /// Classifies an encoded photo (PNG or JPEG, format sniffed from its bytes).
   ///
+  /// A large JPEG is decoded at a DCT-domain reduction unless ``jpegScaling`` is
+  /// ``JPEGScalingPolicy/exact``; the provenance still reports full-size pixels.
+  ///
   /// - Parameters:
   ///   - data: The encoded photo.
   ///   - orientation: An orientation overriding the file's EXIF one; `nil` uses the file's.
@@ -116,19 +131,13 @@ public struct NetworkClassifier: ImageClassificationModel {
   public func report(
     for data: Data, orientation: ImageOrientation? = nil, options: ClassificationOptions = .default
   ) throws(ClassificationError) -> ClassificationReport {
-    let clock = ContinuousClock()
-    let start = clock.now
-    let image: RasterImage
-    do {
-      image = try ImageDecoder(options: decodingOptions).decode(data)
-    } catch {
-      throw ClassificationError(.invalidImage, "the photo cannot be decoded", underlying: error)
-    }
-    return try report(
-      for: image, orientation: orientation, options: options, decodeTime: clock.now - start)
+    try report(orientation: orientation, options: options, name: "the photo") { _ in data }
   }
 
   /// Classifies a photo file (PNG or JPEG, format sniffed from its bytes).
+  ///
+  /// A large JPEG is decoded at a DCT-domain reduction unless ``jpegScaling`` is
+  /// ``JPEGScalingPolicy/exact``; the provenance still reports full-size pixels.
   ///
   /// - Parameters:
   ///   - url: The file's URL.
@@ -141,17 +150,48 @@ public struct NetworkClassifier: ImageClassificationModel {
     forFileAt url: URL, orientation: ImageOrientation? = nil,
     options: ClassificationOptions = .default
   ) throws(ClassificationError) -> ClassificationReport {
+    try report(orientation: orientation, options: options, name: "the photo \(url.path)") {
+      decoder throws(ImageDecodingError) in try decoder.read(contentsOf: url)
+    }
+  }
+
+  /// Reads, inspects and decodes (reduced when allowed), then prepares and classifies.
+  private func report(
+    orientation: ImageOrientation?, options: ClassificationOptions, name: String,
+    read: (ImageDecoder) throws(ImageDecodingError) -> Data
+  ) throws(ClassificationError) -> ClassificationReport {
     let clock = ContinuousClock()
     let start = clock.now
+    var decoder = ImageDecoder(options: decodingOptions)
+    decoder.options.jpegScale = .full
     let image: RasterImage
+    let info: ImageInfo?
     do {
-      image = try ImageDecoder(options: decodingOptions).decode(contentsOf: url)
+      let data = try read(decoder)
+      if jpegScaling == .automatic {
+        let header = try decoder.inspect(data)
+        decoder.options.jpegScale = try model.input.jpegScale(for: header, orientation: orientation)
+        info = header
+      } else {
+        info = nil
+      }
+      image = try decoder.decode(data)
     } catch {
-      throw ClassificationError(
-        .invalidImage, "the photo \(url.path) cannot be decoded", underlying: error)
+      throw ClassificationError(.invalidImage, "\(name) cannot be decoded", underlying: error)
     }
-    return try report(
-      for: image, orientation: orientation, options: options, decodeTime: clock.now - start)
+    let decoded = clock.now
+    let prepared: (tensor: Tensor, provenance: PreprocessingProvenance)
+    if let info {
+      prepared = try prepare { () throws(ImageDecodingError) in
+        try model.input.tensor(
+          from: image, orientation: orientation, decodedAt: decoder.options.jpegScale,
+          storedWidth: info.width, storedHeight: info.height)
+      }
+    } else {
+      prepared = try prepare(image, orientation: orientation)
+    }
+    return try classify(
+      prepared, options: options, decodeTime: decoded - start, preprocessStart: decoded)
   }
 
   /// Classifies a decoded photo.
@@ -173,9 +213,19 @@ public struct NetworkClassifier: ImageClassificationModel {
     for image: RasterImage, orientation: ImageOrientation?, options: ClassificationOptions,
     decodeTime: Duration
   ) throws(ClassificationError) -> ClassificationReport {
+    let start = ContinuousClock.now
+    return try classify(
+      prepare(image, orientation: orientation), options: options, decodeTime: decodeTime,
+      preprocessStart: start)
+  }
+
+  /// Runs the network on a prepared input and ranks the scores, timing from `preprocessStart`.
+  private func classify(
+    _ prepared: (tensor: Tensor, provenance: PreprocessingProvenance),
+    options: ClassificationOptions, decodeTime: Duration,
+    preprocessStart start: ContinuousClock.Instant
+  ) throws(ClassificationError) -> ClassificationReport {
     let clock = ContinuousClock()
-    let start = clock.now
-    let prepared = try prepare(image, orientation: orientation)
     let preprocessed = clock.now
     let scores = try logits(for: prepared.tensor)
     let classifications = Classification.ranked(
@@ -276,8 +326,16 @@ public struct NetworkClassifier: ImageClassificationModel {
   public func prepare(_ image: RasterImage, orientation: ImageOrientation? = nil)
     throws(ClassificationError) -> (tensor: Tensor, provenance: PreprocessingProvenance)
   {
+    try prepare { () throws(ImageDecodingError) in
+      try model.input.tensor(from: image, orientation: orientation)
+    }
+  }
+
+  private func prepare(_ input: () throws(ImageDecodingError) -> ModelInput)
+    throws(ClassificationError) -> (tensor: Tensor, provenance: PreprocessingProvenance)
+  {
     do {
-      let input = try model.input.tensor(from: image, orientation: orientation)
+      let input = try input()
       return (try Tensor(shape: input.tensor.shape, scalars: input.tensor.values), input.provenance)
     } catch {
       throw ClassificationError(.invalidImage, "the photo cannot be prepared", underlying: error)

@@ -106,8 +106,19 @@ public struct ImageDecoder: Sendable {
     try inspect(read(url))
   }
 
-  /// Reads at most one byte past the file limit, so a huge file (or a device that never ends)
-  /// is refused without being read into memory.
+  /// Reads an image file's bytes under ``DecodingOptions/maximumFileByteCount``, without decoding.
+  ///
+  /// At most one byte past the limit is read, so a huge file (or a device that never ends) is
+  /// refused without being read into memory. Useful to inspect and then decode one read.
+  ///
+  /// - Parameter url: A file URL.
+  /// - Returns: The file's bytes.
+  /// - Throws: ``ImageDecodingError`` with code `io` when the file cannot be read or
+  ///   `limitExceeded` when it is longer than the limit.
+  public func read(contentsOf url: URL) throws(ImageDecodingError) -> Data {
+    try read(url)
+  }
+
   private func read(_ url: URL) throws(ImageDecodingError) -> Data {
     let limit = max(options.maximumFileByteCount, 0)
     let data: Data

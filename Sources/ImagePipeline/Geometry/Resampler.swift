@@ -26,20 +26,55 @@ enum Resampler {
     _ image: RasterImage, orientation: ImageOrientation, rect: PixelRect,
     into canvas: inout [Float], canvasWidth: Int, target: PixelRect, background: SIMD3<Float>
   ) {
-    guard orientation != .up else {
-      resample(
-        image, rect: rect, into: &canvas, canvasWidth: canvasWidth, target: target,
-        background: background)
-      return
-    }
     let walk = OrientationWalk(orientation, width: image.width, height: image.height)
     precondition(rect.fits(imageWidth: walk.displayWidth, imageHeight: walk.displayHeight))
-    precondition(target.fits(imageWidth: canvasWidth, imageHeight: canvas.count / canvasWidth / 3))
+    let stored = walk.storedRect(of: rect)
     let turnedWidth = orientation.swapsDimensions ? target.height : target.width
     let turnedHeight = orientation.swapsDimensions ? target.width : target.height
+    resample(
+      image, stored: stored,
+      across: ResamplingWeights(inputCount: stored.width, outputCount: turnedWidth),
+      down: ResamplingWeights(inputCount: stored.height, outputCount: turnedHeight),
+      orientation: orientation, into: &canvas, canvasWidth: canvasWidth, target: target,
+      background: background)
+  }
+
+  /// Resamples the stored pixels `stored` of `image` with precomputed weights, turns the small
+  /// result by `orientation` and writes it into `target` of an interleaved RGB float canvas.
+  ///
+  /// - Parameters:
+  ///   - image: The 8-bit source as stored, of any pixel format.
+  ///   - stored: The stored pixels the weights' taps index, relative to its corner; must fit.
+  ///   - across: Weights over `stored.width` inputs, one output per turned target column.
+  ///   - down: Weights over `stored.height` inputs, one output per turned target row.
+  ///   - orientation: How the resampled stored pixels are turned to be upright.
+  ///   - canvas: Interleaved RGB floats, `canvasWidth` pixels per row.
+  ///   - canvasWidth: The canvas width in pixels.
+  ///   - target: Where the turned pixels go; must fit the canvas.
+  ///   - background: The color that alpha is composited over, levels 0...255.
+  static func resample(
+    _ image: RasterImage, stored: PixelRect, across: ResamplingWeights, down: ResamplingWeights,
+    orientation: ImageOrientation, into canvas: inout [Float], canvasWidth: Int,
+    target: PixelRect, background: SIMD3<Float>
+  ) {
+    precondition(stored.fits(imageWidth: image.width, imageHeight: image.height))
+    precondition(target.fits(imageWidth: canvasWidth, imageHeight: canvas.count / canvasWidth / 3))
+    precondition(across.inputCount == stored.width && down.inputCount == stored.height)
+    let turnedWidth = across.outputCount
+    let turnedHeight = down.outputCount
+    precondition(
+      orientation.swapsDimensions
+        ? (turnedWidth, turnedHeight) == (target.height, target.width)
+        : (turnedWidth, turnedHeight) == (target.width, target.height))
+    guard orientation != .up else {
+      resample(
+        image, rect: stored, across: across, down: down, into: &canvas, canvasWidth: canvasWidth,
+        target: target, background: background)
+      return
+    }
     var turned = [Float](repeating: 0, count: turnedWidth * turnedHeight * 3)
     resample(
-      image, rect: walk.storedRect(of: rect), into: &turned, canvasWidth: turnedWidth,
+      image, rect: stored, across: across, down: down, into: &turned, canvasWidth: turnedWidth,
       target: PixelRect(width: turnedWidth, height: turnedHeight), background: background)
     let turn = OrientationWalk(orientation, width: turnedWidth, height: turnedHeight)
     turned.withUnsafeBytes { input in
@@ -67,10 +102,22 @@ enum Resampler {
     _ image: RasterImage, rect: PixelRect, into canvas: inout [Float], canvasWidth: Int,
     target: PixelRect, background: SIMD3<Float>
   ) {
+    resample(
+      image, rect: rect,
+      across: ResamplingWeights(inputCount: rect.width, outputCount: target.width),
+      down: ResamplingWeights(inputCount: rect.height, outputCount: target.height),
+      into: &canvas, canvasWidth: canvasWidth, target: target, background: background)
+  }
+
+  /// Resamples `rect` of `image` with weights over its columns and rows into `target`.
+  private static func resample(
+    _ image: RasterImage, rect: PixelRect, across: ResamplingWeights, down: ResamplingWeights,
+    into canvas: inout [Float], canvasWidth: Int, target: PixelRect, background: SIMD3<Float>
+  ) {
     precondition(rect.fits(imageWidth: image.width, imageHeight: image.height))
     precondition(target.fits(imageWidth: canvasWidth, imageHeight: canvas.count / canvasWidth / 3))
-    let across = ResamplingWeights(inputCount: rect.width, outputCount: target.width)
-    let down = ResamplingWeights(inputCount: rect.height, outputCount: target.height)
+    precondition(across.inputCount == rect.width && across.outputCount == target.width)
+    precondition(down.inputCount == rect.height && down.outputCount == target.height)
     let rowFloats = target.width * 3
     func end(_ y: Int) -> Int { down.starts[y] + down.counts[y] }
     // Output rows go in bands whose horizontally resampled rows fit the budget, so that tall

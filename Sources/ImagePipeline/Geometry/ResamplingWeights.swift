@@ -32,9 +32,24 @@ public struct ResamplingWeights: Sendable, Hashable {
       (1...CropAndScale.maximumExtent).contains(inputCount)
         && (1...CropAndScale.maximumExtent).contains(outputCount),
       "resampling needs sizes in 1...\(CropAndScale.maximumExtent)")
+    self.init(inputCount: inputCount, from: 0, to: Double(inputCount), outputCount: outputCount)
+  }
+
+  /// Computes the weights for resampling the span `start..<end` of the input, measured in input
+  /// pixels from the left edge of sample 0, to `outputCount` samples; taps stay in
+  /// `0..<inputCount`.
+  ///
+  /// A reduced JPEG decode maps the exact crop to a span that need not start or end on a pixel
+  /// edge; keeping the fractional span keeps the filter centered where the exact crop's is.
+  /// With `start == 0` and `end == inputCount` this is the whole-input filter above, bit for bit.
+  init(inputCount: Int, from start: Double, to end: Double, outputCount: Int) {
+    precondition(
+      inputCount >= 1 && outputCount >= 1 && start >= 0 && end > start
+        && end <= Double(inputCount),
+      "resampling needs a non-empty span inside the input")
     self.inputCount = inputCount
     self.outputCount = outputCount
-    let scale = Double(inputCount) / Double(outputCount)
+    let scale = (end - start) / Double(outputCount)
     let support = max(scale, 1)
     var starts = [Int](repeating: 0, count: outputCount)
     var counts = [Int](repeating: 0, count: outputCount)
@@ -43,7 +58,7 @@ public struct ResamplingWeights: Sendable, Hashable {
     var table = [Float](repeating: 0, count: outputCount * stride)
     var raw = [Double](repeating: 0, count: stride)
     for output in 0..<outputCount {
-      let center = (Double(output) + 0.5) * scale
+      let center = start + (Double(output) + 0.5) * scale
       let first = max(Int(center - support + 0.5), 0)
       let end = min(Int(center + support + 0.5), inputCount)
       var sum = 0.0

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Everything needed to turn a decoded image into a model input: size, crop and scale, region of
 /// interest, normalization and channel order.
 ///
@@ -101,7 +103,113 @@ public struct ModelInputSpec: Sendable, Hashable {
   public func tensor(from image: RasterImage, orientation: ImageOrientation? = nil)
     throws(ImageDecodingError) -> ModelInput
   {
-    let (canvas, provenance) = try render(image, orientation: orientation)
+    try normalized(render(image, orientation: orientation, reduction: nil))
+  }
+
+  /// Turns a JPEG decoded at a DCT-domain reduction into the input that the full-size image
+  /// would give, up to the small pixel differences of the reduced decode.
+  ///
+  /// The crop, region of interest and padding are laid out on the full-size upright image, as
+  /// ``tensor(from:orientation:)`` does, and the provenance reports them in full-size pixels; the
+  /// resampler then reads the same area of the reduced pixels, at fractional positions where the
+  /// crop does not fall on a multiple of the reduction. Use ``jpegScale(for:orientation:)`` to
+  /// pick the reduction so that the reduced crop still only shrinks.
+  ///
+  /// - Parameters:
+  ///   - image: The image decoded with ``DecodingOptions/jpegScale`` set to `scale`.
+  ///   - orientation: The orientation to apply instead of the image's own; `nil` uses the image's.
+  ///   - scale: The reduction the image was decoded at.
+  ///   - storedWidth: The full stored width, from ``ImageDecoder/inspect(_:)-(Data)``.
+  ///   - storedHeight: The full stored height.
+  /// - Returns: The tensor and what was done to produce it, in full-size pixels.
+  /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the image is not the
+  ///   reduced size of `storedWidth x storedHeight`, or as ``tensor(from:orientation:)`` does.
+  public func tensor(
+    from image: RasterImage, orientation: ImageOrientation? = nil, decodedAt scale: JPEGScale,
+    storedWidth: Int, storedHeight: Int
+  ) throws(ImageDecodingError) -> ModelInput {
+    guard storedWidth > 0, storedHeight > 0,
+      scale.scaledSize(width: storedWidth, height: storedHeight) == (image.width, image.height)
+    else {
+      throw ImageDecodingError(
+        .invalidArgument,
+        "a \(image.width)x\(image.height) image is not the 1/\(scale.denominator) decode of "
+          + "\(storedWidth)x\(storedHeight)")
+    }
+    let reduction = scale == .full ? nil : (scale, storedWidth, storedHeight)
+    return try normalized(render(image, orientation: orientation, reduction: reduction))
+  }
+
+  /// Decodes an encoded photo and turns it into the model input, decoding a large JPEG at a
+  /// DCT-domain reduction when `jpegScaling` allows it.
+  ///
+  /// - Parameters:
+  ///   - data: The PNG or JPEG file.
+  ///   - decoder: The decoder whose limits apply; its ``DecodingOptions/jpegScale`` is replaced.
+  ///   - orientation: The orientation to apply instead of the file's; `nil` uses the file's.
+  ///   - jpegScaling: Whether a JPEG may be decoded reduced; ``JPEGScalingPolicy/automatic`` by
+  ///     default.
+  /// - Returns: The tensor and what was done to produce it, in full-size pixels.
+  /// - Throws: ``ImageDecodingError`` from decoding, or as ``tensor(from:orientation:)`` does.
+  public func tensor(
+    fromEncoded data: Data, decoder: ImageDecoder = ImageDecoder(),
+    orientation: ImageOrientation? = nil, jpegScaling: JPEGScalingPolicy = .automatic
+  ) throws(ImageDecodingError) -> ModelInput {
+    var decoder = decoder
+    decoder.options.jpegScale = .full
+    guard jpegScaling == .automatic else {
+      return try tensor(from: decoder.decode(data), orientation: orientation)
+    }
+    let info = try decoder.inspect(data)
+    decoder.options.jpegScale = try jpegScale(for: info, orientation: orientation)
+    return try tensor(
+      from: decoder.decode(data), orientation: orientation, decodedAt: decoder.options.jpegScale,
+      storedWidth: info.width, storedHeight: info.height)
+  }
+
+  /// The strongest DCT-domain reduction at which a JPEG still gives this input by shrinking only.
+  ///
+  /// The crop is laid out on the full-size upright image (orientation, region of interest and
+  /// ``cropAndScale`` all count); the reduction is the largest `1/d` of 1/2, 1/4 and 1/8 for which
+  /// the cropped pixels divided by `d` still cover the scaled content along both axes. For a
+  /// center crop that means the cropped shorter side stays at least the input side; for fit, the
+  /// longer side at least the input's; for fill, both sides. PNG files always get
+  /// ``JPEGScale/full``.
+  ///
+  /// - Parameters:
+  ///   - info: The header of the image, from ``ImageDecoder/inspect(_:)-(Data)``.
+  ///   - orientation: The orientation to apply instead of the file's; `nil` uses the file's.
+  /// - Returns: The reduction to decode at.
+  /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the size, region of
+  ///   interest or crop fraction is invalid.
+  public func jpegScale(for info: ImageInfo, orientation: ImageOrientation? = nil)
+    throws(ImageDecodingError) -> JPEGScale
+  {
+    guard info.format == .jpeg else { return .full }
+    try validate()
+    let applied = orientation ?? info.orientation
+    let orientedWidth = applied.swapsDimensions ? info.height : info.width
+    let orientedHeight = applied.swapsDimensions ? info.width : info.height
+    let region = try regionOfInterest.pixelRect(
+      imageWidth: orientedWidth, imageHeight: orientedHeight)
+    let layout = try cropAndScale.layout(
+      sourceWidth: region.width, sourceHeight: region.height, inputWidth: width,
+      inputHeight: height)
+    let content = layout.contentRect
+    let (neededWidth, neededHeight) =
+      layout.isRotated ? (content.height, content.width) : (content.width, content.height)
+    let candidates: [JPEGScale] = [.eighth, .quarter, .half]
+    return candidates.first { scale in
+      layout.cropRect.width >= neededWidth * scale.denominator
+        && layout.cropRect.height >= neededHeight * scale.denominator
+    } ?? .full
+  }
+
+  /// Normalizes a rendered canvas into NCHW planes.
+  private func normalized(_ rendered: (canvas: [Float], provenance: PreprocessingProvenance))
+    -> ModelInput
+  {
+    let (canvas, provenance) = rendered
     let area = width * height
     let planes = channelOrder == .rgb ? SIMD3(0, 1, 2) : SIMD3(2, 1, 0)
     let scale = normalization.scale
@@ -139,17 +247,14 @@ public struct ModelInputSpec: Sendable, Hashable {
   public func picture(from image: RasterImage, orientation: ImageOrientation? = nil)
     throws(ImageDecodingError) -> PreprocessedPicture
   {
-    let (canvas, provenance) = try render(image, orientation: orientation)
+    let (canvas, provenance) = try render(image, orientation: orientation, reduction: nil)
     // Truncating the clamped level plus one half rounds to nearest without calling libm.
     let levels = canvas.map { UInt8(min(max($0, 0), 255) + 0.5) }
     let picture = RasterImage(validatedWidth: width, height: height, format: .rgb, pixels: levels)
     return PreprocessedPicture(image: picture, provenance: provenance)
   }
 
-  /// Orients, cuts the region of interest, crops or pads and resamples into RGB floats 0...255.
-  private func render(_ image: RasterImage, orientation: ImageOrientation?)
-    throws(ImageDecodingError) -> (canvas: [Float], provenance: PreprocessingProvenance)
-  {
+  private func validate() throws(ImageDecodingError) {
     guard width > 0, height > 0, width <= Self.maximumSide, height <= Self.maximumSide,
       width * height <= Self.maximumPixelCount
     else {
@@ -162,9 +267,22 @@ public struct ModelInputSpec: Sendable, Hashable {
       throw ImageDecodingError(
         .invalidArgument, "normalization \(normalization) has a zero or non-finite value")
     }
+  }
+
+  /// Orients, cuts the region of interest, crops or pads and resamples into RGB floats 0...255.
+  ///
+  /// With a `reduction`, `image` is the reduced decode of a `storedWidth x storedHeight` JPEG:
+  /// the layout is worked out at full size and mapped onto the reduced pixels.
+  private func render(
+    _ image: RasterImage, orientation: ImageOrientation?,
+    reduction: (scale: JPEGScale, storedWidth: Int, storedHeight: Int)?
+  ) throws(ImageDecodingError) -> (canvas: [Float], provenance: PreprocessingProvenance) {
+    try validate()
+    let storedWidth = reduction?.storedWidth ?? image.width
+    let storedHeight = reduction?.storedHeight ?? image.height
     let applied = orientation ?? image.orientation
-    let orientedWidth = applied.swapsDimensions ? image.height : image.width
-    let orientedHeight = applied.swapsDimensions ? image.width : image.height
+    let orientedWidth = applied.swapsDimensions ? storedHeight : storedWidth
+    let orientedHeight = applied.swapsDimensions ? storedWidth : storedHeight
     let region = try regionOfInterest.pixelRect(
       imageWidth: orientedWidth, imageHeight: orientedHeight)
     let layout = try cropAndScale.layout(
@@ -181,7 +299,39 @@ public struct ModelInputSpec: Sendable, Hashable {
     }
     let background = alphaBackground.levels
     let cropRect = layout.cropRect.offsetBy(x: region.x, y: region.y)
-    if layout.isRotated {
+    if let reduction {
+      // The crop in full-size stored pixels, divided by the reduction: reduced pixel i covers
+      // full-size pixels i * d ..< (i + 1) * d.
+      let stored = OrientationWalk(applied, width: storedWidth, height: storedHeight)
+        .storedRect(of: cropRect)
+      let turn = layout.isRotated ? applied.turnedLeft : applied
+      let target = layout.contentRect
+      let denominator = Double(reduction.scale.denominator)
+      func span(_ start: Int, _ count: Int, _ extent: Int, _ outputs: Int)
+        -> (range: Range<Int>, weights: ResamplingWeights)
+      {
+        let first = Double(start) / denominator
+        let end = min(Double(start + count) / denominator, Double(extent))
+        let range = Int(first)..<min(Int(end.rounded(.up)), extent)
+        let weights = ResamplingWeights(
+          inputCount: range.count, from: first - Double(range.lowerBound),
+          to: end - Double(range.lowerBound), outputCount: outputs)
+        return (range, weights)
+      }
+      let across = span(
+        stored.x, stored.width, image.width,
+        turn.swapsDimensions ? target.height : target.width)
+      let down = span(
+        stored.y, stored.height, image.height,
+        turn.swapsDimensions ? target.width : target.height)
+      Resampler.resample(
+        image,
+        stored: PixelRect(
+          x: across.range.lowerBound, y: down.range.lowerBound, width: across.range.count,
+          height: down.range.count),
+        across: across.weights, down: down.weights, orientation: turn, into: &canvas,
+        canvasWidth: width, target: target, background: background)
+    } else if layout.isRotated {
       let turned = try image.oriented(applied).cropped(to: region).oriented(.left)
       Resampler.resample(
         turned, rect: PixelRect(width: turned.width, height: turned.height), into: &canvas,
@@ -192,9 +342,25 @@ public struct ModelInputSpec: Sendable, Hashable {
         target: layout.contentRect, background: background)
     }
     let provenance = PreprocessingProvenance(
-      sourceWidth: image.width, sourceHeight: image.height, orientation: applied,
+      sourceWidth: storedWidth, sourceHeight: storedHeight, orientation: applied,
       orientedWidth: orientedWidth, orientedHeight: orientedHeight, regionOfInterest: region,
-      cropRect: cropRect, layout: layout)
+      cropRect: cropRect, layout: layout, jpegScale: reduction?.scale ?? .full)
     return (canvas, provenance)
+  }
+}
+
+extension ImageOrientation {
+  /// The orientation that shows stored pixels as this one does and then turns the upright
+  /// picture 90 degrees counter-clockwise, as the rotating fit and fill modes do.
+  var turnedLeft: ImageOrientation {
+    // Upright pixel (ux, uy) reads stored index base + ux * stepX + uy * stepY, and the turned
+    // pixel (fx, fy) reads upright pixel (uprightWidth - 1 - fy, fx). On a 2 x 3 probe every
+    // orientation has its own walk, so the composed walk names exactly one of them.
+    let walk = OrientationWalk(self, width: 2, height: 3)
+    let base = walk.base + (walk.displayWidth - 1) * walk.stepX
+    return ImageOrientation.allCases.first { candidate in
+      let other = OrientationWalk(candidate, width: 2, height: 3)
+      return other.base == base && other.stepX == walk.stepY && other.stepY == -walk.stepX
+    } ?? self
   }
 }

@@ -16,4 +16,8 @@ public struct PreprocessingProvenance: Sendable, Hashable {
   public let cropRect: PixelRect
   /// The crop, turn, scaled size and padding, relative to the region of interest.
   public let layout: CropAndScaleLayout
+  /// The DCT-domain reduction the JPEG was decoded at; ``JPEGScale/full`` for an exact input.
+  ///
+  /// The rectangles above are in the stored image's full-size pixels whatever the reduction.
+  public let jpegScale: JPEGScale
 }

@@ -1,0 +1,231 @@
+"""Times the reference tools on the same inputs and cases as `swift run -c release Benchmarks`.
+
+Prints tab-separated rows `name, median_ms, min_ms, iterations, tool` so that `ratios.py` can pair
+them with ours by name and compare each of our cases with the FASTEST reference recipe for it.
+
+Preprocessing recipes (all produce the EfficientNet-Lite input: float32 [1, 3, 224, 224], RGB,
+EXIF orientation applied, center crop of 224/256 of the shorter side, (x - 127) / 128):
+- exact (`ImagePipeline.preprocess.*`): full-size decode with Pillow (+ BILINEAR, the same
+  antialiased filter as ours), OpenCV `imread` (+ INTER_AREA) and TurboJPEG (+ OpenCV INTER_AREA);
+- fast (`ImagePipeline.preprocessFast.*`): DCT-domain reduced decode at the reduction our
+  `ModelInputSpec.jpegScale(for:)` picks (the strongest of 1/2, 1/4, 1/8 keeping the crop at
+  least 224): OpenCV `IMREAD_REDUCED_COLOR_d` (+ INTER_AREA or INTER_LINEAR), TurboJPEG
+  `scaling_factor=(1, d)` (+ INTER_AREA), Pillow `draft()` (+ BILINEAR).
+End to end (`ClassifierKit.classify.12MP.threads*`): ONNX Runtime on the Lite0 ONNX at batch 1
+plus the fastest fast recipe, timed together from the file path to the logits.
+Before timing, every recipe's tensor is compared with Pillow's exact one (printed on stderr), so a
+recipe that ignored the orientation or cropped elsewhere would show.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+from PIL import Image, ImageOps
+from turbojpeg import TJPF_RGB, TurboJPEG
+
+SIZE = 224
+cv2.setNumThreads(1)
+TURBO = TurboJPEG()
+
+
+def measure(body, minimum_seconds, minimum_iterations=5, maximum_iterations=1000):
+    body()
+    samples = []
+    start = time.perf_counter()
+    while len(samples) < maximum_iterations:
+        t0 = time.perf_counter()
+        body()
+        samples.append((time.perf_counter() - t0) * 1000)
+        if len(samples) >= minimum_iterations and time.perf_counter() - start >= minimum_seconds:
+            break
+    samples.sort()
+    return samples[len(samples) // 2], samples[0], len(samples)
+
+
+def crop_box(width, height):
+    side = int(SIZE / (SIZE + 32) * min(width, height))
+    top = ((height - side) + 1) // 2
+    left = ((width - side) + 1) // 2
+    return left, top, side
+
+
+def to_tensor(rgb):
+    """HWC uint8 or float RGB of SIZE x SIZE -> normalized NCHW float32."""
+    array = (np.asarray(rgb, dtype=np.float32) - 127.0) / 128.0
+    return np.ascontiguousarray(array.transpose(2, 0, 1)[None])
+
+
+def reduction(path):
+    """The DCT reduction ours picks: the strongest d with the crop of the reduced image >= SIZE."""
+    with Image.open(path) as image:
+        if image.format != "JPEG":
+            return 1
+        width, height = image.size
+    side = int(SIZE / (SIZE + 32) * min(width, height))
+    return next((d for d in (8, 4, 2) if side >= SIZE * d), 1)
+
+
+def orientation(data):
+    """The EXIF orientation of a JPEG held in memory (1 when absent)."""
+    from io import BytesIO
+
+    with Image.open(BytesIO(data)) as image:
+        return image.getexif().get(0x0112, 1)
+
+
+def oriented(array, value):
+    """Applies EXIF orientation `value` to an HWC array (DESIGN section 2's table)."""
+    turns = {
+        2: lambda a: a[:, ::-1],
+        3: lambda a: a[::-1, ::-1],
+        4: lambda a: a[::-1],
+        5: lambda a: a.transpose(1, 0, 2),
+        6: lambda a: np.rot90(a, -1),
+        7: lambda a: a[::-1, ::-1].transpose(1, 0, 2),
+        8: lambda a: np.rot90(a, 1),
+    }
+    return turns.get(value, lambda a: a)(array)
+
+
+def cv2_finish(rgb, interpolation):
+    height, width = rgb.shape[:2]
+    left, top, side = crop_box(width, height)
+    crop = rgb[top:top + side, left:left + side]
+    return to_tensor(cv2.resize(crop, (SIZE, SIZE), interpolation=interpolation))
+
+
+# Recipes: path -> tensor.
+
+def pillow_exact(path):
+    with Image.open(path) as image:
+        image = ImageOps.exif_transpose(image.convert("RGB") if image.mode != "RGB" else image)
+        left, top, side = crop_box(*image.size)
+        return to_tensor(image.resize((SIZE, SIZE), Image.BILINEAR, box=(left, top, left + side, top + side)))
+
+
+def pillow_draft(path):
+    with Image.open(path) as image:
+        # draft() picks the strongest JPEG reduction keeping both sides >= the requested size;
+        # a shorter side of SIZE + 32 keeps the crop >= SIZE, the rule ours uses.
+        image.draft("RGB", (SIZE + 32, SIZE + 32))
+        image = ImageOps.exif_transpose(image)
+        left, top, side = crop_box(*image.size)
+        return to_tensor(image.resize((SIZE, SIZE), Image.BILINEAR, box=(left, top, left + side, top + side)))
+
+
+def opencv_exact(path):
+    bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    return cv2_finish(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), cv2.INTER_AREA)
+
+
+def opencv_reduced(interpolation):
+    flags = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+             8: cv2.IMREAD_REDUCED_COLOR_8}
+
+    def recipe(path, d):
+        bgr = cv2.imread(str(path), flags[d])
+        return cv2_finish(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), interpolation)
+
+    return recipe
+
+
+def turbojpeg_decode(path, d):
+    data = Path(path).read_bytes()
+    rgb = TURBO.decode(data, pixel_format=TJPF_RGB, scaling_factor=(1, d))
+    return cv2_finish(np.ascontiguousarray(oriented(rgb, orientation(data))), cv2.INTER_AREA)
+
+
+def main():
+    root = Path(__file__).resolve().parents[2]
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--inputs", type=Path, required=True, help="folder made by Benchmarks --make-inputs")
+    parser.add_argument("--models", type=Path, default=root.parent / "shared" / "models")
+    parser.add_argument("--filter", default="", help="run only cases whose name contains this")
+    parser.add_argument("--min-seconds", type=float, default=1.0)
+    arguments = parser.parse_args()
+    import PIL
+
+    print(f"# Pillow {PIL.__version__}, OpenCV {cv2.__version__}, onnxruntime {ort.__version__}, "
+          f"NumPy {np.__version__}", file=sys.stderr)
+    inputs = arguments.inputs
+    jpeg12, jpeg1080, png1 = inputs / "photo-12mp.jpg", inputs / "photo-1080p.jpg", inputs / "photo-1mp.png"
+    area, linear = opencv_reduced(cv2.INTER_AREA), opencv_reduced(cv2.INTER_LINEAR)
+
+    def fast_recipes(path):
+        d = reduction(path)
+        return {
+            f"opencv-reduced{d}-area": lambda: area(path, d),
+            f"opencv-reduced{d}-linear": lambda: linear(path, d),
+            f"turbojpeg-1/{d}": lambda: turbojpeg_decode(path, d),
+            "pillow-draft": lambda: pillow_draft(path),
+        }
+
+    def exact_recipes(path):
+        recipes = {"pillow": lambda: pillow_exact(path), "opencv": lambda: opencv_exact(path)}
+        if path.suffix == ".jpg":
+            recipes["turbojpeg"] = lambda: turbojpeg_decode(path, 1)
+        return recipes
+
+    cases = [
+        ("ImagePipeline.preprocess.12MP", jpeg12, exact_recipes(jpeg12)),
+        ("ImagePipeline.preprocess.1080p", jpeg1080, exact_recipes(jpeg1080)),
+        ("ImagePipeline.preprocess.1MP-PNG", png1, exact_recipes(png1)),
+        ("ImagePipeline.preprocessFast.12MP", jpeg12, fast_recipes(jpeg12)),
+        ("ImagePipeline.preprocessFast.1080p", jpeg1080, fast_recipes(jpeg1080)),
+    ]
+    print("name\tmedian_ms\tmin_ms\titerations\ttool")
+    fastest_12mp = None
+    for name, path, recipes in cases:
+        reference = pillow_exact(path)
+        for tool, body in recipes.items():
+            tensor = body()
+            assert tensor.shape == (1, 3, SIZE, SIZE) and tensor.dtype == np.float32, (tool, tensor.shape)
+            difference = float(np.abs(tensor - reference).mean())
+            print(f"# {name} {tool}: mean |x - pillow exact| {difference:.4f}", file=sys.stderr)
+            if arguments.filter not in name:
+                continue
+            median, minimum, iterations = measure(body, arguments.min_seconds)
+            print(f"{name}\t{median:.3f}\t{minimum:.3f}\t{iterations}\t{tool}", flush=True)
+            if name == "ImagePipeline.preprocessFast.12MP" and (fastest_12mp is None or median < fastest_12mp[0]):
+                fastest_12mp = (median, tool, body)
+
+    model = arguments.models / "onnx" / "efficientnet-lite0.onnx"
+    if arguments.filter not in "ClassifierKit.classify.12MP.threads1 ClassifierKit.classify.12MP.threads2":
+        return
+    if not model.exists():
+        print(f"# {model} is absent; end-to-end reference skipped", file=sys.stderr)
+        return
+    if fastest_12mp is None:
+        recipes = fast_recipes(jpeg12)
+        timed = [(measure(body, 0.3)[0], tool, body) for tool, body in recipes.items()]
+        fastest_12mp = min(timed, key=lambda row: row[0])
+    _, recipe_name, recipe = fastest_12mp
+    for threads in (1, 2):
+        name = f"ClassifierKit.classify.12MP.threads{threads}"
+        if arguments.filter not in name:
+            continue
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        input_name = session.get_inputs()[0].name
+
+        def classify():
+            logits = session.run(None, {input_name: recipe()})[0]
+            return np.argsort(-logits[0])[:5]
+
+        median, minimum, iterations = measure(classify, arguments.min_seconds)
+        print(f"{name}\t{median:.3f}\t{minimum:.3f}\t{iterations}\tonnxruntime+{recipe_name}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
