@@ -23,6 +23,13 @@
  */
 void *cnk_thread_scratch(size_t bytes);
 
+/* A hint to the CPU that the caller is spinning on a flag (x86 `pause`). */
+static inline void cnk_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 /* 1 when the CPU and OS support the AVX-512 Foundation kernels of this target, else 0. */
 int cnk_has_avx512(void);
 

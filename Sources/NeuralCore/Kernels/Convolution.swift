@@ -157,11 +157,13 @@ struct Convolution: Sendable {
             let target = output + (image * outputChannels + group * rows) * columns
             let epilogue = GEMM.Epilogue(
               bias: biasBase + group * rows, accumulates: false, activation: activation)
-            if isPointwise && prefersChannelVectors(positions: columns, depth: depth) {
-              runPointwiseByChannels(
+            let ranByChannels =
+              isPointwise && prefersChannelVectors(positions: columns, depth: depth)
+              && runPointwiseByChannels(
                 input: source, positions: columns, depth: depth, output: target,
                 bias: biasBase, threads: threads)
-            } else if isPointwise {
+            if ranByChannels { continue }
+            if isPointwise {
               GEMM.multiply(
                 rows: rows, columns: columns, depth: depth, packedA: weightBase + group * groupSize,
                 packB: { start, count, destination in
@@ -205,14 +207,21 @@ struct Convolution: Sendable {
     !channelPanels.isEmpty && (positions <= 64 || (positions <= 256 && depth >= outputChannels))
   }
 
-  /// A pointwise convolution of one image, channel-vectorized: blocks of positions are packed
-  /// once per work item and multiplied by every channel panel of the item's channel range.
+  /// A pointwise convolution of one image, channel-vectorized: the positions are packed once,
+  /// then blocks of positions times ranges of channel panels are the work items.
+  ///
+  /// - Returns: `false`, having written nothing, when no workspace for the packed positions
+  ///   could be had (the caller then runs the ordinary GEMM).
   private func runPointwiseByChannels(
     input: UnsafePointer<Float>, positions: Int, depth: Int, output: UnsafeMutablePointer<Float>,
     bias: UnsafePointer<Float>, threads: Int
-  ) {
+  ) -> Bool {
     let rowTile = KernelSet.avx512.rowTile
     let columnTile = KernelSet.avx512.columnTile
+    let packedFloats = (positions + rowTile - 1) / rowTile * rowTile * depth
+    guard let raw = cnk_thread_scratch((packedFloats + 16) * 4) else { return false }
+    let packed = raw.assumingMemoryBound(to: Float.self)
+    cnk_pack_positions_avx512(input, Int64(depth), Int64(positions), 0, Int64(positions), packed)
     let fit = max(rowTile, (65_536 / max(depth, 1)) / rowTile * rowTile)
     let block = min(fit, (positions + rowTile - 1) / rowTile * rowTile)
     let positionBlocks = (positions + block - 1) / block
@@ -232,23 +241,17 @@ struct Convolution: Sendable {
     let activation = self.activation
     channelPanels.withUnsafeBufferPointer { panelBuffer in
       withUnsafePointer(to: &native) { epilogue in
-        // Safety: the panels hold every channel's weights; each work item writes its own
-        // channel rows within its own block of positions, and packs into its thread's scratch.
+        // Safety: the panels hold every channel's weights and `packed` every position (this
+        // thread's workspace, only read by the items); each item writes its own channel rows
+        // within its own block of positions.
         guard let panels = panelBuffer.baseAddress else { return }
         Parallel.forEach(positionBlocks * channelGroups, threads: threads) { item in
           let start = (item / channelGroups) * block
           let count = min(block, positions - start)
           let firstChannel = (item % channelGroups) * panelsPerGroup * columnTile
           let channelCount = min(panelsPerGroup * columnTile, outputChannels - firstChannel)
-          let packedFloats = (count + rowTile - 1) / rowTile * rowTile * depth
-          guard let raw = cnk_thread_scratch((packedFloats + 16) * 4) else {
-            preconditionFailure("no memory for a packed block of positions")
-          }
-          let packed = raw.assumingMemoryBound(to: Float.self)
-          cnk_pack_positions_avx512(
-            input, Int64(depth), Int64(positions), Int64(start), Int64(count), packed)
           cnk_pointwise_tile_avx512(
-            Int64(depth), packed, Int64(count), panels, Int64(firstChannel),
+            Int64(depth), packed + start * depth, Int64(count), panels, Int64(firstChannel),
             Int64(channelCount), output + start, Int64(positions), epilogue)
           if bounds == nil {
             for channel in firstChannel..<(firstChannel + channelCount) {
@@ -258,6 +261,7 @@ struct Convolution: Sendable {
         }
       }
     }
+    return true
   }
 
   /// Writes im2col columns `start..<start + count` as packed B panels.

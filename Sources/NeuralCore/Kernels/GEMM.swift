@@ -99,11 +99,17 @@ enum GEMM {
     }
     let rowTile = kernels.rowTile
     let columnTile = kernels.columnTile
-    let width = tileWidth(depth: k, columns: n, columnTile: columnTile)
+    var width = tileWidth(depth: k, columns: n, columnTile: columnTile)
+    if threads > 1 {
+      // Split the columns first: each item packs only its own part of B. Rows are split too
+      // only when there are too few column tiles, since every row group packs the tile again.
+      let share = (n + 4 * threads - 1) / (4 * threads)
+      width = min(width, max(columnTile, (share + columnTile - 1) / columnTile * columnTile))
+    }
     let columnTiles = (n + width - 1) / width
     let panels = (m + rowTile - 1) / rowTile
     var rowGroups = 1
-    if threads > 1 {
+    if threads > 1 && columnTiles < 2 * threads {
       rowGroups = min(panels, max(1, (4 * threads + columnTiles - 1) / columnTiles))
     }
     let panelsPerGroup = (panels + rowGroups - 1) / rowGroups
