@@ -13,7 +13,7 @@ import Synchronization
 /// The caller of a job never waits for a helper to start: it claims items itself from the same
 /// counter, and at the end waits only for items that a helper has already claimed. A helper on
 /// a core that another process keeps busy therefore costs at most the item it holds.
-final class WorkerPool: Sendable {
+final class WorkerPool: @unchecked Sendable {
   /// The process-wide pool.
   static let shared = WorkerPool()
 
@@ -21,17 +21,21 @@ final class WorkerPool: Sendable {
   private static let spinNanoseconds: UInt64 = 300_000
 
   /// One `forEach` call: its items, the counters helpers share, and its body while it runs.
-  final class Job: Sendable {
+  ///
+  /// Its mutable state is guarded by a pthread-based `NSLock`, which ThreadSanitizer follows.
+  final class Job: @unchecked Sendable {
     let count: Int
     let next = Atomic<Int>(0)
     let done = Atomic<Int>(0)
-    /// The body and the number of helpers using it; the body is removed before the call
-    /// returns, so a helper that arrives late never runs it.
-    let state: Mutex<(body: (@Sendable (Int) -> Void)?, active: Int)>
+    private let lock = NSLock()
+    /// The body, removed before the call returns so that a helper arriving late never runs it.
+    private var body: (@Sendable (Int) -> Void)?
+    /// Helpers holding the body.
+    private var active = 0
 
     init(count: Int, body: @escaping @Sendable (Int) -> Void) {
       self.count = count
-      state = Mutex((body, 0))
+      self.body = body
     }
 
     /// Claims and runs items until none are left.
@@ -46,20 +50,20 @@ final class WorkerPool: Sendable {
 
     /// A helper's share: runs items if the job is still open.
     func help() {
-      if runWithBody() { state.withLock { $0.active -= 1 } }
+      if runWithBody() { lock.withLock { active -= 1 } }
     }
 
     /// Takes the body if the job is still open and runs items with it; the body is released
     /// when this returns, before the helper counts itself out.
     @inline(never)
     private func runWithBody() -> Bool {
-      let body = state.withLock { state -> (@Sendable (Int) -> Void)? in
-        guard let body = state.body else { return nil }
-        state.active += 1
+      let taken = lock.withLock { () -> (@Sendable (Int) -> Void)? in
+        guard let body else { return nil }
+        active += 1
         return body
       }
-      guard let body else { return false }
-      run(body)
+      guard let taken else { return false }
+      run(taken)
       return true
     }
 
@@ -68,9 +72,9 @@ final class WorkerPool: Sendable {
     func finish() {
       while done.load(ordering: .acquiring) < count { cnk_spin_pause() }
       while true {
-        let idle = state.withLock { state -> Bool in
-          state.body = nil
-          return state.active == 0
+        let idle = lock.withLock { () -> Bool in
+          body = nil
+          return active == 0
         }
         if idle { return }
         cnk_spin_pause()
@@ -78,20 +82,25 @@ final class WorkerPool: Sendable {
     }
   }
 
+  /// Guards `postedJob`, `postedGeneration` and `helperCount` (pthread-based, so
+  /// ThreadSanitizer follows it).
+  private let lock = NSLock()
   /// The latest job and a number that changes with every post.
-  private let posted = Mutex<(generation: Int, job: Job?)>((0, nil))
+  private var postedJob: Job?
+  private var postedGeneration = 0
+  private var helperCount = 0
+  /// `postedGeneration`, readable without the lock by spinning helpers.
   private let generation = Atomic<Int>(0)
-  private let helperCount = Mutex<Int>(0)
   private let sleepers = Atomic<Int>(0)
   private let wake = DispatchSemaphore(value: 0)
 
   /// Makes `job` available to up to `helpers` helper threads, starting threads as needed.
   func post(_ job: Job, helpers: Int) {
     startHelpers(upTo: helpers)
-    posted.withLock { posted in
-      posted.generation += 1
-      posted.job = job
-      generation.store(posted.generation, ordering: .releasing)
+    lock.withLock {
+      postedGeneration += 1
+      postedJob = job
+      generation.store(postedGeneration, ordering: .releasing)
     }
     let sleeping = sleepers.exchange(0, ordering: .acquiringAndReleasing)
     for _ in 0..<sleeping { wake.signal() }
@@ -99,15 +108,15 @@ final class WorkerPool: Sendable {
 
   /// Clears the job slot if it still holds `job`, so an idle helper does not keep it alive.
   func withdraw(_ job: Job) {
-    posted.withLock { posted in
-      if posted.job === job { posted.job = nil }
+    lock.withLock {
+      if postedJob === job { postedJob = nil }
     }
   }
 
   private func startHelpers(upTo wanted: Int) {
-    let newThreads = helperCount.withLock { count -> Int in
-      let missing = max(0, min(wanted, 63) - count)
-      count += missing
+    let newThreads = lock.withLock { () -> Int in
+      let missing = max(0, min(wanted, 63) - helperCount)
+      helperCount += missing
       return missing
     }
     for _ in 0..<newThreads {
@@ -134,9 +143,9 @@ final class WorkerPool: Sendable {
   /// The posted job if it is newer than `seen`.
   private func nextJob(after seen: inout Int) -> Job? {
     guard generation.load(ordering: .acquiring) != seen else { return nil }
-    return posted.withLock { posted in
-      seen = posted.generation
-      return posted.job
+    return lock.withLock {
+      seen = postedGeneration
+      return postedJob
     }
   }
 
