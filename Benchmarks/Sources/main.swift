@@ -3,7 +3,7 @@ import Foundation
 // Usage:
 //   swift run -c release Benchmarks [--filter TEXT] [--tsv] [--min-seconds S] [--inputs DIR]
 //   swift run -c release Benchmarks --make-inputs DIR
-//   swift run -c release Benchmarks --profile
+//   swift run -c release Benchmarks --profile   (every step of Lite0 at 1 and 2 threads)
 //   swift run -c release Benchmarks --dct-accuracy PHOTO...
 //
 // Inputs are made at run time from the bundled sample photo (see BenchmarkInputs), so the

@@ -22,7 +22,7 @@ AVX512 INLINE __m512 load(const float *source, int whole, __mmask16 mask) {
  * One ROWS x (16 * VECTORS) block of C. ROWS and VECTORS are compile-time constants at every
  * call site, so the accumulator array is unrolled into registers (up to 24 zmm).
  */
-AVX512 INLINE void block(int64_t k, const float *a, const float *b, const int ROWS,
+AVX512 INLINE void block(int64_t k, const float *a, const float *b, int64_t ldb, const int ROWS,
                          const int VECTORS, int64_t columns, float *c, int64_t ldc,
                          const float *bias, const float *residual, const cnk_epilogue *e) {
   __m512 acc[MR][2];
@@ -40,7 +40,7 @@ AVX512 INLINE void block(int64_t k, const float *a, const float *b, const int RO
       if (VECTORS == 2) acc[r][1] = _mm512_fmadd_ps(av, b1, acc[r][1]);
     }
     a += MR;
-    b += NR;
+    b += ldb;
   }
   __m512 low = _mm512_set1_ps(e->clamp_min);
   __m512 high = _mm512_set1_ps(e->clamp_max);
@@ -66,12 +66,13 @@ AVX512 INLINE void block(int64_t k, const float *a, const float *b, const int RO
 #define BLOCK_CASE(R)                                                                        \
   case R:                                                                                    \
     if (vectors == 2)                                                                        \
-      block(k, a, b, R, 2, columns, c, ldc, bias, residual, e);                              \
+      block(k, a, b, ldb, R, 2, columns, c, ldc, bias, residual, e);                         \
     else                                                                                     \
-      block(k, a, b, R, 1, columns, c, ldc, bias, residual, e);                              \
+      block(k, a, b, ldb, R, 1, columns, c, ldc, bias, residual, e);                         \
     break;
 
-AVX512 static void dispatch_block(int64_t k, const float *a, const float *b, int64_t rows,
+AVX512 static void dispatch_block(int64_t k, const float *a, const float *b, int64_t ldb,
+                                  int64_t rows,
                                   int64_t columns, float *c, int64_t ldc, const float *bias,
                                   const float *residual, const cnk_epilogue *e) {
   int vectors = columns > 16 ? 2 : 1;
@@ -89,15 +90,15 @@ AVX512 static void dispatch_block(int64_t k, const float *a, const float *b, int
     BLOCK_CASE(11)
     default:
       if (vectors == 2)
-        block(k, a, b, MR, 2, columns, c, ldc, bias, residual, e);
+        block(k, a, b, ldb, MR, 2, columns, c, ldc, bias, residual, e);
       else
-        block(k, a, b, MR, 1, columns, c, ldc, bias, residual, e);
+        block(k, a, b, ldb, MR, 1, columns, c, ldc, bias, residual, e);
       break;
   }
 }
 
 AVX512 void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first_panel,
-                                 int64_t panel_count, int64_t rows, const float *packed_b,
+                                 int64_t panel_count, int64_t rows, const float *b, int64_t ldb,
                                  int64_t columns, float *c, int64_t ldc,
                                  const cnk_epilogue *epilogue) {
   for (int64_t panel = first_panel; panel < first_panel + panel_count; panel++) {
@@ -110,7 +111,8 @@ AVX512 void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first
       int64_t width = columns - column < NR ? columns - column : NR;
       const float *residual =
           epilogue->residual ? epilogue->residual + row * ldc + column : 0;
-      dispatch_block(k, a, packed_b + column * k, height, width, c + row * ldc + column, ldc,
+      const float *panel_b = ldb ? b + column : b + column * k;
+      dispatch_block(k, a, panel_b, ldb ? ldb : NR, height, width, c + row * ldc + column, ldc,
                      bias, residual, epilogue);
     }
   }
@@ -153,8 +155,8 @@ AVX512 void cnk_pointwise_tile_avx512(int64_t k, const float *packed_positions,
     const float *weights = packed_weights + (first_channel + channel) * k;
     for (int64_t position = 0; position < position_count; position += MR) {
       int64_t rows = position_count - position < MR ? position_count - position : MR;
-      dispatch_block(k, packed_positions + position * k, weights, rows, width, sums, NR, 0, 0,
-                     &plain);
+      dispatch_block(k, packed_positions + position * k, weights, NR, rows, width, sums, NR, 0,
+                     0, &plain);
       __mmask16 mask = lanes(rows);
       for (int64_t j = 0; j < width; j++) {
         int64_t m = first_channel + channel + j;
@@ -181,9 +183,9 @@ AVX512 void cnk_pointwise_tile_avx512(int64_t k, const float *packed_positions,
 #else
 /* Never called: Swift runs these only when cnk_has_avx512() returns 1. */
 void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first_panel,
-                          int64_t panel_count, int64_t rows, const float *packed_b,
+                          int64_t panel_count, int64_t rows, const float *b, int64_t ldb,
                           int64_t columns, float *c, int64_t ldc, const cnk_epilogue *epilogue) {
-  (void)k, (void)packed_a, (void)first_panel, (void)panel_count, (void)rows, (void)packed_b;
+  (void)k, (void)packed_a, (void)first_panel, (void)panel_count, (void)rows, (void)b, (void)ldb;
   (void)columns, (void)c, (void)ldc, (void)epilogue;
 }
 

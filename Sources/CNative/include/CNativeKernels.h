@@ -48,13 +48,14 @@ typedef struct cnk_epilogue {
 
 /*
  * Multiplies packed A panels first_panel..<first_panel + panel_count (each k x
- * CNK_GEMM_ROW_TILE, row r of step p at p * CNK_GEMM_ROW_TILE + r) by one packed B tile
- * (panels of k x CNK_GEMM_COLUMN_TILE, zero-padded) covering `columns` columns of C.
- * `c` and `residual` point at row 0 of this tile's first column; rows at or past `rows` are not
- * written.
+ * CNK_GEMM_ROW_TILE, row r of step p at p * CNK_GEMM_ROW_TILE + r) by `columns` columns of B and
+ * writes them to C. With ldb == 0, B is one packed tile: panels of k x CNK_GEMM_COLUMN_TILE,
+ * zero-padded. Otherwise B is row-major with row stride ldb and `columns` a multiple of the
+ * column tile, read in place. `c` and `residual` point at row 0 of this tile's first column;
+ * rows at or past `rows` are not written.
  */
 void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first_panel,
-                          int64_t panel_count, int64_t rows, const float *packed_b,
+                          int64_t panel_count, int64_t rows, const float *b, int64_t ldb,
                           int64_t columns, float *c, int64_t ldc, const cnk_epilogue *epilogue);
 
 /*

@@ -170,7 +170,8 @@ struct Convolution: Sendable {
                   GEMM.packB(
                     depth: depth, source, rowStride: plane, columnStride: 1, start: start,
                     width: count, columnTile: kernels.columnTile, into: destination)
-                }, c: target, ldc: columns, epilogue: epilogue, threads: threads, kernels: kernels)
+                }, directB: source, directRowStride: plane, c: target, ldc: columns,
+                epilogue: epilogue, threads: threads, kernels: kernels)
             } else if kernels == .avx512 {
               withUnsafePointer(to: nativeWindow) { windowPointer in
                 GEMM.multiply(

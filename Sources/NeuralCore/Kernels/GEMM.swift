@@ -87,9 +87,13 @@ enum GEMM {
   }
 
   /// Computes `C = epilogue(packedA × B)` for an `m × n` C with leading dimension `ldc`.
+  ///
+  /// When B is a plain row-major matrix (`directB`, rows `directRowStride` apart), the AVX-512
+  /// kernels read its whole column panels in place and pack only a last partial panel.
   static func multiply(
     rows m: Int, columns n: Int, depth k: Int, packedA: UnsafePointer<Float>,
-    packB: PackB, c: UnsafeMutablePointer<Float>, ldc: Int, epilogue: Epilogue, threads: Int,
+    packB: PackB, directB: UnsafePointer<Float>? = nil, directRowStride: Int = 0,
+    c: UnsafeMutablePointer<Float>, ldc: Int, epilogue: Epilogue, threads: Int,
     kernels: KernelSet
   ) {
     guard m > 0, n > 0 else { return }
@@ -127,29 +131,41 @@ enum GEMM {
         guard let vectors = scratch.baseAddress else { return }
         let columns = min(width, n - start)
         vectors.withMemoryRebound(to: Float.self, capacity: tileFloats) { packed in
-          packB(start, columns, packed)
           let tileRange = firstPanel..<min(panels, firstPanel + panelsPerGroup)
           switch kernels {
           case .portable:
+            packB(start, columns, packed)
             vectors.withMemoryRebound(to: SIMD8<Float>.self, capacity: tileFloats / 8) {
               computeTile(
                 rows: m, depth: k, packedA: packedA, packedB: $0, panels: tileRange,
                 columns: start..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
             }
           case .avx512:
-            computeTileAVX512(
-              rows: m, depth: k, packedA: packedA, packedB: packed, panels: tileRange,
-              columns: start..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
+            let inPlace = directB == nil ? 0 : columns / columnTile * columnTile
+            if let directB, inPlace > 0 {
+              computeTileAVX512(
+                rows: m, depth: k, packedA: packedA, b: directB + start, ldb: directRowStride,
+                panels: tileRange, columns: start..<(start + inPlace), c: c, ldc: ldc,
+                epilogue: epilogue)
+            }
+            if inPlace < columns {
+              packB(start + inPlace, columns - inPlace, packed)
+              computeTileAVX512(
+                rows: m, depth: k, packedA: packedA, b: packed, ldb: 0, panels: tileRange,
+                columns: (start + inPlace)..<(start + columns), c: c, ldc: ldc,
+                epilogue: epilogue)
+            }
           }
         }
       }
     }
   }
 
-  /// The AVX-512 micro-kernels of the C target over the given A panels and one packed B tile;
-  /// a clamp-like activation is fused into the stores, any other runs afterwards.
+  /// The AVX-512 micro-kernels of the C target over the given A panels and a packed B tile
+  /// (`ldb` 0) or B in place; a clamp-like activation is fused into the stores, any other runs
+  /// afterwards.
   private static func computeTileAVX512(
-    rows m: Int, depth k: Int, packedA: UnsafePointer<Float>, packedB: UnsafePointer<Float>,
+    rows m: Int, depth k: Int, packedA: UnsafePointer<Float>, b: UnsafePointer<Float>, ldb: Int,
     panels: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
     epilogue: Epilogue
   ) {
@@ -158,7 +174,7 @@ enum GEMM {
       bias: epilogue.bias, accumulate: epilogue.accumulates ? 1 : 0, residual: nil,
       clamp_min: bounds?.low ?? -.infinity, clamp_max: bounds?.high ?? .infinity)
     cnk_gemm_tile_avx512(
-      Int64(k), packedA, Int64(panels.lowerBound), Int64(panels.count), Int64(m), packedB,
+      Int64(k), packedA, Int64(panels.lowerBound), Int64(panels.count), Int64(m), b, Int64(ldb),
       Int64(columns.count), c + columns.lowerBound, Int64(ldc), &native)
     if bounds == nil {
       let rowTile = KernelSet.avx512.rowTile
