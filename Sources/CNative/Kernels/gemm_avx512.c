@@ -25,7 +25,9 @@ AVX512 INLINE __m512 load(const float *source, int whole, __mmask16 mask) {
 AVX512 INLINE void block(int64_t k, const float *a, const float *b, int64_t ldb, const int ROWS,
                          const int VECTORS, int64_t columns, float *c, int64_t ldc,
                          const float *bias, const float *residual, const cnk_epilogue *e) {
+  /* Every loop over rows and vectors is unrolled in full so the accumulators stay registers. */
   __m512 acc[MR][2];
+#pragma clang loop unroll(full)
   for (int r = 0; r < ROWS; r++) {
     acc[r][0] = _mm512_setzero_ps();
     acc[r][1] = _mm512_setzero_ps();
@@ -34,6 +36,7 @@ AVX512 INLINE void block(int64_t k, const float *a, const float *b, int64_t ldb,
   for (int64_t p = 0; p < k; p++) {
     __m512 b0 = _mm512_loadu_ps(b);
     __m512 b1 = VECTORS == 2 ? _mm512_loadu_ps(b + 16) : _mm512_setzero_ps();
+#pragma clang loop unroll(full)
     for (int r = 0; r < ROWS; r++) {
       __m512 av = _mm512_set1_ps(a[r]);
       acc[r][0] = _mm512_fmadd_ps(av, b0, acc[r][0]);
@@ -44,8 +47,10 @@ AVX512 INLINE void block(int64_t k, const float *a, const float *b, int64_t ldb,
   }
   __m512 low = _mm512_set1_ps(e->clamp_min);
   __m512 high = _mm512_set1_ps(e->clamp_max);
+#pragma clang loop unroll(full)
   for (int r = 0; r < ROWS; r++) {
     __m512 add = _mm512_set1_ps(bias ? bias[r] : 0.0f);
+#pragma clang loop unroll(full)
     for (int v = 0; v < VECTORS; v++) {
       /* Masked loads and stores cost far more than whole ones: only the last vector uses them. */
       int whole = columns >= 16 * (v + 1);

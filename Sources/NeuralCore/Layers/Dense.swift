@@ -14,7 +14,9 @@ public struct Dense: Layer {
   /// The activation applied to the output.
   public let activation: Activation
 
-  private var weight: [Float]
+  /// The weight transposed to `[inputFeatures, outputFeatures]`, so the product streams its
+  /// rows contiguously.
+  private var transposedWeight: [Float]
   private var bias: [Float]
 
   /// Creates a layer with zero weights; load parameters with ``loading(_:)``.
@@ -34,7 +36,7 @@ public struct Dense: Layer {
     self.outputFeatures = outputFeatures
     self.hasBias = hasBias
     self.activation = activation
-    weight = [Float](repeating: 0, count: inputFeatures * outputFeatures)
+    transposedWeight = [Float](repeating: 0, count: inputFeatures * outputFeatures)
     bias = [Float](repeating: 0, count: outputFeatures)
   }
 
@@ -45,11 +47,17 @@ public struct Dense: Layer {
   /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`.
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Dense {
     var copy = self
-    copy.weight =
+    let weight =
       try ParameterLookup.parameter(
         ParameterLookup.name(name, "weight"), shape: [outputFeatures, inputFeatures],
         in: stateDictionary
       ).scalars
+    for output in 0..<outputFeatures {
+      for input in 0..<inputFeatures {
+        copy.transposedWeight[input * outputFeatures + output] =
+          weight[output * inputFeatures + input]
+      }
+    }
     if hasBias {
       copy.bias =
         try ParameterLookup.parameter(
@@ -75,14 +83,14 @@ public struct Dense: Layer {
     let batch = input.shape[0]
     let (outputs, inputs) = (outputFeatures, inputFeatures)
     return try LayerSupport.map(input, to: [batch, outputs]) { source, target in
-      weight.withUnsafeBufferPointer { weightBuffer in
+      transposedWeight.withUnsafeBufferPointer { weightBuffer in
         bias.withUnsafeBufferPointer { biasBuffer in
-          // Safety: weight is outputs x inputs and bias outputs floats; C = input x weight^T.
+          // Safety: the transposed weight is inputs x outputs and bias outputs floats.
           guard let weights = weightBuffer.baseAddress, let biases = biasBuffer.baseAddress
           else { return }
           GEMM.multiplyStrided(
             rows: batch, columns: outputs, depth: inputs, a: source, aRowStride: inputs,
-            aColumnStride: 1, b: weights, bRowStride: 1, bColumnStride: inputs, alpha: 1,
+            aColumnStride: 1, b: weights, bRowStride: outputs, bColumnStride: 1, alpha: 1,
             c: target, ldc: outputs, accumulates: false, threads: threadCount)
           for row in 0..<batch {
             let line = target + row * outputs
