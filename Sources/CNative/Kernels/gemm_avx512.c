@@ -132,9 +132,15 @@ AVX512 void cnk_pack_positions_avx512(const float *x, int64_t k, int64_t ldx, in
     __mmask16 mask = lanes(count - panel < MR ? count - panel : MR);
     const float *source = x + start + panel;
     float *target = packed + panel * k;
+    /* Each store's four extra lanes are overwritten by the next step's; the call's very last
+       store is masked, so calls packing neighbouring ranges never touch each other's panels. */
+    int last_panel = panel + MR >= count;
     for (int64_t p = 0; p < k; p++) {
-      /* Each store's four extra lanes are overwritten by the next step's (slack at the end). */
-      _mm512_storeu_ps(target + p * MR, load(source + p * ldx, whole, mask));
+      __m512 values = load(source + p * ldx, whole, mask);
+      if (last_panel && p == k - 1)
+        _mm512_mask_storeu_ps(target + p * MR, lanes(MR), values);
+      else
+        _mm512_storeu_ps(target + p * MR, values);
     }
   }
 }

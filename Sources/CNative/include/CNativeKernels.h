@@ -62,7 +62,7 @@ void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first_panel,
  * Packs positions start..<start + count of X (k rows of positions, row stride ldx) as panels of
  * CNK_GEMM_ROW_TILE positions: position r of a panel at step p is at p * CNK_GEMM_ROW_TILE + r,
  * unspecified past `count` (the kernels never read those lanes). The panels take count rounded
- * up to the row tile, times k, plus 16 floats.
+ * up to the row tile, times k, floats; nothing past them is written.
  */
 void cnk_pack_positions_avx512(const float *x, int64_t k, int64_t ldx, int64_t start,
                                int64_t count, float *packed);

@@ -220,9 +220,19 @@ struct Convolution: Sendable {
     let rowTile = KernelSet.avx512.rowTile
     let columnTile = KernelSet.avx512.columnTile
     let packedFloats = (positions + rowTile - 1) / rowTile * rowTile * depth
-    guard let raw = cnk_thread_scratch((packedFloats + 16) * 4) else { return false }
+    guard let raw = cnk_thread_scratch(packedFloats * 4) else { return false }
     let packed = raw.assumingMemoryBound(to: Float.self)
-    cnk_pack_positions_avx512(input, Int64(depth), Int64(positions), 0, Int64(positions), packed)
+    // Packing is a pass over the whole input: split it too, in whole row panels.
+    let panelCount = (positions + rowTile - 1) / rowTile
+    let packPieces = threads > 1 ? min(panelCount, 4 * threads) : 1
+    let panelsPerPiece = (panelCount + packPieces - 1) / packPieces
+    Parallel.forEach((panelCount + panelsPerPiece - 1) / panelsPerPiece, threads: threads) {
+      piece in
+      let start = piece * panelsPerPiece * rowTile
+      let count = min(panelsPerPiece * rowTile, positions - start)
+      cnk_pack_positions_avx512(
+        input, Int64(depth), Int64(positions), Int64(start), Int64(count), packed + start * depth)
+    }
     let fit = max(rowTile, (65_536 / max(depth, 1)) / rowTile * rowTile)
     let block = min(fit, (positions + rowTile - 1) / rowTile * rowTile)
     let positionBlocks = (positions + block - 1) / block
