@@ -21,7 +21,6 @@ import argparse
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import cv2
@@ -30,23 +29,11 @@ import onnxruntime as ort
 from PIL import Image, ImageOps
 from turbojpeg import TJPF_RGB, TurboJPEG
 
+from pillow_bench import measure
+
 SIZE = 224
 cv2.setNumThreads(1)
 TURBO = TurboJPEG()
-
-
-def measure(body, minimum_seconds, minimum_iterations=5, maximum_iterations=1000):
-    body()
-    samples = []
-    start = time.perf_counter()
-    while len(samples) < maximum_iterations:
-        t0 = time.perf_counter()
-        body()
-        samples.append((time.perf_counter() - t0) * 1000)
-        if len(samples) >= minimum_iterations and time.perf_counter() - start >= minimum_seconds:
-            break
-    samples.sort()
-    return samples[len(samples) // 2], samples[0], len(samples)
 
 
 def crop_box(width, height):
@@ -191,7 +178,7 @@ def main():
             print(f"# {name} {tool}: mean |x - pillow exact| {difference:.4f}", file=sys.stderr)
             if arguments.filter not in name:
                 continue
-            median, minimum, iterations = measure(body, arguments.min_seconds)
+            median, minimum, iterations = measure(body, minimum_seconds=arguments.min_seconds)
             print(f"{name}\t{median:.3f}\t{minimum:.3f}\t{iterations}\t{tool}", flush=True)
             if name == "ImagePipeline.preprocessFast.12MP" and (fastest_12mp is None or median < fastest_12mp[0]):
                 fastest_12mp = (median, tool, body)
@@ -204,7 +191,7 @@ def main():
         return
     if fastest_12mp is None:
         recipes = fast_recipes(jpeg12)
-        timed = [(measure(body, 0.3)[0], tool, body) for tool, body in recipes.items()]
+        timed = [(measure(body, minimum_seconds=0.3)[0], tool, body) for tool, body in recipes.items()]
         fastest_12mp = min(timed, key=lambda row: row[0])
     _, recipe_name, recipe = fastest_12mp
     for threads in (1, 2):
@@ -223,7 +210,7 @@ def main():
             logits = session.run(None, {input_name: recipe()})[0]
             return np.argsort(-logits[0])[:5]
 
-        median, minimum, iterations = measure(classify, arguments.min_seconds)
+        median, minimum, iterations = measure(classify, minimum_seconds=arguments.min_seconds)
         print(f"{name}\t{median:.3f}\t{minimum:.3f}\t{iterations}\tonnxruntime+{recipe_name}", flush=True)
 
 

@@ -34,6 +34,20 @@ enum ModelFixtures {
     return try? NetworkClassifier.efficientNetLite0(checkpoint: checkpoint)
   }()
 
+  /// The default classifier when the reference photos and the checkpoint are both present;
+  /// otherwise prints why the calling test is skipped and returns `nil`.
+  static func classifierForPhotos() -> NetworkClassifier? {
+    guard models != nil, !photos.isEmpty else {
+      print(sharedSkipReason)
+      return nil
+    }
+    guard let classifier else {
+      print(checkpointSkipReason)
+      return nil
+    }
+    return classifier
+  }
+
   /// The reference photos with ONNX Runtime's top-5 class ids from the manifest.
   static let photos: [Photo] = {
     guard let models,

@@ -7,14 +7,7 @@ import Testing
 /// The default model on the reference photos against ONNX Runtime's logits.
 @Suite struct ReferencePhotoTests {
   @Test func defaultModelReproducesTheReferenceClassifications() throws {
-    guard ModelFixtures.models != nil, !ModelFixtures.photos.isEmpty else {
-      print(ModelFixtures.sharedSkipReason)
-      return
-    }
-    guard var classifier = ModelFixtures.classifier else {
-      print(ModelFixtures.checkpointSkipReason)
-      return
-    }
+    guard var classifier = ModelFixtures.classifierForPhotos() else { return }
     // The references were made from full-size decodes (DESIGN section 2).
     classifier.jpegScaling = .exact
     #expect(ModelFixtures.photos.count == 12)
@@ -52,14 +45,7 @@ import Testing
   /// The default automatic JPEG scaling decodes the three larger JPEG photos at 1/2; it keeps
   /// their best label and the exact mode's provenance.
   @Test func automaticJPEGScalingKeepsTheBestLabel() throws {
-    guard ModelFixtures.models != nil, !ModelFixtures.photos.isEmpty else {
-      print(ModelFixtures.sharedSkipReason)
-      return
-    }
-    guard var classifier = ModelFixtures.classifier else {
-      print(ModelFixtures.checkpointSkipReason)
-      return
-    }
+    guard var classifier = ModelFixtures.classifierForPhotos() else { return }
     #expect(classifier.jpegScaling == .automatic)
     // Photos decoded at full size either way give identical results; the others are compared.
     let reduced = try ModelFixtures.photos.filter { photo in

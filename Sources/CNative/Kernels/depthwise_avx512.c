@@ -204,13 +204,24 @@ AVX512 INLINE void split_row(float *even_phase, float *odd_phase, const float *s
 }
 
 /*
+ * Stores sixteen outputs of row `oy` from column `ox`. A row of one short chunk stores a whole
+ * vector, spilling into the next row (written later), while the output has room (`spill_limit`
+ * floats from the plane's start); only otherwise is the store masked, which costs far more.
+ */
+AVX512 INLINE void store_outputs(float *output, int64_t oy, int64_t ox, int64_t output_width,
+                                 int64_t spill_limit, __m512 value) {
+  float *target = output + oy * output_width + ox;
+  if (ox + 16 <= output_width || (output_width < 16 && oy * output_width + 16 <= spill_limit))
+    _mm512_storeu_ps(target, value);
+  else
+    _mm512_mask_storeu_ps(target, lane_range(0, output_width - ox), value);
+}
+
+/*
  * ROWS output rows from oy on, over a zero-bordered plane split into STRIDE column phases
  * (padded column c in phase c % STRIDE at index c / STRIDE), so every tap is one unmasked load.
- * The rows' sums are independent chains, which keeps the FMA units busy. Rows narrower than
- * a vector store whole vectors past the row's end when the output (`spill_limit` floats from
- * this plane's start) has room: the overrun lands in a row written later, and masked stores
- * cost far more. KERNEL, STRIDE and ROWS are compile-time constants at
- * every call site.
+ * The rows' sums are independent chains, which keeps the FMA units busy (stores: see
+ * store_outputs). KERNEL, STRIDE and ROWS are compile-time constants at every call site.
  */
 AVX512 INLINE void padded_rows(const float *phases, int64_t phase_size, int64_t phase_width,
                                const float *weights, float bias, const cnk_window *w,
@@ -236,16 +247,9 @@ AVX512 INLINE void padded_rows(const float *phases, int64_t phase_size, int64_t 
         }
       }
     }
-    __mmask16 mask = lane_range(0, output_width - ox);
     for (int r = 0; r < ROWS; r++) {
-      __m512 value = _mm512_min_ps(high, _mm512_max_ps(low, sum[r]));
-      float *target = output + (oy + r) * output_width + ox;
-      /* A row of one short chunk may spill into the next row, which is written later. */
-      if (ox + 16 <= output_width ||
-          (output_width < 16 && (oy + r) * output_width + 16 <= spill_limit))
-        _mm512_storeu_ps(target, value);
-      else
-        _mm512_mask_storeu_ps(target, mask, value);
+      store_outputs(output, oy + r, ox, output_width, spill_limit,
+                    _mm512_min_ps(high, _mm512_max_ps(low, sum[r])));
     }
   }
 }
@@ -295,15 +299,9 @@ AVX512 INLINE void shifted_rows(const float *phases, int64_t phase_size, int64_t
         }
       }
     }
-    __mmask16 mask = lane_range(0, output_width - ox);
     for (int r = 0; r < ROWS; r++) {
-      __m512 value = _mm512_min_ps(high, _mm512_max_ps(low, sum[r]));
-      float *target = output + (oy + r) * output_width + ox;
-      if (ox + 16 <= output_width ||
-          (output_width < 16 && (oy + r) * output_width + 16 <= spill_limit))
-        _mm512_storeu_ps(target, value);
-      else
-        _mm512_mask_storeu_ps(target, mask, value);
+      store_outputs(output, oy + r, ox, output_width, spill_limit,
+                    _mm512_min_ps(high, _mm512_max_ps(low, sum[r])));
     }
   }
 }
