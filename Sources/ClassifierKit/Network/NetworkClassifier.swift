@@ -18,14 +18,14 @@ public struct NetworkClassifier: ImageClassificationModel {
   public let model: ModelDescription
   /// How encoded photos are decoded, including the maximum pixel count (100 MP by default).
   ///
-  /// Its ``DecodingOptions/jpegScale`` is not used: ``jpegScaling`` picks the reduction per photo.
+  /// Its `DecodingOptions.jpegScale` is not used: ``jpegScaling`` picks the reduction per photo.
   public var decodingOptions: DecodingOptions
   /// Whether encoded JPEG photos may be decoded at a DCT-domain reduction;
-  /// ``JPEGScalingPolicy/automatic`` by default.
+  /// `JPEGScalingPolicy.automatic` by default.
   ///
   /// Automatic decodes a large photo at 1/2, 1/4 or 1/8 of its size when the crop to the input
   /// still only shrinks, which is several times faster for phone photos and changes the logits
-  /// a little (Docs/Performance.md gives the measured cost); ``JPEGScalingPolicy/exact`` decodes
+  /// a little (Docs/Performance.md gives the measured cost); `JPEGScalingPolicy.exact` decodes
   /// at full size and reproduces the reference preprocessing. Photos passed already decoded are
   /// not affected.
   public var jpegScaling: JPEGScalingPolicy
@@ -119,7 +119,7 @@ public struct NetworkClassifier: ImageClassificationModel {
   /// Classifies an encoded photo (PNG or JPEG, format sniffed from its bytes).
   ///
   /// A large JPEG is decoded at a DCT-domain reduction unless ``jpegScaling`` is
-  /// ``JPEGScalingPolicy/exact``; the provenance still reports full-size pixels.
+  /// `JPEGScalingPolicy.exact`; the provenance still reports full-size pixels.
   ///
   /// - Parameters:
   ///   - data: The encoded photo.
@@ -137,7 +137,7 @@ public struct NetworkClassifier: ImageClassificationModel {
   /// Classifies a photo file (PNG or JPEG, format sniffed from its bytes).
   ///
   /// A large JPEG is decoded at a DCT-domain reduction unless ``jpegScaling`` is
-  /// ``JPEGScalingPolicy/exact``; the provenance still reports full-size pixels.
+  /// `JPEGScalingPolicy.exact`; the provenance still reports full-size pixels.
   ///
   /// - Parameters:
   ///   - url: The file's URL.
