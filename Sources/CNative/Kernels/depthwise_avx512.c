@@ -25,6 +25,19 @@ static void depthwise_scalar(const float *input, int64_t height, int64_t width,
   }
 }
 
+/* The scalar kernel over `planes` consecutive planes, each with its own kernel and bias. */
+static void depthwise_scalar_planes(const float *input, int64_t planes, int64_t height,
+                                    int64_t width, const float *weights, const float *bias,
+                                    const cnk_window *w, float *output, int64_t output_height,
+                                    int64_t output_width, float clamp_min, float clamp_max) {
+  int64_t taps = w->kernel_height * w->kernel_width;
+  for (int64_t plane = 0; plane < planes; plane++) {
+    depthwise_scalar(input + plane * height * width, height, width, weights + plane * taps,
+                     bias[plane], w, output + plane * output_height * output_width,
+                     output_height, output_width, clamp_min, clamp_max);
+  }
+}
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 
@@ -39,109 +52,6 @@ AVX512 INLINE __mmask16 lane_range(int64_t first, int64_t end) {
   unsigned upper = end >= 16 ? 0xFFFFu : (1u << end) - 1u;
   unsigned lower = first <= 0 ? 0u : (1u << first) - 1u;
   return (__mmask16)(upper & ~lower);
-}
-
-/*
- * Sixteen inputs of one row for outputs ox0..<ox0 + count, tap offset `start` (the x of lane
- * 0), stride STRIDE; positions outside 0..<width read zero and are never touched in memory.
- */
-AVX512 INLINE __m512 load_taps(const float *row, int64_t width, int64_t start, int64_t count,
-                               const int STRIDE) {
-  if (STRIDE == 1) {
-    int64_t first = -start > 0 ? -start : 0;
-    int64_t end = width - start < count ? width - start : count;
-    return _mm512_maskz_loadu_ps(lane_range(first, end), row + start);
-  }
-  /* Stride 2: load the 32-value span and keep the even positions. */
-  int64_t first = -start > 0 ? -start : 0;
-  int64_t end = width - start < 2 * count ? width - start : 2 * count;
-  __m512 even = _mm512_maskz_loadu_ps(lane_range(first, end), row + start);
-  __m512 odd = _mm512_maskz_loadu_ps(lane_range(first - 16, end - 16), row + start + 16);
-  const __m512i pick = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4,
-                                        2, 0);
-  return _mm512_permutex2var_ps(even, pick, odd);
-}
-
-/*
- * Sixteen outputs of one row: the sum over the window's taps. KERNEL (the square kernel size,
- * or 0 for any size) and STRIDE are compile-time constants at every call site. When the whole
- * horizontal span lies inside the row (`inside`), taps load all sixteen lanes without masks
- * (lanes past `count` are computed and not stored).
- */
-AVX512 INLINE __m512 window_sum(const float *input, int64_t height, int64_t width,
-                                const float *weights, float bias, const cnk_window *w,
-                                int64_t oy, int64_t ox, int64_t count, int inside,
-                                const int KERNEL, const int STRIDE) {
-  const int64_t kernel_height = KERNEL ? KERNEL : w->kernel_height;
-  const int64_t kernel_width = KERNEL ? KERNEL : w->kernel_width;
-  const int64_t dilation_x = KERNEL ? 1 : w->dilation_x;
-  const __m512i pick = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4,
-                                        2, 0);
-  __m512 sum = _mm512_set1_ps(bias);
-  for (int64_t ky = 0; ky < kernel_height; ky++) {
-    int64_t y = oy * w->stride_y + ky * w->dilation_y - w->pad_top;
-    if (y < 0 || y >= height) continue;
-    const float *row = input + y * width;
-    const float *tap = weights + ky * kernel_width;
-    for (int64_t kx = 0; kx < kernel_width; kx++) {
-      int64_t start = ox * STRIDE + kx * dilation_x - w->pad_left;
-      __m512 values;
-      if (inside && STRIDE == 1) {
-        values = _mm512_loadu_ps(row + start);
-      } else if (inside) {
-        values = _mm512_permutex2var_ps(_mm512_loadu_ps(row + start), pick,
-                                        _mm512_loadu_ps(row + start + 16));
-      } else {
-        values = load_taps(row, width, start, count, STRIDE);
-      }
-      sum = _mm512_fmadd_ps(values, _mm512_set1_ps(tap[kx]), sum);
-    }
-  }
-  return sum;
-}
-
-AVX512 INLINE void depthwise_vector(const float *input, int64_t height, int64_t width,
-                                    const float *weights, float bias, const cnk_window *w,
-                                    float *output, int64_t output_height, int64_t output_width,
-                                    float clamp_min, float clamp_max, const int KERNEL,
-                                    const int STRIDE) {
-  __m512 low = _mm512_set1_ps(clamp_min);
-  __m512 high = _mm512_set1_ps(clamp_max);
-  /* The x span one chunk of 16 outputs reads, relative to its first output's x * STRIDE. */
-  int64_t span = (KERNEL ? KERNEL - 1 : (w->kernel_width - 1) * w->dilation_x) + 16 * STRIDE;
-  for (int64_t oy = 0; oy < output_height; oy++) {
-    for (int64_t ox = 0; ox < output_width; ox += 16) {
-      int64_t count = output_width - ox < 16 ? output_width - ox : 16;
-      int64_t first = ox * STRIDE - w->pad_left;
-      int inside = first >= 0 && first + span <= width;
-      __m512 sum = inside ? window_sum(input, height, width, weights, bias, w, oy, ox, count, 1,
-                                       KERNEL, STRIDE)
-                          : window_sum(input, height, width, weights, bias, w, oy, ox, count, 0,
-                                       KERNEL, STRIDE);
-      sum = _mm512_min_ps(high, _mm512_max_ps(low, sum));
-      _mm512_mask_storeu_ps(output + oy * output_width + ox, lane_range(0, count), sum);
-    }
-  }
-}
-
-#define DEPTHWISE(KERNEL, STRIDE)                                                            \
-  depthwise_vector(input, height, width, weights, bias, w, output, output_height, output_width, \
-                   clamp_min, clamp_max, KERNEL, STRIDE)
-
-AVX512 static void depthwise_dispatch(const float *input, int64_t height, int64_t width,
-                                      const float *weights, float bias, const cnk_window *w,
-                                      float *output, int64_t output_height, int64_t output_width,
-                                      float clamp_min, float clamp_max) {
-  int square = w->kernel_height == w->kernel_width && w->dilation_x == 1;
-  if (w->stride_x == 1) {
-    if (square && w->kernel_width == 3) DEPTHWISE(3, 1);
-    else if (square && w->kernel_width == 5) DEPTHWISE(5, 1);
-    else DEPTHWISE(0, 1);
-  } else {
-    if (square && w->kernel_width == 3) DEPTHWISE(3, 2);
-    else if (square && w->kernel_width == 5) DEPTHWISE(5, 2);
-    else DEPTHWISE(0, 2);
-  }
 }
 
 /*
@@ -345,8 +255,8 @@ AVX512 INLINE void depthwise_padded(const float *phases, int64_t phase_size,
 /*
  * Strides 1 and 2 copy each plane into a zero-bordered scratch first (stride 2 split into even
  * and odd columns), wide and tall enough that every chunk of sixteen outputs reads each tap
- * with one unmasked load; one scratch serves all planes of the call. If the scratch cannot be
- * had, each plane is convolved in place with masked loads at its borders.
+ * with one unmasked load; one scratch serves all planes of the call. Other strides, and a
+ * call whose scratch cannot be had, run the scalar kernel.
  */
 AVX512 void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t height,
                                  int64_t width, const float *weights, const float *bias,
@@ -356,11 +266,8 @@ AVX512 void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t hei
   int64_t plane_size = height * width;
   int64_t output_size = output_height * output_width;
   if (w->stride_x != 1 && w->stride_x != 2) {
-    for (int64_t plane = 0; plane < planes; plane++) {
-      depthwise_scalar(input + plane * plane_size, height, width, weights + plane * taps,
-                       bias[plane], w, output + plane * output_size, output_height,
-                       output_width, clamp_min, clamp_max);
-    }
+    depthwise_scalar_planes(input, planes, height, width, weights, bias, w, output,
+                            output_height, output_width, clamp_min, clamp_max);
     return;
   }
   int64_t stride = w->stride_x;
@@ -380,17 +287,17 @@ AVX512 void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t hei
   int64_t scratch_size = stride * phase_size;
   float *scratch =
       scratch_size <= (int64_t)1 << 24 ? cnk_thread_scratch((size_t)scratch_size * 4) : NULL;
-  if (scratch) memset(scratch, 0, (size_t)scratch_size * 4);
+  if (!scratch) {
+    depthwise_scalar_planes(input, planes, height, width, weights, bias, w, output,
+                            output_height, output_width, clamp_min, clamp_max);
+    return;
+  }
+  memset(scratch, 0, (size_t)scratch_size * 4);
   int square = w->kernel_height == w->kernel_width && w->dilation_x == 1;
   for (int64_t plane = 0; plane < planes; plane++) {
     const float *source = input + plane * plane_size;
     float *target = output + plane * output_size;
     const float *kernel = weights + plane * taps;
-    if (!scratch) {
-      depthwise_dispatch(source, height, width, kernel, bias[plane], w, target, output_height,
-                         output_width, clamp_min, clamp_max);
-      continue;
-    }
     /* The borders stay zero; only the interior is rewritten per plane. */
     for (int64_t y = 0; y < height; y++) {
       float *row = scratch + (y + w->pad_top) * padded_width;
@@ -419,11 +326,7 @@ void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t height, in
                           const float *weights, const float *bias, const cnk_window *w,
                           float *output, int64_t output_height, int64_t output_width,
                           float clamp_min, float clamp_max) {
-  int64_t taps = w->kernel_height * w->kernel_width;
-  for (int64_t plane = 0; plane < planes; plane++) {
-    depthwise_scalar(input + plane * height * width, height, width, weights + plane * taps,
-                     bias[plane], w, output + plane * output_height * output_width,
-                     output_height, output_width, clamp_min, clamp_max);
-  }
+  depthwise_scalar_planes(input, planes, height, width, weights, bias, w, output, output_height,
+                          output_width, clamp_min, clamp_max);
 }
 #endif
