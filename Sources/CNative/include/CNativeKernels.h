@@ -117,4 +117,68 @@ void cnk_im2col_panels_avx512(const float *input, int64_t channels, int64_t heig
                               int64_t width, const cnk_window *window, int64_t output_width,
                               int64_t start, int64_t count, float *destination);
 
+/*
+ * The blocked channel layout (NCHW16c): an image of C channels is ceil(C / 16) blocks, each a
+ * plane of positions x CNK_BLOCK_LANES floats (one lane per channel). Lanes past the last
+ * channel are zero in every tensor these kernels write.
+ */
+#define CNK_BLOCK_LANES 16
+
+/* Copies blocks first_block..<first_block + block_count of an NCHW image into blocked layout. */
+void cnk_to_blocked(const float *input, int64_t channels, int64_t positions, int64_t first_block,
+                    int64_t block_count, float *output);
+
+/* Copies blocks first_block..<first_block + block_count of a blocked image back to NCHW. */
+void cnk_from_blocked(const float *input, int64_t channels, int64_t positions,
+                      int64_t first_block, int64_t block_count, float *output);
+
+/* How a pointwise call walks its work: output blocks per tile (1...3), positions per tile
+   (<= 8, 12, 16 for 3, 2, 1 blocks), and positions per cache chunk. */
+typedef struct cnk_blocked_tiling {
+  int64_t blocks;
+  int64_t positions;
+  int64_t chunk;
+} cnk_blocked_tiling;
+
+/*
+ * A pointwise (1x1) convolution of one blocked image: output blocks first_block..<first_block +
+ * block_count at positions start..<start + count. Weights are [output block][input channel,
+ * padded to whole blocks][16]; bias is one value per output channel padded to whole blocks.
+ * `residual` (or NULL) is a blocked image like the output, added before the clamp.
+ */
+void cnk_pointwise_blocked_avx512(const float *input, int64_t input_channels,
+                                  int64_t positions, const float *weights, const float *bias,
+                                  int64_t output_channels, int64_t first_block,
+                                  int64_t block_count, int64_t start, int64_t count,
+                                  const float *residual, float clamp_min, float clamp_max,
+                                  float *output, const cnk_blocked_tiling *tiling);
+
+/*
+ * A depthwise convolution of one channel block (`block` of a tensor of `channels` channels):
+ * input is its height x width plane, weights [tap][16], bias [16]; writes output rows
+ * first_row..<first_row + row_count. Taps outside the plane read zero.
+ */
+void cnk_depthwise_blocked_avx512(const float *input, int64_t height, int64_t width,
+                                  const float *weights, const float *bias, int64_t block,
+                                  int64_t channels, const cnk_window *window, float *output,
+                                  int64_t output_height, int64_t output_width,
+                                  int64_t first_row, int64_t row_count, float clamp_min,
+                                  float clamp_max);
+
+/*
+ * A convolution (one group) from an NCHW image of few channels into blocked output: blocks
+ * first_block..<first_block + block_count, output rows first_row..<first_row + row_count.
+ * Weights are [output block][channel][ky][kx][16]; bias is padded to whole blocks.
+ */
+void cnk_conv_direct_blocked_avx512(const float *input, int64_t channels, int64_t height,
+                                    int64_t width, const float *weights, const float *bias,
+                                    int64_t output_channels, const cnk_window *window,
+                                    float *output, int64_t output_height, int64_t output_width,
+                                    int64_t first_block, int64_t block_count, int64_t first_row,
+                                    int64_t row_count, float clamp_min, float clamp_max);
+
+/* The mean of each channel of one blocked image over its positions, written as C floats. */
+void cnk_global_average_blocked_avx512(const float *input, int64_t channels, int64_t positions,
+                                       float *output);
+
 #endif

@@ -1,0 +1,242 @@
+import CNative
+
+/// A 2-D convolution over the blocked channel layout (NCHW16c), on the AVX-512 kernels.
+///
+/// An image of `C` channels is `ceil(C / 16)` blocks, each a plane of 16-float vectors with one
+/// lane per channel (``BlockedLayout``). In this layout a depthwise convolution and a pointwise
+/// one use every vector lane whatever the plane's size or stride, and consecutive layers need
+/// no transposes. Three shapes of convolution run here; ``init(weights:bias:outputChannels:inputChannels:groups:window:activation:)``
+/// returns `nil` for any other, and for activations that are not a clamp:
+/// - pointwise: 1x1, one group, blocked input;
+/// - depthwise: one channel per group, blocked input;
+/// - direct: one group over at most ``directInputChannels`` NCHW input channels (a stem).
+struct BlockedConvolution: Sendable {
+  /// Which kernel a convolution runs.
+  enum Kind: Sendable, Equatable {
+    case pointwise
+    case depthwise
+    case direct
+  }
+
+  /// The most input channels the direct kernel takes: it broadcasts every input value, which
+  /// only pays when there are few of them.
+  static let directInputChannels = 4
+
+  let kind: Kind
+  let window: Window
+  let inputChannels: Int
+  let outputChannels: Int
+  let bounds: (low: Float, high: Float)
+  /// Pointwise: `[output block][input channel, padded][16]`; depthwise: `[block][tap][16]`;
+  /// direct: `[output block][input channel][ky][kx][16]`.
+  let weights: [Float]
+  /// One value per output channel, zero-padded to whole blocks.
+  let bias: [Float]
+
+  /// Packs a convolution for the blocked kernels, or returns `nil` when it has no blocked form
+  /// (or this CPU has no AVX-512).
+  init?(
+    weights raw: [Float], bias: [Float]?, outputChannels: Int, inputChannels: Int, groups: Int,
+    window: Window, activation: Activation, kernels: KernelSet = .active
+  ) {
+    guard kernels == .avx512, let bounds = activation.clampBounds, groups > 0,
+      inputChannels > 0, outputChannels > 0
+    else { return nil }
+    let taps = window.kernelHeight * window.kernelWidth
+    let kind: Kind
+    if groups == inputChannels && groups == outputChannels {
+      kind = .depthwise
+    } else if groups == 1 && taps == 1 {
+      kind = .pointwise
+    } else if groups == 1 && inputChannels <= BlockedConvolution.directInputChannels {
+      kind = .direct
+    } else {
+      return nil
+    }
+    guard raw.count == outputChannels * inputChannels / groups * taps else { return nil }
+    self.kind = kind
+    self.window = window
+    self.inputChannels = inputChannels
+    self.outputChannels = outputChannels
+    self.bounds = bounds
+    let lanes = BlockedLayout.lanes
+    let blocks = BlockedLayout.blocks(outputChannels)
+    var padded = [Float](repeating: 0, count: blocks * lanes)
+    if let bias { padded.replaceSubrange(0..<outputChannels, with: bias) }
+    self.bias = padded
+    // Every layout keeps an output channel's weights in one lane of consecutive vectors.
+    let steps: Int
+    switch kind {
+    case .pointwise: steps = BlockedLayout.blocks(inputChannels) * lanes
+    case .depthwise: steps = taps
+    case .direct: steps = inputChannels * taps
+    }
+    let depth = inputChannels / groups * taps
+    var packed = [Float](repeating: 0, count: blocks * steps * lanes)
+    for channel in 0..<outputChannels {
+      let base = (channel / lanes) * steps * lanes + channel % lanes
+      for step in 0..<depth {
+        packed[base + step * lanes] = raw[channel * depth + step]
+      }
+    }
+    weights = packed
+  }
+
+  /// The same weights with the window resolved for an input, or `nil` when the kernel cannot
+  /// run it (a pointwise kernel with strides or padding).
+  func with(window newWindow: Window) -> BlockedConvolution? {
+    guard newWindow.kernelHeight == window.kernelHeight,
+      newWindow.kernelWidth == window.kernelWidth
+    else { return nil }
+    if kind == .pointwise && newWindow != window { return nil }
+    return BlockedConvolution(copying: self, window: newWindow)
+  }
+
+  private init(copying other: BlockedConvolution, window: Window) {
+    kind = other.kind
+    self.window = window
+    inputChannels = other.inputChannels
+    outputChannels = other.outputChannels
+    bounds = other.bounds
+    weights = other.weights
+    bias = other.bias
+  }
+
+  /// Runs on `batch` images of `height × width`: blocked input (NCHW for ``Kind/direct``),
+  /// blocked output.
+  ///
+  /// - Precondition: the window fits the input, and `output` holds `batch` blocked images of
+  ///   the output size; `residual`, if given, is laid out like `output` (pointwise only).
+  func run(
+    input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
+    residual: UnsafePointer<Float>? = nil, output: UnsafeMutablePointer<Float>, threads: Int
+  ) {
+    guard let size = window.outputSize(height: height, width: width) else {
+      preconditionFailure("convolution window larger than its padded input")
+    }
+    let inputImage =
+      kind == .direct
+      ? inputChannels * height * width
+      : BlockedLayout.blocks(inputChannels) * BlockedLayout.lanes * height * width
+    let outputImage =
+      BlockedLayout.blocks(outputChannels) * BlockedLayout.lanes * size.height * size.width
+    weights.withUnsafeBufferPointer { weightBuffer in
+      bias.withUnsafeBufferPointer { biasBuffer in
+        // Safety: the packed weights and padded bias match this convolution's shape, and each
+        // image's input and output spans follow from the preconditions.
+        guard let weightBase = weightBuffer.baseAddress, let biasBase = biasBuffer.baseAddress
+        else { return }
+        for image in 0..<batch {
+          let source = input + image * inputImage
+          let target = output + image * outputImage
+          switch kind {
+          case .pointwise:
+            runPointwise(
+              input: source, positions: height * width,
+              residual: residual.map { $0 + image * outputImage }, output: target,
+              weights: weightBase, bias: biasBase, threads: threads)
+          case .depthwise:
+            runDepthwise(
+              input: source, height: height, width: width, output: target, size: size,
+              weights: weightBase, bias: biasBase, threads: threads)
+          case .direct:
+            runDirect(
+              input: source, height: height, width: width, output: target, size: size,
+              weights: weightBase, bias: biasBase, threads: threads)
+          }
+        }
+      }
+    }
+  }
+
+  private func runPointwise(
+    input: UnsafePointer<Float>, positions: Int, residual: UnsafePointer<Float>?,
+    output: UnsafeMutablePointer<Float>, weights: UnsafePointer<Float>,
+    bias: UnsafePointer<Float>, threads: Int
+  ) {
+    let blocks = BlockedLayout.blocks(outputChannels)
+    let inputFloats = BlockedLayout.blocks(inputChannels) * BlockedLayout.lanes
+    var tiling = cnk_blocked_tiling(
+      blocks: 2, positions: 12, chunk: Int64(max(12, 32_768 / inputFloats)))
+    // Work items: ranges of positions times groups of output blocks.
+    let positionTile = 12
+    var positionPieces = 1
+    var blockPieces = 1
+    if threads > 1 {
+      let wanted = 4 * threads
+      blockPieces = min(max(1, blocks / 2), wanted)
+      positionPieces = max(
+        1, min((positions + positionTile - 1) / positionTile, wanted / blockPieces))
+    }
+    let blocksPerPiece = (blocks + blockPieces - 1) / blockPieces
+    blockPieces = (blocks + blocksPerPiece - 1) / blocksPerPiece
+    let positionsPerPiece =
+      ((positions + positionPieces - 1) / positionPieces + positionTile - 1) / positionTile
+      * positionTile
+    positionPieces = (positions + positionsPerPiece - 1) / positionsPerPiece
+    let channels = (Int64(inputChannels), Int64(outputChannels))
+    let bounds = self.bounds
+    withUnsafePointer(to: &tiling) { tiling in
+      Parallel.forEach(blockPieces * positionPieces, threads: threads) { item in
+        let firstBlock = (item % blockPieces) * blocksPerPiece
+        let start = (item / blockPieces) * positionsPerPiece
+        cnk_pointwise_blocked_avx512(
+          input, channels.0, Int64(positions), weights, bias, channels.1, Int64(firstBlock),
+          Int64(min(blocksPerPiece, blocks - firstBlock)), Int64(start),
+          Int64(min(positionsPerPiece, positions - start)), residual, bounds.low, bounds.high,
+          output, tiling)
+      }
+    }
+  }
+
+  private func runDepthwise(
+    input: UnsafePointer<Float>, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
+    size: (height: Int, width: Int), weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    threads: Int
+  ) {
+    let blocks = BlockedLayout.blocks(outputChannels)
+    let lanes = BlockedLayout.lanes
+    let taps = window.kernelHeight * window.kernelWidth
+    let rowPieces = threads > 1 ? min(size.height, max(1, (4 * threads + blocks - 1) / blocks)) : 1
+    let rowsPerPiece = (size.height + rowPieces - 1) / rowPieces
+    let pieces = (size.height + rowsPerPiece - 1) / rowsPerPiece
+    var native = window.native
+    let channels = Int64(outputChannels)
+    let bounds = self.bounds
+    withUnsafePointer(to: &native) { window in
+      Parallel.forEach(blocks * pieces, threads: threads) { item in
+        let block = item / pieces
+        let firstRow = (item % pieces) * rowsPerPiece
+        cnk_depthwise_blocked_avx512(
+          input + block * height * width * lanes, Int64(height), Int64(width),
+          weights + block * taps * lanes, bias + block * lanes, Int64(block), channels, window,
+          output + block * size.height * size.width * lanes, Int64(size.height),
+          Int64(size.width), Int64(firstRow), Int64(min(rowsPerPiece, size.height - firstRow)),
+          bounds.low, bounds.high)
+      }
+    }
+  }
+
+  private func runDirect(
+    input: UnsafePointer<Float>, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
+    size: (height: Int, width: Int), weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    threads: Int
+  ) {
+    let blocks = BlockedLayout.blocks(outputChannels)
+    let rowPieces = threads > 1 ? min(size.height, 4 * threads) : 1
+    let rowsPerPiece = (size.height + rowPieces - 1) / rowPieces
+    let pieces = (size.height + rowsPerPiece - 1) / rowsPerPiece
+    var native = window.native
+    let channels = (Int64(inputChannels), Int64(outputChannels))
+    let bounds = self.bounds
+    withUnsafePointer(to: &native) { window in
+      Parallel.forEach(pieces, threads: threads) { piece in
+        let firstRow = piece * rowsPerPiece
+        cnk_conv_direct_blocked_avx512(
+          input, channels.0, Int64(height), Int64(width), weights, bias, channels.1, window,
+          output, Int64(size.height), Int64(size.width), 0, Int64(blocks), Int64(firstRow),
+          Int64(min(rowsPerPiece, size.height - firstRow)), bounds.low, bounds.high)
+      }
+    }
+  }
+}

@@ -1,0 +1,215 @@
+import Testing
+
+@testable import NeuralCore
+
+@Suite(.enabled(if: KernelSet.available.contains(.avx512), "the blocked kernels need AVX-512"))
+struct BlockedConvolutionTests {
+  /// NCHW arrays to blocked layout and back.
+  static func blocked(_ values: [Float], batch: Int, channels: Int, positions: Int) -> [Float] {
+    var output = [Float](
+      repeating: .nan,
+      count: batch * BlockedLayout.imageSize(channels: channels, positions: positions))
+    values.withUnsafeBufferPointer { source in
+      output.withUnsafeMutableBufferPointer { target in
+        // Safety: both buffers have the sizes the copy reads and writes.
+        guard let from = source.baseAddress, let to = target.baseAddress else { return }
+        BlockedLayout.block(
+          from, batch: batch, channels: channels, positions: positions, into: to, threads: 2)
+      }
+    }
+    return output
+  }
+
+  static func unblocked(_ values: [Float], batch: Int, channels: Int, positions: Int) -> [Float] {
+    var output = [Float](repeating: .nan, count: batch * channels * positions)
+    values.withUnsafeBufferPointer { source in
+      output.withUnsafeMutableBufferPointer { target in
+        // Safety: both buffers have the sizes the copy reads and writes.
+        guard let from = source.baseAddress, let to = target.baseAddress else { return }
+        BlockedLayout.unblock(
+          from, batch: batch, channels: channels, positions: positions, into: to, threads: 1)
+      }
+    }
+    return output
+  }
+
+  /// Runs a blocked convolution on NCHW arrays, checking the padding lanes stay zero.
+  static func run(
+    _ convolution: BlockedConvolution, input: [Float], batch: Int, height: Int, width: Int,
+    residual: [Float]? = nil, threads: Int
+  ) -> [Float] {
+    guard let size = convolution.window.outputSize(height: height, width: width) else { return [] }
+    let positions = size.height * size.width
+    let source =
+      convolution.kind == .direct
+      ? input
+      : blocked(
+        input, batch: batch, channels: convolution.inputChannels, positions: height * width)
+    let addend = residual.map {
+      blocked($0, batch: batch, channels: convolution.outputChannels, positions: positions)
+    }
+    var output = [Float](
+      repeating: .nan,
+      count: batch
+        * BlockedLayout.imageSize(channels: convolution.outputChannels, positions: positions))
+    source.withUnsafeBufferPointer { from in
+      output.withUnsafeMutableBufferPointer { to in
+        // Safety: the buffers have the sizes the convolution reads and writes.
+        guard let input = from.baseAddress, let target = to.baseAddress else { return }
+        if let addend {
+          addend.withUnsafeBufferPointer { residual in
+            convolution.run(
+              input: input, batch: batch, height: height, width: width,
+              residual: residual.baseAddress, output: target, threads: threads)
+          }
+        } else {
+          convolution.run(
+            input: input, batch: batch, height: height, width: width, output: target,
+            threads: threads)
+        }
+      }
+    }
+    let lanes = BlockedLayout.lanes
+    for (index, value) in output.enumerated() {
+      let channel =
+        (index / (positions * lanes))
+        % BlockedLayout.blocks(
+          convolution.outputChannels) * lanes + index % lanes
+      if channel >= convolution.outputChannels && value != 0 {
+        Issue.record("padding lane \(index) holds \(value)")
+        break
+      }
+    }
+    return unblocked(
+      output, batch: batch, channels: convolution.outputChannels, positions: positions)
+  }
+
+  @Test func layoutRoundTripsAndZeroesPaddingLanes() {
+    var generator = SeededGenerator(seed: 3)
+    for channels in [1, 5, 16, 17, 40] {
+      let values = generator.floats(2 * channels * 9)
+      let blocked = Self.blocked(values, batch: 2, channels: channels, positions: 9)
+      #expect(blocked.count == 2 * BlockedLayout.blocks(channels) * 16 * 9)
+      #expect(blocked[1] == (channels > 1 ? values[9] : 0))
+      #expect(Self.unblocked(blocked, batch: 2, channels: channels, positions: 9) == values)
+    }
+  }
+
+  @Test func randomizedShapesMatchTheReference() throws {
+    var generator = SeededGenerator(seed: 19)
+    let activations: [Activation] = [.identity, .relu, .clip(min: 0, max: 6)]
+    var ran: [BlockedConvolution.Kind: Int] = [:]
+    for trial in 0..<150 {
+      let kind = [BlockedConvolution.Kind.pointwise, .depthwise, .direct][trial % 3]
+      let channels =
+        kind == .direct
+        ? Int.random(in: 1...4, using: &generator) : Int.random(in: 1...40, using: &generator)
+      let outputs =
+        kind == .depthwise ? channels : Int.random(in: 1...50, using: &generator)
+      let groups = kind == .depthwise ? channels : 1
+      let kernel =
+        kind == .pointwise ? 1 : [2, 3, 3, 5, 5, 7, kind == .depthwise ? 1 : 4][trial % 7]
+      let stride = kind == .pointwise ? 1 : Int.random(in: 1...3, using: &generator)
+      let dilation = kind == .pointwise ? 1 : [1, 1, 1, 2][trial % 4]
+      let pad = { kind == .pointwise ? 0 : Int.random(in: 0...2, using: &generator) }
+      let window = Window(
+        kernelHeight: kernel, kernelWidth: kernel, strideY: stride, strideX: stride,
+        dilationY: dilation, dilationX: dilation, padTop: pad(), padLeft: pad(),
+        padBottom: pad(), padRight: pad())
+      let height = window.effectiveHeight + Int.random(in: 0...14, using: &generator)
+      let width = window.effectiveWidth + Int.random(in: 0...30, using: &generator)
+      let batch = Int.random(in: 1...2, using: &generator)
+      let weights = generator.floats(outputs * channels / groups * kernel * kernel)
+      let bias = trial % 4 == 0 ? nil : generator.floats(outputs)
+      let input = generator.floats(batch * channels * height * width)
+      let activation = activations[trial % activations.count]
+      let convolution = try #require(
+        BlockedConvolution(
+          weights: weights, bias: bias, outputChannels: outputs, inputChannels: channels,
+          groups: groups, window: window, activation: activation, kernels: .avx512))
+      #expect(convolution.kind == kind)
+      let size = try #require(window.outputSize(height: height, width: width))
+      let residual =
+        kind == .pointwise && trial % 2 == 0
+        ? generator.floats(batch * outputs * size.height * size.width) : nil
+      var expected = Convolution.reference(
+        input: input, batch: batch, inputChannels: channels, height: height, width: width,
+        weights: weights, bias: bias, outputChannels: outputs, groups: groups, window: window,
+        activation: residual == nil ? activation : .identity)
+      if let residual {
+        expected = zip(expected, residual).map { activation($0 + $1) }
+      }
+      let actual = Self.run(
+        convolution, input: input, batch: batch, height: height, width: width,
+        residual: residual, threads: trial % 2 + 1)
+      let mismatch = relativeMismatch(actual, expected)
+      #expect(mismatch == nil, "trial \(trial) \(kind) \(channels)->\(outputs) \(window)")
+      ran[kind, default: 0] += 1
+    }
+    #expect(ran.count == 3)
+  }
+
+  @Test func networkShapesMatchTheReference() throws {
+    var generator = SeededGenerator(seed: 23)
+    // EfficientNet-Lite0's layers, smaller planes: the stem, expansions, depthwise 3x3/5x5 at
+    // strides 1 and 2 (TensorFlow SAME padding), projections with residuals, the head.
+    let cases:
+      [(channels: Int, outputs: Int, kernel: Int, stride: Int, depthwise: Bool, size: Int)] =
+        [
+          (3, 32, 3, 2, false, 45), (32, 32, 3, 1, true, 28), (32, 16, 1, 1, false, 28),
+          (16, 96, 1, 1, false, 28), (96, 96, 3, 2, true, 28), (144, 144, 5, 2, true, 14),
+          (240, 240, 3, 1, true, 7), (672, 672, 5, 1, true, 7), (480, 112, 1, 1, false, 14),
+          (1152, 320, 1, 1, false, 7), (320, 1280, 1, 1, false, 7), (40, 240, 1, 1, false, 7),
+        ]
+    for item in cases {
+      let same = Window.samePadding(
+        input: item.size, kernel: item.kernel, stride: item.stride, dilation: 1, upper: true)
+      let window = Window(
+        kernelHeight: item.kernel, kernelWidth: item.kernel, strideY: item.stride,
+        strideX: item.stride, padTop: same.begin, padLeft: same.begin, padBottom: same.end,
+        padRight: same.end)
+      let groups = item.depthwise ? item.channels : 1
+      let weights = generator.floats(
+        item.outputs * item.channels / groups * item.kernel * item.kernel)
+      let bias = generator.floats(item.outputs)
+      let input = generator.floats(item.channels * item.size * item.size)
+      let convolution = try #require(
+        BlockedConvolution(
+          weights: weights, bias: bias, outputChannels: item.outputs,
+          inputChannels: item.channels, groups: groups, window: window,
+          activation: .clip(min: 0, max: 6), kernels: .avx512))
+      let expected = Convolution.reference(
+        input: input, batch: 1, inputChannels: item.channels, height: item.size,
+        width: item.size, weights: weights, bias: bias, outputChannels: item.outputs,
+        groups: groups, window: window, activation: .clip(min: 0, max: 6))
+      for threads in [1, 2] {
+        let actual = Self.run(
+          convolution, input: input, batch: 1, height: item.size, width: item.size,
+          threads: threads)
+        #expect(relativeMismatch(actual, expected) == nil, "\(item) threads \(threads)")
+      }
+    }
+  }
+
+  @Test func unsupportedConvolutionsHaveNoBlockedForm() {
+    let window = Window(kernelHeight: 3, kernelWidth: 3)
+    let grouped = BlockedConvolution(
+      weights: [Float](repeating: 1, count: 8 * 2 * 9), bias: nil, outputChannels: 8,
+      inputChannels: 4, groups: 2, window: window, activation: .relu, kernels: .avx512)
+    #expect(grouped == nil)
+    let wide = BlockedConvolution(
+      weights: [Float](repeating: 1, count: 8 * 8 * 9), bias: nil, outputChannels: 8,
+      inputChannels: 8, groups: 1, window: window, activation: .relu, kernels: .avx512)
+    #expect(wide == nil)
+    let sigmoid = BlockedConvolution(
+      weights: [Float](repeating: 1, count: 8 * 8), bias: nil, outputChannels: 8,
+      inputChannels: 8, groups: 1, window: Window(kernelHeight: 1, kernelWidth: 1),
+      activation: .sigmoid, kernels: .avx512)
+    #expect(sigmoid == nil)
+    let portable = BlockedConvolution(
+      weights: [Float](repeating: 1, count: 8 * 8), bias: nil, outputChannels: 8,
+      inputChannels: 8, groups: 1, window: Window(kernelHeight: 1, kernelWidth: 1),
+      activation: .relu, kernels: .portable)
+    #expect(portable == nil)
+  }
+}
