@@ -169,6 +169,15 @@ extension ImportedGraph {
       let window = Window(
         kernelHeight: weights.rank == 4 ? weights.shape[2] : 1,
         kernelWidth: weights.shape[weights.rank - 1])
+      if weights.rank == 4,
+        let blocked = BlockedConvolution(
+          weights: weights.scalars, bias: bias, outputChannels: weights.shape[0],
+          inputChannels: weights.shape[1] * groups, groups: groups, window: window,
+          activation: node.activation)
+      {
+        nodes[index].blocked = blocked
+        continue
+      }
       nodes[index].convolution = Convolution(
         weights: weights.scalars, bias: bias, outputChannels: weights.shape[0],
         inputChannels: weights.shape[1] * groups, groups: groups, window: window,

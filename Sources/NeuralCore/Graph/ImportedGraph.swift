@@ -12,6 +12,9 @@ struct ImportedGraph: Sendable {
     var opset: Int
     /// A convolution with constant weights, packed, with any folded BatchNormalization.
     var convolution: Convolution?
+    /// The same convolution packed for the blocked channel layout, when it has that form on
+    /// this CPU; `convolution` is then `nil`.
+    var blocked: BlockedConvolution?
     /// The activation fused into a convolution.
     var activation: Activation = .identity
 

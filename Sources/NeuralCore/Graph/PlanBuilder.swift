@@ -22,6 +22,11 @@ struct PlanBuilder {
 
   let graph: ImportedGraph
   var values: [String: Value] = [:]
+  /// Values held in the blocked channel layout (NCHW16c), with their logical NCHW shapes.
+  ///
+  /// A value may be held in both layouts; one held only here is copied to NCHW before a node
+  /// that needs NCHW reads it.
+  var blockedValues: [String: (id: Int, shape: [Int])] = [:]
   var steps: [ExecutionPlan.Step] = []
   var bufferSizes: [Int] = []
   var constants: [Float] = []
@@ -42,7 +47,12 @@ struct PlanBuilder {
   }
 
   mutating func build() throws(NeuralCoreError) -> ExecutionPlan {
-    for node in graph.nodes { try plan(node) }
+    for node in graph.nodes {
+      if try planBlocked(node) { continue }
+      try unblockInputs(of: node)
+      try plan(node)
+    }
+    for output in graph.outputs { try unblock(output.name) }
     var outputs: [(name: String, value: ExecutionPlan.Output)] = []
     var keep = Set<Int>()
     for output in graph.outputs {

@@ -1,0 +1,147 @@
+extension PlanBuilder {
+  /// Plans a node on blocked (NCHW16c) tensors when it can run there: convolutions with a
+  /// blocked form, additions of two blocked tensors, global average pooling of one.
+  ///
+  /// - Returns: `false`, having planned nothing, when the node runs on NCHW tensors.
+  mutating func planBlocked(_ node: ImportedGraph.Node) throws(NeuralCoreError) -> Bool {
+    switch node.source.opType {
+    case "Conv": return try planBlockedConvolution(node)
+    case "Add": return try planBlockedAdd(node)
+    case "GlobalAveragePool": return try planBlockedGlobalAverage(node)
+    default: return false
+    }
+  }
+
+  /// Gives every input of `node` held only in blocked layout an NCHW copy, so that planners
+  /// of NCHW kernels find it in `values`.
+  mutating func unblockInputs(of node: ImportedGraph.Node) throws(NeuralCoreError) {
+    for name in node.inputs where !name.isEmpty { try unblock(name) }
+  }
+
+  /// Adds the step that copies a blocked-only value to NCHW, once.
+  mutating func unblock(_ name: String) throws(NeuralCoreError) {
+    guard values[name] == nil, let (blockedID, shape) = blockedValues[name] else { return }
+    let id = try newBuffer(shape: shape, for: name)
+    let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
+    steps.append(
+      ExecutionPlan.Step(name: name + "::unblock", inputs: [.buffer(blockedID)], outputs: [id]) {
+        inputs, outputs, threads in
+        BlockedLayout.unblock(
+          inputs[0], batch: batch, channels: channels, positions: positions, into: outputs[0],
+          threads: threads)
+      })
+    values[name] = .runtime(id: id, shape: shape)
+  }
+
+  /// The blocked buffer of a 4-D run-time input, adding the copy from NCHW when there is none.
+  private mutating func blockedInput(
+    _ node: ImportedGraph.Node, _ position: Int
+  ) throws(NeuralCoreError) -> (id: Int, shape: [Int])? {
+    guard position < node.inputs.count else { return nil }
+    let name = node.inputs[position]
+    if let blocked = blockedValues[name] { return blocked }
+    guard case .runtime(let sourceID, let shape)? = values[name], shape.count == 4 else {
+      return nil
+    }
+    let id = try newBlockedBuffer(shape: shape, for: name)
+    let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
+    steps.append(
+      ExecutionPlan.Step(name: name + "::block", inputs: [.buffer(sourceID)], outputs: [id]) {
+        inputs, outputs, threads in
+        BlockedLayout.block(
+          inputs[0], batch: batch, channels: channels, positions: positions, into: outputs[0],
+          threads: threads)
+      })
+    blockedValues[name] = (id, shape)
+    return (id, shape)
+  }
+
+  private mutating func newBlockedBuffer(
+    shape: [Int], for name: String
+  ) throws(NeuralCoreError) -> Int {
+    try newBuffer(
+      shape: [shape[0], BlockedLayout.blocks(shape[1]) * BlockedLayout.lanes, shape[2], shape[3]],
+      for: name)
+  }
+
+  /// Adds a step writing one blocked tensor of `shape` as the node's output.
+  private mutating func addBlockedStep(
+    _ node: ImportedGraph.Node, inputs: [Int], shape: [Int],
+    execute:
+      @escaping @Sendable (
+        _ inputs: [UnsafePointer<Float>], _ outputs: [UnsafeMutablePointer<Float>], _ threads: Int
+      ) -> Void
+  ) throws(NeuralCoreError) {
+    guard let name = node.outputs.first, !name.isEmpty else {
+      throw node.attributes.error(.malformedFile, "node has no output")
+    }
+    let id = try newBlockedBuffer(shape: shape, for: name)
+    blockedValues[name] = (id, shape)
+    steps.append(
+      ExecutionPlan.Step(
+        name: node.source.name, inputs: inputs.map { .buffer($0) }, outputs: [id],
+        execute: execute))
+  }
+
+  private mutating func planBlockedConvolution(
+    _ node: ImportedGraph.Node
+  ) throws(NeuralCoreError) -> Bool {
+    guard let packed = node.blocked, node.outputs.dropFirst().allSatisfy(\.isEmpty),
+      let inputName = node.inputs.first
+    else { return false }
+    let inputShape = blockedValues[inputName]?.shape ?? values[inputName]?.shape ?? []
+    guard inputShape.count == 4, inputShape[1] == packed.inputChannels else { return false }
+    let spatial = Array(inputShape[2...])
+    let window = try window(
+      node, spatial: spatial, kernel: [packed.window.kernelHeight, packed.window.kernelWidth])
+    guard let convolution = packed.with(window: window),
+      let size = window.outputSize(height: spatial[0], width: spatial[1])
+    else { return false }
+    let input: Int
+    if convolution.kind == .direct {
+      try unblock(inputName)
+      guard case .runtime(let id, _)? = values[inputName] else { return false }
+      input = id
+    } else {
+      guard let blocked = try blockedInput(node, 0) else { return false }
+      input = blocked.id
+    }
+    let (batch, height, width) = (inputShape[0], spatial[0], spatial[1])
+    try addBlockedStep(
+      node, inputs: [input], shape: [batch, convolution.outputChannels, size.height, size.width]
+    ) { inputs, outputs, threads in
+      convolution.run(
+        input: inputs[0], batch: batch, height: height, width: width, output: outputs[0],
+        threads: threads)
+    }
+    return true
+  }
+
+  private mutating func planBlockedAdd(_ node: ImportedGraph.Node) throws(NeuralCoreError) -> Bool {
+    guard node.inputs.count == 2, let a = blockedValues[node.inputs[0]],
+      let b = blockedValues[node.inputs[1]], a.shape == b.shape
+    else { return false }
+    let count =
+      a.shape[0] * BlockedLayout.imageSize(channels: a.shape[1], positions: a.shape[2] * a.shape[3])
+    try addBlockedStep(node, inputs: [a.id, b.id], shape: a.shape) { inputs, outputs, _ in
+      Elementwise.run(
+        .add, a: inputs[0], aShape: [count], b: inputs[1], bShape: [count], output: outputs[0],
+        outputShape: [count])
+    }
+    return true
+  }
+
+  private mutating func planBlockedGlobalAverage(
+    _ node: ImportedGraph.Node
+  ) throws(NeuralCoreError) -> Bool {
+    guard let input = node.inputs.first, let blocked = blockedValues[input] else { return false }
+    let shape = blocked.shape
+    let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
+    try addStep(node, inputs: [.buffer(blocked.id)], outputShapes: [[batch, channels, 1, 1]]) {
+      inputs, outputs, _ in
+      BlockedLayout.globalAverage(
+        inputs[0], batch: batch, channels: channels, positions: positions, into: outputs[0])
+    }
+    return true
+  }
+}
