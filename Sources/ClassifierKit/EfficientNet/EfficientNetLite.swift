@@ -80,7 +80,8 @@ public struct EfficientNetLite: Layer {
   /// The stages, first applied first.
   public let stages: [Stage]
 
-  private var network: Sequential
+  /// The layers, unloaded until ``loading(_:)``; ``graph(loading:)`` writes them as a graph.
+  private(set) var network: Sequential
 
   /// Creates the network structure with zero weights; load parameters with ``loading(_:)``.
   ///

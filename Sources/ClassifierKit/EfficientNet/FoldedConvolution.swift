@@ -28,6 +28,18 @@ struct FoldedConvolution: Layer {
 
   func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> FoldedConvolution {
     let name = convolution.name
+    let (weight, bias) = try folded(stateDictionary)
+    var copy = self
+    copy.convolution = try convolution.loading(["\(name).weight": weight, "\(name).bias": bias])
+    return copy
+  }
+
+  /// The convolution's weight with the normalization folded in, and the bias that folding
+  /// produces, read from a state dictionary.
+  func folded(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> (
+    weight: Tensor, bias: Tensor
+  ) {
+    let name = convolution.name
     let channels = convolution.outputChannels
     let weight = try Self.parameter("\(name).weight", count: nil, in: stateDictionary)
     guard weight.shape == convolution.weightShape else {
@@ -60,12 +72,9 @@ struct FoldedConvolution: Layer {
       }
       bias[channel] = Float(Double(beta[channel]) - Double(mean[channel]) * factor)
     }
-    var copy = self
-    copy.convolution = try convolution.loading([
-      "\(name).weight": try Tensor(shape: weight.shape, scalars: folded),
-      "\(name).bias": try Tensor(shape: [channels], scalars: bias),
-    ])
-    return copy
+    return (
+      try Tensor(shape: weight.shape, scalars: folded), try Tensor(shape: [channels], scalars: bias)
+    )
   }
 
   func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {

@@ -2,7 +2,8 @@ public import Foundation
 import NeuralCore
 
 extension NetworkClassifier {
-  /// Loads the default model, EfficientNet-Lite0 on ImageNet-1k, built from NeuralCore layers.
+  /// Loads the default model, EfficientNet-Lite0 on ImageNet-1k, built from NeuralCore layers and
+  /// run as a planned graph (``EfficientNetLite/graph(loading:)``).
   ///
   /// - Parameters:
   ///   - checkpoint: The `efficientnet-lite0-57934424.pth` file; `nil` searches the cache
@@ -22,19 +23,20 @@ extension NetworkClassifier {
     } else {
       url = try DefaultModel.locateCheckpoint()
     }
-    let network: EfficientNetLite
+    let session: InferenceSession
     do {
       let stateDict = try StateDict(contentsOfFile: url.path)
       var tensors: [String: Tensor] = [:]
       for entry in stateDict.entries { tensors[entry.name] = entry.tensor }
-      network = try EfficientNetLite.lite0().loading(tensors)
+      session = try InferenceSession(
+        model: EfficientNetLite.lite0().graph(loading: tensors),
+        options: SessionOptions(threadCount: threadCount))
     } catch {
       throw ClassificationError(
         .modelUnavailable, "\(url.path) is not an EfficientNet-Lite0 checkpoint",
         underlying: error)
     }
-    return NetworkClassifier(
-      network: network, description: .efficientNetLite0(), threadCount: threadCount)
+    return try NetworkClassifier(session: session, description: .efficientNetLite0())
   }
 
   /// Loads an ONNX classifier described by a JSON sidecar.
