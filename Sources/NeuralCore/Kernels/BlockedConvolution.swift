@@ -156,19 +156,24 @@ struct BlockedConvolution: Sendable {
   ) {
     let blocks = BlockedLayout.blocks(outputChannels)
     let inputFloats = BlockedLayout.blocks(inputChannels) * BlockedLayout.lanes
+    // Tiles of 3 output blocks by 7 positions when the plane is a multiple of 7 (every plane of
+    // a 224-input EfficientNet or MobileNet: no partial tile, and measured 3.5 % faster over
+    // Lite0's 1x1 layers than 2 x 12), else 2 x 12.
+    let (blockTile, positionTile) = positions % 7 == 0 ? (3, 7) : (2, 12)
     var tiling = cnk_blocked_tiling(
-      blocks: 2, positions: 12, chunk: Int64(max(12, 32_768 / inputFloats)))
+      blocks: Int64(blockTile), positions: Int64(positionTile),
+      chunk: Int64(max(12, 32_768 / inputFloats)))
     // Work items: ranges of positions times groups of output blocks.
-    let positionTile = 12
     var positionPieces = 1
     var blockPieces = 1
     if threads > 1 {
       let wanted = 4 * threads
-      blockPieces = min(max(1, blocks / 2), wanted)
+      blockPieces = min(max(1, blocks / blockTile), wanted)
       positionPieces = max(
         1, min((positions + positionTile - 1) / positionTile, wanted / blockPieces))
     }
-    let blocksPerPiece = (blocks + blockPieces - 1) / blockPieces
+    let blocksPerPiece =
+      ((blocks + blockPieces - 1) / blockPieces + blockTile - 1) / blockTile * blockTile
     blockPieces = (blocks + blocksPerPiece - 1) / blocksPerPiece
     let positionsPerPiece =
       ((positions + positionPieces - 1) / positionPieces + positionTile - 1) / positionTile
