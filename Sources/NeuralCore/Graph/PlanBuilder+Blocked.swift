@@ -114,6 +114,49 @@ extension PlanBuilder {
         input: inputs[0], batch: batch, height: height, width: width, output: outputs[0],
         threads: threads)
     }
+    if convolution.kind == .pointwise, node.activation == .identity, let output = node.outputs.first
+    {
+      foldablePointwise = FoldablePointwise(
+        step: steps.count - 1, output: output, convolution: convolution, input: input,
+        batch: batch, height: height, width: width)
+    }
+    return true
+  }
+
+  /// Folds `Add(conv, residual)` into the blocked pointwise convolution planned just before it
+  /// (a projection without activation whose output nothing else reads): the kernel adds the
+  /// residual while its output tile is in registers, saving a step and a pass over memory.
+  private mutating func foldResidualAdd(
+    _ node: ImportedGraph.Node, _ a: (id: Int, shape: [Int]), _ b: (id: Int, shape: [Int])
+  ) -> Bool {
+    guard let fold = foldablePointwise, fold.step == steps.count - 1,
+      let output = node.outputs.first, !output.isEmpty
+    else { return false }
+    let residual: (id: Int, shape: [Int])
+    if node.inputs[0] == fold.output && node.inputs[1] != fold.output {
+      residual = b
+    } else if node.inputs[1] == fold.output && node.inputs[0] != fold.output {
+      residual = a
+    } else {
+      return false
+    }
+    let readers = graph.nodes.reduce(0) { $0 + $1.inputs.filter { $0 == fold.output }.count }
+    guard readers == 1, !graph.outputs.contains(where: { $0.name == fold.output }),
+      let produced = blockedValues[fold.output]
+    else { return false }
+    let (convolution, batch, height, width) = (
+      fold.convolution, fold.batch, fold.height, fold.width
+    )
+    steps[fold.step] = ExecutionPlan.Step(
+      name: steps[fold.step].name + " + " + node.source.name,
+      inputs: [.buffer(fold.input), .buffer(residual.id)], outputs: [produced.id]
+    ) { inputs, outputs, threads in
+      convolution.run(
+        input: inputs[0], batch: batch, height: height, width: width, residual: inputs[1],
+        output: outputs[0], threads: threads)
+    }
+    blockedValues[output] = produced
+    foldablePointwise = nil
     return true
   }
 
@@ -121,6 +164,7 @@ extension PlanBuilder {
     guard node.inputs.count == 2, let a = blockedValues[node.inputs[0]],
       let b = blockedValues[node.inputs[1]], a.shape == b.shape
     else { return false }
+    if foldResidualAdd(node, a, b) { return true }
     let count =
       a.shape[0] * BlockedLayout.imageSize(channels: a.shape[1], positions: a.shape[2] * a.shape[3])
     try addBlockedStep(node, inputs: [a.id, b.id], shape: a.shape) { inputs, outputs, _ in
@@ -144,4 +188,15 @@ extension PlanBuilder {
     }
     return true
   }
+}
+
+/// A planned blocked pointwise convolution step that a residual Add may still be folded into.
+struct FoldablePointwise {
+  let step: Int
+  let output: String
+  let convolution: BlockedConvolution
+  let input: Int
+  let batch: Int
+  let height: Int
+  let width: Int
 }

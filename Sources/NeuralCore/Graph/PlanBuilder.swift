@@ -27,6 +27,9 @@ struct PlanBuilder {
   /// A value may be held in both layouts; one held only here is copied to NCHW before a node
   /// that needs NCHW reads it.
   var blockedValues: [String: (id: Int, shape: [Int])] = [:]
+  /// The last planned step when it is a blocked pointwise convolution without activation,
+  /// which a following residual Add can be folded into.
+  var foldablePointwise: FoldablePointwise?
   var steps: [ExecutionPlan.Step] = []
   var bufferSizes: [Int] = []
   var constants: [Float] = []
