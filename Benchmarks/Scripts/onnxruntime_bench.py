@@ -2,22 +2,24 @@
 tab-separated rows as `swift run -c release Benchmarks --tsv`, for `Benchmarks/compare`.
 
 Cases (same as NeuralCoreBenchmarks.swift): batch 1 at 1 and 2 threads on chelsea.input.npy,
-batch 8 at 2 threads on the first 8 images of batch.input.npy.
+batch 8 at 2 threads on the first 8 images of batch.input.npy. Each case is timed by the same rule
+as every other benchmark here (`pillow_bench.measure`: one warm-up run, then runs for at least
+`--min-seconds`, median), after two further warm-up runs.
 """
 
 import argparse
 import os
-import statistics
 import sys
-import time
 
 import numpy as np
 import onnxruntime as ort
 
+from pillow_bench import measure
+
 CASES = [("batch1.threads1", 1, 1), ("batch1.threads2", 1, 2), ("batch8.threads2", 8, 2)]
 
 
-def time_ort(model, inputs, runs):
+def time_ort(model, inputs, minimum_seconds):
     results = {}
     for name, batch, threads in CASES:
         options = ort.SessionOptions()
@@ -29,12 +31,7 @@ def time_ort(model, inputs, runs):
         feed = {session.get_inputs()[0].name: inputs[batch]}
         for _ in range(2):
             session.run(None, feed)
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            session.run(None, feed)
-            times.append((time.perf_counter() - start) * 1000)
-        results[name] = (statistics.median(times), min(times))
+        results[name] = measure(lambda: session.run(None, feed), minimum_seconds=minimum_seconds)
     return results
 
 
@@ -42,7 +39,7 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser()
     parser.add_argument("--models", default=os.path.join(root, "..", "shared", "models"))
-    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--min-seconds", type=float, default=1.0)
     parser.add_argument("--filter", default="", help="run only cases whose name contains this")
     arguments = parser.parse_args()
     model = os.path.join(arguments.models, "onnx", "efficientnet-lite0.onnx")
@@ -55,10 +52,10 @@ def main():
     inputs = {1: single, 8: np.ascontiguousarray(stacked[:8])}
     print(f"# onnxruntime {ort.__version__}, {os.cpu_count()} CPUs", file=sys.stderr)
     print("name\tmedian_ms\tmin_ms\titerations")
-    for name, (median, minimum) in time_ort(model, inputs, arguments.runs).items():
+    for name, (median, minimum, runs) in time_ort(model, inputs, arguments.min_seconds).items():
         full = f"NeuralCore.efficientNetLite0.{name}"
         if arguments.filter in full:
-            print(f"{full}\t{median:.3f}\t{minimum:.3f}\t{arguments.runs}", flush=True)
+            print(f"{full}\t{median:.3f}\t{minimum:.3f}\t{runs}", flush=True)
 
 
 if __name__ == "__main__":
