@@ -163,18 +163,15 @@ struct BlockedConvolution: Sendable {
     var tiling = cnk_blocked_tiling(
       blocks: Int64(blockTile), positions: Int64(positionTile),
       chunk: Int64(max(12, 32_768 / inputFloats)))
-    // Work items: ranges of positions times groups of output blocks.
-    var positionPieces = 1
-    var blockPieces = 1
-    if threads > 1 {
-      let wanted = 4 * threads
-      blockPieces = min(max(1, blocks / blockTile), wanted)
-      positionPieces = max(
-        1, min((positions + positionTile - 1) / positionTile, wanted / blockPieces))
-    }
-    let blocksPerPiece =
-      ((blocks + blockPieces - 1) / blockPieces + blockTile - 1) / blockTile * blockTile
-    blockPieces = (blocks + blocksPerPiece - 1) / blocksPerPiece
+    // Work items: ranges of whole position tiles times ranges of whole block groups, at least
+    // four per thread so that a late or busy thread costs little.
+    let wanted = threads > 1 ? 4 * threads : 1
+    let groups = (blocks + blockTile - 1) / blockTile
+    let groupsPerPiece = (groups + min(groups, wanted) - 1) / min(groups, wanted)
+    let blocksPerPiece = groupsPerPiece * blockTile
+    let blockPieces = (groups + groupsPerPiece - 1) / groupsPerPiece
+    let tiles = (positions + positionTile - 1) / positionTile
+    var positionPieces = min(tiles, (wanted + blockPieces - 1) / blockPieces)
     let positionsPerPiece =
       ((positions + positionPieces - 1) / positionPieces + positionTile - 1) / positionTile
       * positionTile
