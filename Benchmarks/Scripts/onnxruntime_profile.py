@@ -1,0 +1,80 @@
+"""Profiles ONNX Runtime on EfficientNet-Lite0 and prints milliseconds by kind of step, at 1 and 2
+threads, in the same kinds as `swift run -c release Benchmarks --profile`'s totals.
+
+Each node's time is the mean of the lower half of its 150 timed runs (after 10 warm-up runs), so a
+noisy minute weighs less. ONNX Runtime names fused nodes after their last output: in block N,
+`_swish` is the expansion (the depthwise convolution in block 0, which has no expansion) and
+`_swish_1` the depthwise; at the top level `_swish` is the stem and `_swish_1` the head.
+    .cache/bench-venv/bin/python Benchmarks/Scripts/onnxruntime_profile.py
+"""
+
+import argparse
+import collections
+import json
+import os
+import re
+
+import numpy as np
+import onnxruntime as ort
+
+KINDS = ["stem", "expand", "depthwise", "project", "head", "Gemm", "other"]
+
+
+def kind_of(name):
+    block = re.match(r"/_blocks\.(\d+)/(\w+)/", name)
+    if block:
+        index, part = int(block.group(1)), block.group(2)
+        if part == "_project_conv":
+            return "project"
+        return "depthwise" if part == "_swish_1" or index == 0 else "expand"
+    if name.startswith("/_swish/"):
+        return "stem"
+    if name.startswith("/_swish_1/"):
+        return "head"
+    return "Gemm" if "_fc" in name or "Gemm" in name else "other"
+
+
+def profile(model, image, threads, runs):
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.enable_profiling = True
+    options.profile_file_prefix = os.path.join(os.environ.get("TMPDIR", "/tmp"), "ort-profile")
+    session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    feed = {session.get_inputs()[0].name: image}
+    for _ in range(runs):
+        session.run(None, feed)
+    path = session.end_profiling()
+    with open(path) as handle:
+        events = json.load(handle)
+    os.remove(path)
+    times = collections.defaultdict(list)
+    for event in events:
+        if event.get("cat") == "Node" and event["name"].endswith("_kernel_time"):
+            times[event["name"]].append(event["dur"])
+    kinds = collections.defaultdict(float)
+    for name, durations in times.items():
+        kept = sorted(durations[10:])[: max(1, (len(durations) - 10) // 2)]
+        kinds[kind_of(name)] += sum(kept) / len(kept) / 1000
+    return kinds
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--models", default=os.path.join(root, "..", "shared", "models"))
+    parser.add_argument("--runs", type=int, default=160)
+    arguments = parser.parse_args()
+    model = os.path.join(arguments.models, "onnx", "efficientnet-lite0.onnx")
+    image = np.load(os.path.join(arguments.models, "ref", "efficientnet-lite0", "chelsea.input.npy"))
+    columns = [profile(model, image, threads, arguments.runs) for threads in (1, 2)]
+    print("kind\t1 thread (ms)\t2 threads (ms)")
+    for kind in KINDS:
+        print(f"{kind}\t{columns[0][kind]:.3f}\t{columns[1][kind]:.3f}")
+    print(f"total\t{sum(columns[0].values()):.3f}\t{sum(columns[1].values()):.3f}")
+
+
+if __name__ == "__main__":
+    main()
