@@ -264,6 +264,72 @@ AVX512 static void depthwise_dispatch(const float *const *rows, int64_t kh, int6
   }
 }
 
+/* Two output rows at once (unit dilation): rows[0 ... kh + SY - 1] are the input rows both read;
+   row r feeds the first output row with kernel row r and the second with kernel row r - SY, so
+   each input vector is loaded once for up to two FMAs. */
+AVX512 INLINE void depthwise_tile2(const float *const *rows, int64_t kernel_height,
+                                   const float *weights, const int KW, const int SX, const int SY,
+                                   const int T, __m512 bias, __m512 low, __m512 high,
+                                   __mmask16 keep, float *output, float *second) {
+  __m512 acc[8], acc2[8];
+#pragma clang loop unroll(full)
+  for (int j = 0; j < T; j++) acc[j] = acc2[j] = bias;
+  for (int64_t r = 0; r < kernel_height + SY; r++) {
+    const float *row = rows[r];
+    if (!row) continue;
+    int first = r < kernel_height, other = r >= SY;
+    const float *w = weights + r * KW * LANES;
+    const float *w2 = other ? weights + (r - SY) * KW * LANES : weights;
+#pragma clang loop unroll(full)
+    for (int kx = 0; kx < KW; kx++) {
+      __m512 x[8];
+#pragma clang loop unroll(full)
+      for (int j = 0; j < T; j++) x[j] = _mm512_loadu_ps(row + (kx + j * SX) * LANES);
+      if (first) {
+        __m512 wv = _mm512_loadu_ps(w + kx * LANES);
+#pragma clang loop unroll(full)
+        for (int j = 0; j < T; j++) acc[j] = _mm512_fmadd_ps(x[j], wv, acc[j]);
+      }
+      if (other) {
+        __m512 wv = _mm512_loadu_ps(w2 + kx * LANES);
+#pragma clang loop unroll(full)
+        for (int j = 0; j < T; j++) acc2[j] = _mm512_fmadd_ps(x[j], wv, acc2[j]);
+      }
+    }
+  }
+#pragma clang loop unroll(full)
+  for (int j = 0; j < T; j++) {
+    _mm512_storeu_ps(output + j * LANES, finish(acc[j], low, high, keep));
+    _mm512_storeu_ps(second + j * LANES, finish(acc2[j], low, high, keep));
+  }
+}
+
+#define DW2_CASE(KW, SX, SY, T)                                                                \
+  case T:                                                                                      \
+    depthwise_tile2(rows, kh, weights, KW, SX, SY, T, bias, low, high, keep, output, second);  \
+    return 1;
+#define DW2_SWITCH(KW, SX, SY)                                                                 \
+  switch (count) {                                                                             \
+    DW2_CASE(KW, SX, SY, 1) DW2_CASE(KW, SX, SY, 2) DW2_CASE(KW, SX, SY, 3)                    \
+    DW2_CASE(KW, SX, SY, 4) DW2_CASE(KW, SX, SY, 5) DW2_CASE(KW, SX, SY, 6)                    \
+    DW2_CASE(KW, SX, SY, 7) DW2_CASE(KW, SX, SY, 8)                                            \
+    default: return 0;                                                                         \
+  }
+
+/* `count` (1...8) outputs of two rows for the common windows; returns 0 (writing nothing) for
+   any other, which then runs one row at a time. */
+AVX512 static int depthwise_dispatch2(const float *const *rows, int64_t kh, int64_t kw,
+                                      int64_t sx, int64_t sy, int64_t count,
+                                      const float *weights, __m512 bias, __m512 low,
+                                      __m512 high, __mmask16 keep, float *output,
+                                      float *second) {
+  if (kw == 3 && sx == 1 && sy == 1) DW2_SWITCH(3, 1, 1)
+  if (kw == 3 && sx == 2 && sy == 2) DW2_SWITCH(3, 2, 2)
+  if (kw == 5 && sx == 1 && sy == 1) DW2_SWITCH(5, 1, 1)
+  if (kw == 5 && sx == 2 && sy == 2) DW2_SWITCH(5, 2, 2)
+  return 0;
+}
+
 /* The most kernel rows the ring of padded rows holds; taller windows take the checked path. */
 enum { MAX_RING = 64 };
 
@@ -304,13 +370,15 @@ AVX512 void cnk_depthwise_blocked_avx512(const float *input, int64_t height, int
   __m512 high = _mm512_set1_ps(clamp_max);
   __m512 start = _mm512_loadu_ps(bias);
   __mmask16 keep = channel_lanes(block, channels);
-  int64_t kh = w->kernel_height, kw = w->kernel_width;
+  int64_t kh = w->kernel_height, kw = w->kernel_width, sy = w->stride_y;
   int64_t extent = (kh - 1) * w->dilation_y + 1;
+  /* Two output rows at a time read extent + stride rows; the ring holds that many. */
+  int64_t slots = extent + sy;
   /* Padded rows: the pad columns are zero, so every tap reads valid memory without checks. */
   int64_t reach = (output_width - 1) * w->stride_x + (kw - 1) * w->dilation_x + 1;
   int64_t padded = w->pad_left + width > reach ? w->pad_left + width : reach;
-  float *ring = extent <= MAX_RING && kh <= MAX_RING
-                    ? cnk_thread_scratch((size_t)(extent * padded * LANES) * sizeof(float))
+  float *ring = slots <= MAX_RING && kh + sy <= MAX_RING
+                    ? cnk_thread_scratch((size_t)(slots * padded * LANES) * sizeof(float))
                     : 0;
   if (!ring) {
     depthwise_checked(input, height, width, weights, start, w, output, output_width, first_row,
@@ -318,7 +386,7 @@ AVX512 void cnk_depthwise_blocked_avx512(const float *input, int64_t height, int
     return;
   }
   int64_t ring_rows[MAX_RING];
-  for (int64_t slot = 0; slot < extent; slot++) {
+  for (int64_t slot = 0; slot < slots; slot++) {
     ring_rows[slot] = -1;
     float *row = ring + slot * padded * LANES;
     memset(row, 0, (size_t)(w->pad_left * LANES) * sizeof(float));
@@ -327,32 +395,47 @@ AVX512 void cnk_depthwise_blocked_avx512(const float *input, int64_t height, int
   }
   const float *rows[MAX_RING];
   int64_t tile = output_width % 8 != 0 && output_width % 7 == 0 ? 7 : 8;
-  for (int64_t oy = first_row; oy < first_row + row_count; oy++) {
-    for (int64_t ky = 0; ky < kh; ky++) {
-      int64_t y = oy * w->stride_y + ky * w->dilation_y - w->pad_top;
+  int64_t end = first_row + row_count;
+  for (int64_t oy = first_row; oy < end;) {
+    /* Input rows oy * sy - pad_top + r for r < kh (one output row) or r < kh + sy (two). */
+    int pair = oy + 1 < end && w->dilation_y == 1;
+    int64_t needed = pair ? kh + sy : kh;
+    for (int64_t r = 0; r < needed; r++) {
+      int64_t y = oy * sy + r * w->dilation_y - w->pad_top;
       if (y < 0 || y >= height) {
-        rows[ky] = 0;
+        rows[r] = 0;
         continue;
       }
-      int64_t slot = y % extent;
+      int64_t slot = y % slots;
       float *row = ring + slot * padded * LANES;
       if (ring_rows[slot] != y) {
         memcpy(row + w->pad_left * LANES, input + y * width * LANES,
                (size_t)(width * LANES) * sizeof(float));
         ring_rows[slot] = y;
       }
-      rows[ky] = row;
+      rows[r] = row;
     }
     float *target = output + oy * output_width * LANES;
+    float *second = target + output_width * LANES;
     for (int64_t ox = 0; ox < output_width; ox += tile) {
       int64_t count = output_width - ox < tile ? output_width - ox : tile;
       const float *shifted[MAX_RING];
-      for (int64_t ky = 0; ky < kh; ky++) {
-        shifted[ky] = rows[ky] ? rows[ky] + ox * w->stride_x * LANES : 0;
+      for (int64_t r = 0; r < needed; r++) {
+        shifted[r] = rows[r] ? rows[r] + ox * w->stride_x * LANES : 0;
+      }
+      if (pair && depthwise_dispatch2(shifted, kh, kw, w->stride_x, sy, count, weights, start,
+                                      low, high, keep, target + ox * LANES,
+                                      second + ox * LANES)) {
+        continue;
       }
       depthwise_dispatch(shifted, kh, kw, w->stride_x, w->dilation_x, count, weights, start, low,
                          high, keep, target + ox * LANES);
+      if (pair) {
+        depthwise_dispatch(shifted + sy, kh, kw, w->stride_x, w->dilation_x, count, weights,
+                           start, low, high, keep, second + ox * LANES);
+      }
     }
+    oy += pair ? 2 : 1;
   }
 }
 
