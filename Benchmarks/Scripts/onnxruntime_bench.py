@@ -19,15 +19,25 @@ from pillow_bench import measure
 CASES = [("batch1.threads1", 1, 1), ("batch1.threads2", 1, 2), ("batch8.threads2", 8, 2)]
 
 
+def open_session(model, threads, profile_prefix=None):
+    """An ONNX Runtime CPU session as every script here uses it: `threads` intra-op threads, one
+    inter-op thread, sequential execution, all graph optimizations; profiling when a prefix is
+    given."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    if profile_prefix:
+        options.enable_profiling = True
+        options.profile_file_prefix = profile_prefix
+    return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+
+
 def time_ort(model, inputs, minimum_seconds):
     results = {}
     for name, batch, threads in CASES:
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        session = open_session(model, threads)
         feed = {session.get_inputs()[0].name: inputs[batch]}
         for _ in range(2):
             session.run(None, feed)

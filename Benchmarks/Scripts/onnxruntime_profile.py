@@ -15,7 +15,8 @@ import os
 import re
 
 import numpy as np
-import onnxruntime as ort
+
+from onnxruntime_bench import open_session
 
 KINDS = ["stem", "expand", "depthwise", "project", "head", "Gemm", "other"]
 
@@ -35,14 +36,8 @@ def kind_of(name):
 
 
 def profile(model, image, threads, runs):
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.enable_profiling = True
-    options.profile_file_prefix = os.path.join(os.environ.get("TMPDIR", "/tmp"), "ort-profile")
-    session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    prefix = os.path.join(os.environ.get("TMPDIR", "/tmp"), "ort-profile")
+    session = open_session(model, threads, profile_prefix=prefix)
     feed = {session.get_inputs()[0].name: image}
     for _ in range(runs):
         session.run(None, feed)

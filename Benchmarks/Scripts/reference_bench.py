@@ -29,6 +29,7 @@ import onnxruntime as ort
 from PIL import Image, ImageOps
 from turbojpeg import TJPF_RGB, TurboJPEG
 
+from onnxruntime_bench import open_session
 from pillow_bench import measure
 
 SIZE = 224
@@ -198,12 +199,7 @@ def main():
         name = f"ClassifierKit.classify.12MP.threads{threads}"
         if arguments.filter not in name:
             continue
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        session = open_session(str(model), threads)
         input_name = session.get_inputs()[0].name
 
         def classify():

@@ -22,14 +22,7 @@ extension PlanBuilder {
   mutating func unblock(_ name: String) throws(NeuralCoreError) {
     guard values[name] == nil, let (blockedID, shape) = blockedValues[name] else { return }
     let id = try newBuffer(shape: shape, for: name)
-    let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
-    steps.append(
-      ExecutionPlan.Step(name: name + "::unblock", inputs: [.buffer(blockedID)], outputs: [id]) {
-        inputs, outputs, threads in
-        BlockedLayout.unblock(
-          inputs[0], batch: batch, channels: channels, positions: positions, into: outputs[0],
-          threads: threads)
-      })
+    addReorderStep(name, .unblock, from: blockedID, to: id, shape: shape)
     values[name] = .runtime(id: id, shape: shape)
   }
 
@@ -44,16 +37,26 @@ extension PlanBuilder {
       return nil
     }
     let id = try newBlockedBuffer(shape: shape, for: name)
-    let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
-    steps.append(
-      ExecutionPlan.Step(name: name + "::block", inputs: [.buffer(sourceID)], outputs: [id]) {
-        inputs, outputs, threads in
-        BlockedLayout.block(
-          inputs[0], batch: batch, channels: channels, positions: positions, into: outputs[0],
-          threads: threads)
-      })
+    addReorderStep(name, .block, from: sourceID, to: id, shape: shape)
     blockedValues[name] = (id, shape)
     return (id, shape)
+  }
+
+  /// Adds the step `<name>::block` or `<name>::unblock` copying a 4-D value between layouts.
+  private mutating func addReorderStep(
+    _ name: String, _ direction: BlockedLayout.Direction, from source: Int, to target: Int,
+    shape: [Int]
+  ) {
+    let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
+    steps.append(
+      ExecutionPlan.Step(
+        name: name + (direction == .block ? "::block" : "::unblock"), inputs: [.buffer(source)],
+        outputs: [target]
+      ) { inputs, outputs, threads in
+        BlockedLayout.reorder(
+          inputs[0], direction: direction, batch: batch, channels: channels,
+          positions: positions, into: outputs[0], threads: threads)
+      })
   }
 
   private mutating func newBlockedBuffer(

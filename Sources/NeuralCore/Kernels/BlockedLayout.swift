@@ -17,32 +17,34 @@ enum BlockedLayout {
     blocks(channels) * lanes * positions
   }
 
-  /// Copies `batch` NCHW images into blocked layout.
-  static func block(
-    _ input: UnsafePointer<Float>, batch: Int, channels: Int, positions: Int,
-    into output: UnsafeMutablePointer<Float>, threads: Int
-  ) {
-    let blockCount = blocks(channels)
-    Parallel.forEach(batch * blockCount, threads: threads) { item in
-      let image = item / blockCount
-      cnk_to_blocked(
-        input + image * channels * positions, Int64(channels), Int64(positions),
-        Int64(item % blockCount), 1,
-        output + image * imageSize(channels: channels, positions: positions))
-    }
+  /// Which way ``reorder(_:direction:batch:channels:positions:into:threads:)`` copies.
+  enum Direction: Sendable {
+    /// NCHW to blocked.
+    case block
+    /// Blocked to NCHW.
+    case unblock
   }
 
-  /// Copies `batch` blocked images back to NCHW.
-  static func unblock(
-    _ input: UnsafePointer<Float>, batch: Int, channels: Int, positions: Int,
-    into output: UnsafeMutablePointer<Float>, threads: Int
+  /// Copies `batch` images between NCHW and blocked layout, one block of channels per work item.
+  static func reorder(
+    _ input: UnsafePointer<Float>, direction: Direction, batch: Int, channels: Int,
+    positions: Int, into output: UnsafeMutablePointer<Float>, threads: Int
   ) {
     let blockCount = blocks(channels)
+    let plain = channels * positions
+    let blocked = imageSize(channels: channels, positions: positions)
     Parallel.forEach(batch * blockCount, threads: threads) { item in
-      let image = item / blockCount
-      cnk_from_blocked(
-        input + image * imageSize(channels: channels, positions: positions), Int64(channels),
-        Int64(positions), Int64(item % blockCount), 1, output + image * channels * positions)
+      let (image, block) = (item / blockCount, Int64(item % blockCount))
+      switch direction {
+      case .block:
+        cnk_to_blocked(
+          input + image * plain, Int64(channels), Int64(positions), block, 1,
+          output + image * blocked)
+      case .unblock:
+        cnk_from_blocked(
+          input + image * blocked, Int64(channels), Int64(positions), block, 1,
+          output + image * plain)
+      }
     }
   }
 

@@ -6,28 +6,29 @@ import Testing
 struct BlockedConvolutionTests {
   /// NCHW arrays to blocked layout and back.
   static func blocked(_ values: [Float], batch: Int, channels: Int, positions: Int) -> [Float] {
-    var output = [Float](
-      repeating: .nan,
-      count: batch * BlockedLayout.imageSize(channels: channels, positions: positions))
-    values.withUnsafeBufferPointer { source in
-      output.withUnsafeMutableBufferPointer { target in
-        // Safety: both buffers have the sizes the copy reads and writes.
-        guard let from = source.baseAddress, let to = target.baseAddress else { return }
-        BlockedLayout.block(
-          from, batch: batch, channels: channels, positions: positions, into: to, threads: 2)
-      }
-    }
-    return output
+    reordered(values, .block, batch: batch, channels: channels, positions: positions, threads: 2)
   }
 
   static func unblocked(_ values: [Float], batch: Int, channels: Int, positions: Int) -> [Float] {
-    var output = [Float](repeating: .nan, count: batch * channels * positions)
+    reordered(values, .unblock, batch: batch, channels: channels, positions: positions, threads: 1)
+  }
+
+  static func reordered(
+    _ values: [Float], _ direction: BlockedLayout.Direction, batch: Int, channels: Int,
+    positions: Int, threads: Int
+  ) -> [Float] {
+    let count =
+      direction == .block
+      ? batch * BlockedLayout.imageSize(channels: channels, positions: positions)
+      : batch * channels * positions
+    var output = [Float](repeating: .nan, count: count)
     values.withUnsafeBufferPointer { source in
       output.withUnsafeMutableBufferPointer { target in
         // Safety: both buffers have the sizes the copy reads and writes.
         guard let from = source.baseAddress, let to = target.baseAddress else { return }
-        BlockedLayout.unblock(
-          from, batch: batch, channels: channels, positions: positions, into: to, threads: 1)
+        BlockedLayout.reorder(
+          from, direction: direction, batch: batch, channels: channels, positions: positions,
+          into: to, threads: threads)
       }
     }
     return output
