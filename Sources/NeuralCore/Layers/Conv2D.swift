@@ -24,7 +24,9 @@ public struct Conv2D: Layer {
   /// The activation applied to the output.
   public let activation: Activation
 
-  private var kernel: Convolution
+  /// The packed loaded weights; `nil` until ``loading(_:)``, so building a network's structure
+  /// packs nothing (an unloaded layer still computes with zero weights).
+  private var kernel: Convolution?
 
   /// Creates a convolution with zero weights; load parameters with ``loading(_:)``.
   ///
@@ -56,11 +58,6 @@ public struct Conv2D: Layer {
     self.groups = groups
     self.hasBias = hasBias
     self.activation = activation
-    let count = outputChannels * inputChannels / groups * kernelSize * kernelSize
-    kernel = Convolution(
-      weights: [Float](repeating: 0, count: count), bias: nil, outputChannels: outputChannels,
-      inputChannels: inputChannels, groups: groups,
-      window: Window(kernelHeight: kernelSize, kernelWidth: kernelSize), activation: activation)
   }
 
   /// The expected shape of `<name>.weight`.
@@ -85,10 +82,16 @@ public struct Conv2D: Layer {
 
   private func loading(weight: [Float], bias: [Float]?) -> Conv2D {
     var copy = self
-    copy.kernel = Convolution(
-      weights: weight, bias: bias, outputChannels: outputChannels, inputChannels: inputChannels,
-      groups: groups, window: kernel.window, activation: activation)
+    copy.kernel = packed(weight: weight, bias: bias)
     return copy
+  }
+
+  private func packed(weight: [Float], bias: [Float]?) -> Convolution {
+    Convolution(
+      weights: weight, bias: bias, outputChannels: outputChannels, inputChannels: inputChannels,
+      groups: groups,
+      window: Window(kernelHeight: kernelSize.height, kernelWidth: kernelSize.width),
+      activation: activation)
   }
 
   /// Applies the convolution.
@@ -107,7 +110,9 @@ public struct Conv2D: Layer {
       throw NeuralCoreError(
         .shapeMismatch, "Conv2D '\(name)': kernel larger than the padded input \(input.shape)")
     }
-    let convolution = kernel.with(window: window)
+    let loaded =
+      kernel ?? packed(weight: [Float](repeating: 0, count: weightShape.reduce(1, *)), bias: nil)
+    let convolution = loaded.with(window: window)
     return try LayerSupport.map(
       input, to: [batch, outputChannels, size.height, size.width]
     ) { source, target in
