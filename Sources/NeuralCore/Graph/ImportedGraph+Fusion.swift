@@ -8,7 +8,8 @@ extension ImportedGraph {
     try packConvolutions()
   }
 
-  private func useCounts() -> [String: Int] {
+  /// How many times each value is read: node inputs plus graph outputs.
+  func useCounts() -> [String: Int] {
     var uses: [String: Int] = [:]
     for node in nodes {
       for input in node.inputs where !input.isEmpty { uses[input, default: 0] += 1 }
@@ -149,39 +150,65 @@ extension ImportedGraph {
   private mutating func packConvolutions() throws(NeuralCoreError) {
     for index in nodes.indices where nodes[index].source.opType == "Conv" {
       let node = nodes[index]
-      guard node.inputs.count >= 2, let weights = floatConstant(node.inputs[1]),
-        weights.rank == 3 || weights.rank == 4
-      else { continue }
-      var bias: [Float]?
-      if node.inputs.count > 2 && !node.inputs[2].isEmpty {
-        guard let constantBias = floatConstant(node.inputs[2]) else { continue }
-        guard constantBias.count == weights.shape[0] else {
-          throw node.attributes.error(
-            .shapeMismatch, "bias has \(constantBias.count) values for \(weights.shape[0]) filters")
-        }
-        bias = constantBias.scalars
-      }
-      let groups = try node.attributes.int("group", default: 1)
-      guard groups >= 1, weights.shape[0] % groups == 0, weights.shape[0] > 0 else {
-        throw node.attributes.error(
-          .shapeMismatch, "\(weights.shape[0]) filters do not split into \(groups) groups")
-      }
-      let window = Window(
-        kernelHeight: weights.rank == 4 ? weights.shape[2] : 1,
-        kernelWidth: weights.shape[weights.rank - 1])
-      if weights.rank == 4,
+      guard let parts = try constantConvolution(node) else { continue }
+      if parts.weights.rank == 4,
         let blocked = BlockedConvolution(
-          weights: weights.scalars, bias: bias, outputChannels: weights.shape[0],
-          inputChannels: weights.shape[1] * groups, groups: groups, window: window,
-          activation: node.activation)
+          weights: parts.weights.scalars, bias: parts.bias, outputChannels: parts.weights.shape[0],
+          inputChannels: parts.weights.shape[1] * parts.groups, groups: parts.groups,
+          window: parts.window, activation: node.activation)
       {
         nodes[index].blocked = blocked
         continue
       }
-      nodes[index].convolution = Convolution(
-        weights: weights.scalars, bias: bias, outputChannels: weights.shape[0],
-        inputChannels: weights.shape[1] * groups, groups: groups, window: window,
-        activation: node.activation)
+      nodes[index].convolution = Self.pack(parts, activation: node.activation)
     }
+  }
+
+  /// A Conv node's convolution packed for the NCHW kernels, or `nil` when its weights or bias are
+  /// not constants.
+  ///
+  /// The planner calls it for a convolution packed only in blocked form whose window the blocked
+  /// kernels cannot run.
+  func packedConvolution(_ node: Node) throws(NeuralCoreError) -> Convolution? {
+    guard let parts = try constantConvolution(node) else { return nil }
+    return Self.pack(parts, activation: node.activation)
+  }
+
+  private static func pack(
+    _ parts: (weights: Tensor, bias: [Float]?, groups: Int, window: Window),
+    activation: Activation
+  ) -> Convolution {
+    Convolution(
+      weights: parts.weights.scalars, bias: parts.bias, outputChannels: parts.weights.shape[0],
+      inputChannels: parts.weights.shape[1] * parts.groups, groups: parts.groups,
+      window: parts.window, activation: activation)
+  }
+
+  /// The constant weights and bias of a Conv node, its groups and its kernel window (without
+  /// strides or padding), checked against each other.
+  private func constantConvolution(
+    _ node: Node
+  ) throws(NeuralCoreError) -> (weights: Tensor, bias: [Float]?, groups: Int, window: Window)? {
+    guard node.inputs.count >= 2, let weights = floatConstant(node.inputs[1]),
+      weights.rank == 3 || weights.rank == 4
+    else { return nil }
+    var bias: [Float]?
+    if node.inputs.count > 2 && !node.inputs[2].isEmpty {
+      guard let constantBias = floatConstant(node.inputs[2]) else { return nil }
+      guard constantBias.count == weights.shape[0] else {
+        throw node.attributes.error(
+          .shapeMismatch, "bias has \(constantBias.count) values for \(weights.shape[0]) filters")
+      }
+      bias = constantBias.scalars
+    }
+    let groups = try node.attributes.int("group", default: 1)
+    guard groups >= 1, weights.shape[0] % groups == 0, weights.shape[0] > 0 else {
+      throw node.attributes.error(
+        .shapeMismatch, "\(weights.shape[0]) filters do not split into \(groups) groups")
+    }
+    let window = Window(
+      kernelHeight: weights.rank == 4 ? weights.shape[2] : 1,
+      kernelWidth: weights.shape[weights.rank - 1])
+    return (weights, bias, groups, window)
   }
 }

@@ -143,10 +143,8 @@ extension PlanBuilder {
     } else {
       return false
     }
-    let readers = graph.nodes.reduce(0) { $0 + $1.inputs.filter { $0 == fold.output }.count }
-    guard readers == 1, !graph.outputs.contains(where: { $0.name == fold.output }),
-      let produced = blockedValues[fold.output]
-    else { return false }
+    // The Add is its only reader (a graph output counts as a reader too).
+    guard uses[fold.output] == 1, let produced = blockedValues[fold.output] else { return false }
     let (convolution, batch, height, width) = (
       fold.convolution, fold.batch, fold.height, fold.width
     )

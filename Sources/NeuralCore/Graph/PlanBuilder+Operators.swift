@@ -118,7 +118,7 @@ extension PlanBuilder {
       spatial.count == 2
       ? [batch, weightShape[0], size.height, size.width] : [batch, weightShape[0], size.width]
     var packed = node.convolution
-    if packed == nil { packed = try constantConvolution(node, weightShape, groups) }
+    if packed == nil { packed = try graph.packedConvolution(node) }
     if let packed {
       let convolution = packed.with(window: window)
       try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, threads in
@@ -152,28 +152,6 @@ extension PlanBuilder {
         input: inputs[0], batch: batch, height: height, width: width, output: outputs[0],
         threads: threads)
     }
-  }
-
-  /// A convolution packed now from constant weights (and bias): one whose blocked form cannot
-  /// run this window.
-  private func constantConvolution(
-    _ node: ImportedGraph.Node, _ weightShape: [Int], _ groups: Int
-  ) throws(NeuralCoreError) -> Convolution? {
-    guard case .constant(.float(let weights)) = try requiredValue(node, 1) else { return nil }
-    var bias: [Float]?
-    if let value = try value(node, 2) {
-      guard case .constant(.float(let constant)) = value, constant.count == weightShape[0] else {
-        return nil
-      }
-      bias = constant.scalars
-    }
-    return Convolution(
-      weights: weights.scalars, bias: bias, outputChannels: weightShape[0],
-      inputChannels: weightShape[1] * groups, groups: groups,
-      window: Window(
-        kernelHeight: weightShape.count == 4 ? weightShape[2] : 1,
-        kernelWidth: weightShape[weightShape.count - 1]),
-      activation: node.activation)
   }
 
   private mutating func planPooling(_ node: ImportedGraph.Node) throws(NeuralCoreError) {

@@ -21,6 +21,8 @@ struct PlanBuilder {
   static let maximumElements = 1 << 26
 
   let graph: ImportedGraph
+  /// How many times each value is read (node inputs and graph outputs).
+  let uses: [String: Int]
   var values: [String: Value] = [:]
   /// Values held in the blocked channel layout (NCHW16c), with their logical NCHW shapes.
   ///
@@ -38,6 +40,7 @@ struct PlanBuilder {
 
   init(graph: ImportedGraph, inputShapes: [String: [Int]]) throws(NeuralCoreError) {
     self.graph = graph
+    uses = graph.useCounts()
     for (name, constant) in graph.constants { values[name] = .constant(constant) }
     for input in graph.inputs {
       guard let shape = inputShapes[input.name] else {
