@@ -24,9 +24,14 @@ let package = Package(
       pkgConfig: "libjpeg",
       providers: [.apt(["libjpeg62-turbo-dev"])]
     ),
+    .systemLibrary(
+      name: "CLibDeflate",
+      pkgConfig: "libdeflate",
+      providers: [.apt(["libdeflate-dev"])]
+    ),
     .target(
       name: "CNative",
-      dependencies: ["CLibPNG", "CLibJPEG"]
+      dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate"]
     ),
 
     // Swift modules, lowest first.
@@ -69,7 +74,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ImagePipelineTests",
-      dependencies: ["ImagePipeline", "NeuralCore", "TestSupport"]
+      dependencies: ["ImagePipeline", "NeuralCore", "CNative", "TestSupport"]
     ),
     .testTarget(
       name: "NeuralCoreTests",
@@ -95,7 +100,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-let cTargets: Set<String> = ["CLibPNG", "CLibJPEG", "CNative"]
+let cTargets: Set<String> = ["CLibPNG", "CLibJPEG", "CLibDeflate", "CNative"]
 for target in package.targets where !cTargets.contains(target.name) {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [

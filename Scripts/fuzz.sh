@@ -36,9 +36,9 @@ mkdir -p "$build/c" "$build/modules" "$build/bin" "$build/modulemap/CNative"
 swift_flags=(-use-ld=lld -swift-version 6 -parse-as-library -O -g -sanitize=fuzzer,address
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
   -enable-upcoming-feature MemberImportVisibility -I "$build/modules"
-  -I "$root/Sources/CLibPNG" -I "$root/Sources/CLibJPEG"
+  -I "$root/Sources/CLibPNG" -I "$root/Sources/CLibJPEG" -I "$root/Sources/CLibDeflate"
   -Xcc "-fmodule-map-file=$build/modulemap/CNative/module.modulemap"
-  $(pkg-config --cflags-only-I libpng libjpeg | sed 's/-I/-Xcc -I/g'))
+  $(pkg-config --cflags-only-I libpng libjpeg libdeflate | sed 's/-I/-Xcc -I/g'))
 
 # Rebuilds only when an input is newer than the output.
 stale() {
@@ -59,7 +59,7 @@ MAP
     object="$build/c/$(basename "$file" .c).o"
     if stale "$object" "$root/Sources/CNative"; then
       "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CNative/include" \
-        $(pkg-config --cflags libpng libjpeg) "$file" -o "$object"
+        $(pkg-config --cflags libpng libjpeg libdeflate) "$file" -o "$object"
     fi
   done
 }
@@ -89,7 +89,7 @@ build_harness() {
     echo "fuzz: building harness $harness" >&2
     local link=("$build/modules/lib$module.a")
     if [ "$module" = ImagePipeline ]; then
-      link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg))
+      link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg libdeflate))
     fi
     "$swiftc" "${swift_flags[@]}" -module-name "${harness}Fuzz" \
       "$root"/Fuzz/"$harness"/*.swift "${link[@]}" -o "$binary"

@@ -181,6 +181,17 @@ cic_status cic_png_inspect(const uint8_t *data, size_t size, const cic_decode_op
 cic_status cic_png_decode(const uint8_t *data, size_t size, const cic_decode_options *options,
                           uint8_t *pixels, size_t pixels_size, cic_image_info *info,
                           char *message, size_t message_capacity) {
+  if (cic_png_decode_whole(data, size, options, pixels, pixels_size, info)) {
+    return CIC_STATUS_OK;
+  }
+  return cic_png_decode_streaming(data, size, options, pixels, pixels_size, info, message,
+                                  message_capacity);
+}
+
+cic_status cic_png_decode_streaming(const uint8_t *data, size_t size,
+                                    const cic_decode_options *options, uint8_t *pixels,
+                                    size_t pixels_size, cic_image_info *info, char *message,
+                                    size_t message_capacity) {
   if (pixels == NULL) {
     cic_set_message(message, message_capacity, "missing pixel buffer");
     return CIC_STATUS_INVALID_ARGUMENT;

@@ -3,8 +3,8 @@
 
 /*
  * The one C target of VisionCatalog. It holds what Swift cannot express:
- * - codec entry points for libpng and libjpeg-turbo, where every setjmp/longjmp lives
- *   (CNativeCodecs.h);
+ * - codec entry points for libpng (with a libdeflate fast path) and libjpeg-turbo, where every
+ *   setjmp/longjmp lives (CNativeCodecs.h);
  * - SIMD kernels compiled for AVX-512 and chosen at run time from the CPU, which a plain
  *   Swift package (no unsafeFlags) cannot target (CNativeKernels.h).
  */

@@ -2,7 +2,7 @@
 #define CNATIVE_CODECS_H
 
 /*
- * Codec half of the one C target: PNG (libpng) and JPEG (libjpeg-turbo) decoding and
+ * Codec half of the one C target: PNG (libpng, libdeflate) and JPEG (libjpeg-turbo) decoding and
  * encoding from and to memory. Every setjmp/longjmp lives in the .c files of this target; this
  * header is plain C that Swift can call. Every function returns a cic_status and, on failure,
  * writes a NUL-terminated explanation (the codec's own words where it produced one) into the
@@ -70,10 +70,26 @@ cic_status cic_png_inspect(const uint8_t *data, size_t size, const cic_decode_op
                            cic_image_info *info, char *message, size_t message_capacity);
 
 /* Decodes a PNG into 8-bit interleaved pixels. pixels_size must equal
-   width * height * channels as reported by cic_png_inspect for the same data. */
+   width * height * channels as reported by cic_png_inspect for the same data. The common file
+   (8-bit gray or RGB with or without alpha, not interlaced, no palette or tRNS) is inflated
+   whole with libdeflate; everything else, and every damaged file, goes through libpng
+   (cic_png_decode_streaming), so the pixels and errors are libpng's either way. */
 cic_status cic_png_decode(const uint8_t *data, size_t size, const cic_decode_options *options,
                           uint8_t *pixels, size_t pixels_size, cic_image_info *info,
                           char *message, size_t message_capacity);
+
+/* The whole-buffer path of cic_png_decode alone: returns 1 when it decoded the file into
+   pixels (and filled info), 0 for any file it leaves to libpng (info untouched, pixels
+   possibly holding some rows). */
+int cic_png_decode_whole(const uint8_t *data, size_t size, const cic_decode_options *options,
+                         uint8_t *pixels, size_t pixels_size, cic_image_info *info);
+
+/* cic_png_decode through libpng's row-by-row reader only: the reference the whole-buffer
+   path is tested against. */
+cic_status cic_png_decode_streaming(const uint8_t *data, size_t size,
+                                    const cic_decode_options *options, uint8_t *pixels,
+                                    size_t pixels_size, cic_image_info *info, char *message,
+                                    size_t message_capacity);
 
 /* Reads a JPEG header (up to the first SOS marker) without decoding pixels. */
 cic_status cic_jpeg_inspect(const uint8_t *data, size_t size, const cic_decode_options *options,
