@@ -233,7 +233,10 @@ static cic_status cic_jpeg_run(cic_jpeg_decoder *decoder, const uint8_t *data, s
                                            cinfo->output_width * 4, 1);
   }
   int inverted = cinfo->saw_Adobe_marker;
-  while (cinfo->output_scanline < cinfo->output_height) {
+  uint32_t last_row = cinfo->output_height;
+  uint32_t max_rows = options == NULL ? 0 : options->max_rows;
+  if (max_rows != 0 && max_rows < last_row) last_row = max_rows;
+  while (cinfo->output_scanline < last_row) {
     uint8_t *row = pixels + (size_t)cinfo->output_scanline * row_bytes;
     if (is_cmyk) {
       if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) ERREXIT(cinfo, JERR_INPUT_EOF);
@@ -243,8 +246,9 @@ static cic_status cic_jpeg_run(cic_jpeg_decoder *decoder, const uint8_t *data, s
       if (jpeg_read_scanlines(cinfo, rows, 1) != 1) ERREXIT(cinfo, JERR_INPUT_EOF);
     }
   }
-  /* Every row is decoded; whatever follows (a missing EOI, trailing data, an appended gain map
-     image) does not change the pixels, so the stream is not read to its end. */
+  memset(pixels + (size_t)last_row * row_bytes, 0, (size_t)(info->height - last_row) * row_bytes);
+  /* Every row asked for is decoded; whatever follows (a missing EOI, trailing data, an appended
+     gain map image) does not change them, so the stream is not read to its end. */
   jpeg_destroy_decompress(cinfo);
   return CIC_STATUS_OK;
 }

@@ -42,6 +42,9 @@ typedef struct cic_decode_options {
   /* JPEG only: DCT-domain downscaling by 1, 2, 4 or 8 (0 means 1); the output is
      ceil(width / d) x ceil(height / d). The pixel limit still applies to the stored size. */
   uint32_t scale_denominator;
+  /* JPEG only: decode just the first max_rows output rows and set the rest of the buffer to
+     zero (0 decodes every row); the entropy data below them is never read. */
+  uint32_t max_rows;
 } cic_decode_options;
 
 /* What a header says about the image that a decode will produce. */

@@ -55,6 +55,19 @@ public struct ImageDecoder: Sendable {
     }.get()
   }
 
+  /// Decodes the first rows of a JPEG (every row of a PNG); the rows below stay zero.
+  ///
+  /// For callers that know which rows they will read, such as the reduced-decode path of
+  /// ``ModelInputSpec/tensor(fromEncoded:decoder:orientation:jpegScaling:)``.
+  func decode(_ data: Data, firstRows rowLimit: Int) throws(ImageDecodingError) -> RasterImage {
+    try data.withUnsafeBytes { bytes in
+      // Safety: the buffer is only read by the codec and the EXIF walk during this call.
+      Result { () throws(ImageDecodingError) in
+        try decode(bytes: bytes, rowLimit: UInt32(clamping: max(rowLimit, 1)))
+      }
+    }.get()
+  }
+
   /// Reads and decodes an image file.
   ///
   /// - Parameter url: A file URL.
@@ -138,12 +151,13 @@ public struct ImageDecoder: Sendable {
 
   /// The C options; `limited` is false for header inspection, which reports the stored size
   /// whatever the limit or scale.
-  private func codecOptions(limited: Bool) -> cic_decode_options {
+  private func codecOptions(limited: Bool, rowLimit: UInt32 = 0) -> cic_decode_options {
     cic_decode_options(
       max_pixels: limited ? UInt64(clamping: max(options.maximumPixelCount, 1)) : 0,
       allow_truncated: options.allowsTruncatedJPEG ? 1 : 0,
       max_scans: UInt32(DecodingOptions.maximumJPEGScanCount),
-      scale_denominator: limited ? UInt32(options.jpegScale.denominator) : 1)
+      scale_denominator: limited ? UInt32(options.jpegScale.denominator) : 1,
+      max_rows: rowLimit)
   }
 
   private static func format(of bytes: UnsafeRawBufferPointer) throws(ImageDecodingError)
@@ -188,7 +202,9 @@ public struct ImageDecoder: Sendable {
       orientation: Self.orientation(in: bytes, format: format))
   }
 
-  private func decode(bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> RasterImage {
+  private func decode(bytes: UnsafeRawBufferPointer, rowLimit: UInt32 = 0)
+    throws(ImageDecodingError) -> RasterImage
+  {
     let format = try Self.format(of: bytes)
     let info = try header(of: bytes, format: format, limited: true)
     let pixelFormat = try Self.pixelFormat(channels: info.channels)
@@ -201,7 +217,7 @@ public struct ImageDecoder: Sendable {
         "\(width)x\(height) \(pixelFormat) decodes to \(count) bytes, more than the limit of "
           + "\(options.maximumDecodedByteCount) bytes")
     }
-    var codecOptions = codecOptions(limited: true)
+    var codecOptions = codecOptions(limited: true, rowLimit: rowLimit)
     var decodedInfo = cic_image_info()
     var message = CodecStatus.messageBuffer()
     var status = CIC_STATUS_OK

@@ -161,10 +161,31 @@ public struct ModelInputSpec: Sendable, Hashable {
       return try tensor(from: decoder.decode(data), orientation: orientation)
     }
     let info = try decoder.inspect(data)
-    decoder.options.jpegScale = try jpegScale(for: info, orientation: orientation)
+    let scale = try jpegScale(for: info, orientation: orientation)
+    decoder.options.jpegScale = scale
+    var image: RasterImage
+    if scale != .full, Self.endsWithEndOfImage(data) {
+      // Rows below the last one the resampler reads are not decoded (they stay zero). Only for
+      // files that end with EOI, so a truncated file still fails as a full decode would.
+      let placement = try place(
+        storedWidth: info.width, storedHeight: info.height,
+        applied: orientation ?? info.orientation)
+      let reduced = scale.scaledSize(width: info.width, height: info.height)
+      let spans = placement.reducedSpans(
+        scale: scale, storedWidth: info.width, storedHeight: info.height,
+        reducedWidth: reduced.width, reducedHeight: reduced.height)
+      image = try decoder.decode(data, firstRows: spans.down.range.upperBound)
+    } else {
+      image = try decoder.decode(data)
+    }
     return try tensor(
-      from: decoder.decode(data), orientation: orientation, decodedAt: decoder.options.jpegScale,
-      storedWidth: info.width, storedHeight: info.height)
+      from: image, orientation: orientation, decodedAt: scale, storedWidth: info.width,
+      storedHeight: info.height)
+  }
+
+  /// Whether a JPEG's last two bytes are its EOI marker.
+  private static func endsWithEndOfImage(_ data: Data) -> Bool {
+    data.count >= 4 && data[data.endIndex - 2] == 0xFF && data[data.endIndex - 1] == 0xD9
   }
 
   /// The strongest DCT-domain reduction at which a JPEG still gives this input by shrinking only.
@@ -187,14 +208,10 @@ public struct ModelInputSpec: Sendable, Hashable {
   {
     guard info.format == .jpeg else { return .full }
     try validate()
-    let applied = orientation ?? info.orientation
-    let orientedWidth = applied.swapsDimensions ? info.height : info.width
-    let orientedHeight = applied.swapsDimensions ? info.width : info.height
-    let region = try regionOfInterest.pixelRect(
-      imageWidth: orientedWidth, imageHeight: orientedHeight)
-    let layout = try cropAndScale.layout(
-      sourceWidth: region.width, sourceHeight: region.height, inputWidth: width,
-      inputHeight: height)
+    let layout = try place(
+      storedWidth: info.width, storedHeight: info.height,
+      applied: orientation ?? info.orientation
+    ).layout
     let content = layout.contentRect
     let (neededWidth, neededHeight) =
       layout.isRotated ? (content.height, content.width) : (content.width, content.height)
@@ -281,13 +298,9 @@ public struct ModelInputSpec: Sendable, Hashable {
     let storedWidth = reduction?.storedWidth ?? image.width
     let storedHeight = reduction?.storedHeight ?? image.height
     let applied = orientation ?? image.orientation
-    let orientedWidth = applied.swapsDimensions ? storedHeight : storedWidth
-    let orientedHeight = applied.swapsDimensions ? storedWidth : storedHeight
-    let region = try regionOfInterest.pixelRect(
-      imageWidth: orientedWidth, imageHeight: orientedHeight)
-    let layout = try cropAndScale.layout(
-      sourceWidth: region.width, sourceHeight: region.height, inputWidth: width,
-      inputHeight: height)
+    let placement = try place(
+      storedWidth: storedWidth, storedHeight: storedHeight, applied: applied)
+    let (region, layout, cropRect) = (placement.region, placement.layout, placement.cropRect)
     var canvas = [Float](repeating: 0, count: width * height * 3)
     if layout.hasPadding {
       let pad = padColor.levels
@@ -298,39 +311,18 @@ public struct ModelInputSpec: Sendable, Hashable {
       }
     }
     let background = alphaBackground.levels
-    let cropRect = layout.cropRect.offsetBy(x: region.x, y: region.y)
     if let reduction {
-      // The crop in full-size stored pixels, divided by the reduction: reduced pixel i covers
-      // full-size pixels i * d ..< (i + 1) * d.
-      let stored = OrientationWalk(applied, width: storedWidth, height: storedHeight)
-        .storedRect(of: cropRect)
-      let turn = layout.isRotated ? applied.turnedLeft : applied
-      let target = layout.contentRect
-      let denominator = Double(reduction.scale.denominator)
-      func span(_ start: Int, _ count: Int, _ extent: Int, _ outputs: Int)
-        -> (range: Range<Int>, weights: ResamplingWeights)
-      {
-        let first = Double(start) / denominator
-        let end = min(Double(start + count) / denominator, Double(extent))
-        let range = Int(first)..<min(Int(end.rounded(.up)), extent)
-        let weights = ResamplingWeights(
-          inputCount: range.count, from: first - Double(range.lowerBound),
-          to: end - Double(range.lowerBound), outputCount: outputs)
-        return (range, weights)
-      }
-      let across = span(
-        stored.x, stored.width, image.width,
-        turn.swapsDimensions ? target.height : target.width)
-      let down = span(
-        stored.y, stored.height, image.height,
-        turn.swapsDimensions ? target.width : target.height)
+      let spans = placement.reducedSpans(
+        scale: reduction.scale, storedWidth: storedWidth, storedHeight: storedHeight,
+        reducedWidth: image.width, reducedHeight: image.height)
+      let (across, down) = (spans.across, spans.down)
       Resampler.resample(
         image,
         stored: PixelRect(
           x: across.range.lowerBound, y: down.range.lowerBound, width: across.range.count,
           height: down.range.count),
-        across: across.weights, down: down.weights, orientation: turn, into: &canvas,
-        canvasWidth: width, target: target, background: background)
+        across: across.weights, down: down.weights, orientation: spans.turn, into: &canvas,
+        canvasWidth: width, target: layout.contentRect, background: background)
     } else if layout.isRotated {
       let turned = try image.oriented(applied).cropped(to: region).oriented(.left)
       Resampler.resample(
@@ -343,9 +335,74 @@ public struct ModelInputSpec: Sendable, Hashable {
     }
     let provenance = PreprocessingProvenance(
       sourceWidth: storedWidth, sourceHeight: storedHeight, orientation: applied,
-      orientedWidth: orientedWidth, orientedHeight: orientedHeight, regionOfInterest: region,
+      orientedWidth: placement.orientedWidth, orientedHeight: placement.orientedHeight,
+      regionOfInterest: region,
       cropRect: cropRect, layout: layout, jpegScale: reduction?.scale ?? .full)
     return (canvas, provenance)
+  }
+}
+
+extension ModelInputSpec {
+  /// Where an image of a given stored size lands in the input: the upright size, the region of
+  /// interest, the crop and scale layout, and the crop in upright pixels.
+  struct Placement {
+    let applied: ImageOrientation
+    let orientedWidth: Int
+    let orientedHeight: Int
+    let region: PixelRect
+    let layout: CropAndScaleLayout
+    let cropRect: PixelRect
+
+    /// The stored rows and columns of a reduced decode that the resampler reads, with their
+    /// weights, and the orientation it walks them in.
+    func reducedSpans(
+      scale: JPEGScale, storedWidth: Int, storedHeight: Int, reducedWidth: Int, reducedHeight: Int
+    ) -> (across: ReducedSpan, down: ReducedSpan, turn: ImageOrientation) {
+      // The crop in full-size stored pixels, divided by the reduction: reduced pixel i covers
+      // full-size pixels i * d ..< (i + 1) * d.
+      let stored = OrientationWalk(applied, width: storedWidth, height: storedHeight)
+        .storedRect(of: cropRect)
+      let turn = layout.isRotated ? applied.turnedLeft : applied
+      let target = layout.contentRect
+      let denominator = Double(scale.denominator)
+      func span(_ start: Int, _ count: Int, _ extent: Int, _ outputs: Int) -> ReducedSpan {
+        let first = Double(start) / denominator
+        let end = min(Double(start + count) / denominator, Double(extent))
+        let range = Int(first)..<min(Int(end.rounded(.up)), extent)
+        let weights = ResamplingWeights(
+          inputCount: range.count, from: first - Double(range.lowerBound),
+          to: end - Double(range.lowerBound), outputCount: outputs)
+        return ReducedSpan(range: range, weights: weights)
+      }
+      let across = span(
+        stored.x, stored.width, reducedWidth, turn.swapsDimensions ? target.height : target.width)
+      let down = span(
+        stored.y, stored.height, reducedHeight, turn.swapsDimensions ? target.width : target.height)
+      return (across, down, turn)
+    }
+  }
+
+  /// Stored pixels of a reduced decode along one axis and the weights that resample them.
+  struct ReducedSpan {
+    let range: Range<Int>
+    let weights: ResamplingWeights
+  }
+
+  /// Lays out an image of the given stored size shown with `applied`.
+  func place(storedWidth: Int, storedHeight: Int, applied: ImageOrientation)
+    throws(ImageDecodingError) -> Placement
+  {
+    let orientedWidth = applied.swapsDimensions ? storedHeight : storedWidth
+    let orientedHeight = applied.swapsDimensions ? storedWidth : storedHeight
+    let region = try regionOfInterest.pixelRect(
+      imageWidth: orientedWidth, imageHeight: orientedHeight)
+    let layout = try cropAndScale.layout(
+      sourceWidth: region.width, sourceHeight: region.height, inputWidth: width,
+      inputHeight: height)
+    return Placement(
+      applied: applied, orientedWidth: orientedWidth, orientedHeight: orientedHeight,
+      region: region, layout: layout,
+      cropRect: layout.cropRect.offsetBy(x: region.x, y: region.y))
   }
 }
 
