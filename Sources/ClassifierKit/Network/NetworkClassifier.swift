@@ -162,33 +162,17 @@ public struct NetworkClassifier: ImageClassificationModel {
   ) throws(ClassificationError) -> ClassificationReport {
     let clock = ContinuousClock()
     let start = clock.now
-    var decoder = ImageDecoder(options: decodingOptions)
-    decoder.options.jpegScale = .full
-    let image: RasterImage
-    let info: ImageInfo?
+    let decoder = ImageDecoder(options: decodingOptions)
+    let photo: DecodedPhoto
     do {
-      let data = try read(decoder)
-      if jpegScaling == .automatic {
-        let header = try decoder.inspect(data)
-        decoder.options.jpegScale = try model.input.jpegScale(for: header, orientation: orientation)
-        info = header
-      } else {
-        info = nil
-      }
-      image = try decoder.decode(data)
+      photo = try model.input.decode(
+        read(decoder), decoder: decoder, orientation: orientation, jpegScaling: jpegScaling)
     } catch {
       throw ClassificationError(.invalidImage, "\(name) cannot be decoded", underlying: error)
     }
     let decoded = clock.now
-    let prepared: (tensor: Tensor, provenance: PreprocessingProvenance)
-    if let info {
-      prepared = try prepare { () throws(ImageDecodingError) in
-        try model.input.tensor(
-          from: image, orientation: orientation, decodedAt: decoder.options.jpegScale,
-          storedWidth: info.width, storedHeight: info.height)
-      }
-    } else {
-      prepared = try prepare(image, orientation: orientation)
+    let prepared = try prepare { () throws(ImageDecodingError) in
+      try model.input.tensor(fromDecoded: photo, orientation: orientation)
     }
     return try classify(
       prepared, options: options, decodeTime: decoded - start, preprocessStart: decoded)

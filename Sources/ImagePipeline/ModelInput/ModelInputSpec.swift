@@ -143,6 +143,9 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// Decodes an encoded photo and turns it into the model input, decoding a large JPEG at a
   /// DCT-domain reduction when `jpegScaling` allows it.
   ///
+  /// The same as ``decode(_:decoder:orientation:jpegScaling:)`` followed by
+  /// ``tensor(fromDecoded:orientation:)``.
+  ///
   /// - Parameters:
   ///   - data: The PNG or JPEG file.
   ///   - decoder: The decoder whose limits apply; its ``DecodingOptions/jpegScale`` is replaced.
@@ -155,32 +158,79 @@ public struct ModelInputSpec: Sendable, Hashable {
     fromEncoded data: Data, decoder: ImageDecoder = ImageDecoder(),
     orientation: ImageOrientation? = nil, jpegScaling: JPEGScalingPolicy = .automatic
   ) throws(ImageDecodingError) -> ModelInput {
+    try tensor(
+      fromDecoded: decode(
+        data, decoder: decoder, orientation: orientation, jpegScaling: jpegScaling),
+      orientation: orientation)
+  }
+
+  /// Decodes an encoded photo as far as this input needs it.
+  ///
+  /// With ``JPEGScalingPolicy/automatic``, a JPEG is decoded at the reduction
+  /// ``jpegScale(for:orientation:)`` picks, and decoding stops after the last stored row the
+  /// resampler reads (below a center crop, for example), which gives exactly the input of the
+  /// whole reduced decode. A file that does not end with the JPEG EOI marker is decoded whole,
+  /// so a truncated JPEG fails as it would otherwise. PNG files, and every file with
+  /// ``JPEGScalingPolicy/exact``, are decoded whole at full size.
+  ///
+  /// - Parameters:
+  ///   - data: The PNG or JPEG file.
+  ///   - decoder: The decoder whose limits apply; its ``DecodingOptions/jpegScale`` is replaced.
+  ///   - orientation: The orientation to apply instead of the file's; `nil` uses the file's.
+  ///   - jpegScaling: Whether a JPEG may be decoded reduced.
+  /// - Returns: The pixels and what ``tensor(fromDecoded:orientation:)`` needs.
+  /// - Throws: ``ImageDecodingError`` from decoding, or with code `invalidArgument` when this
+  ///   spec's size, region of interest or crop fraction is invalid.
+  public func decode(
+    _ data: Data, decoder: ImageDecoder = ImageDecoder(), orientation: ImageOrientation? = nil,
+    jpegScaling: JPEGScalingPolicy = .automatic
+  ) throws(ImageDecodingError) -> DecodedPhoto {
     var decoder = decoder
     decoder.options.jpegScale = .full
     guard jpegScaling == .automatic else {
-      return try tensor(from: decoder.decode(data), orientation: orientation)
+      let image = try decoder.decode(data)
+      return DecodedPhoto(
+        image: image, scale: .full, storedWidth: image.width, storedHeight: image.height,
+        decodedRows: image.height)
     }
     let info = try decoder.inspect(data)
     let scale = try jpegScale(for: info, orientation: orientation)
     decoder.options.jpegScale = scale
-    var image: RasterImage
-    if scale != .full, Self.endsWithEndOfImage(data) {
-      // Rows below the last one the resampler reads are not decoded (they stay zero). Only for
-      // files that end with EOI, so a truncated file still fails as a full decode would.
-      let placement = try place(
-        storedWidth: info.width, storedHeight: info.height,
-        applied: orientation ?? info.orientation)
-      let reduced = scale.scaledSize(width: info.width, height: info.height)
-      let spans = placement.reducedSpans(
-        scale: scale, storedWidth: info.width, storedHeight: info.height,
-        reducedWidth: reduced.width, reducedHeight: reduced.height)
-      image = try decoder.decode(data, firstRows: spans.down.range.upperBound)
-    } else {
-      image = try decoder.decode(data)
+    guard scale != .full, Self.endsWithEndOfImage(data) else {
+      let image = try decoder.decode(data)
+      return DecodedPhoto(
+        image: image, scale: scale, storedWidth: info.width, storedHeight: info.height,
+        decodedRows: image.height)
     }
-    return try tensor(
-      from: image, orientation: orientation, decodedAt: scale, storedWidth: info.width,
-      storedHeight: info.height)
+    let placement = try place(
+      storedWidth: info.width, storedHeight: info.height, applied: orientation ?? info.orientation)
+    let reduced = scale.scaledSize(width: info.width, height: info.height)
+    let rows = placement.reducedSpans(
+      scale: scale, storedWidth: info.width, storedHeight: info.height,
+      reducedWidth: reduced.width, reducedHeight: reduced.height
+    ).down.range.upperBound
+    let image = try decoder.decode(data, firstRows: rows)
+    return DecodedPhoto(
+      image: image, scale: scale, storedWidth: info.width, storedHeight: info.height,
+      decodedRows: min(rows, image.height))
+  }
+
+  /// Turns a photo decoded by ``decode(_:decoder:orientation:jpegScaling:)`` into the model
+  /// input.
+  ///
+  /// - Parameters:
+  ///   - photo: The decoded photo.
+  ///   - orientation: The orientation to apply instead of the file's; `nil` uses the file's. Pass
+  ///     the one given to `decode`, which laid out the rows to decode with it.
+  /// - Returns: The tensor and what was done to produce it, in full-size pixels.
+  /// - Throws: ``ImageDecodingError`` as ``tensor(from:orientation:decodedAt:storedWidth:storedHeight:)``
+  ///   does.
+  public func tensor(fromDecoded photo: DecodedPhoto, orientation: ImageOrientation? = nil)
+    throws(ImageDecodingError) -> ModelInput
+  {
+    try tensor(
+      from: photo.image, orientation: orientation, decodedAt: photo.scale,
+      storedWidth: photo.storedWidth, storedHeight: photo.storedHeight)
   }
 
   /// Whether a JPEG's last two bytes are its EOI marker.

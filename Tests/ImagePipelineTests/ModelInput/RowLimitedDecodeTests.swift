@@ -29,6 +29,9 @@ import Testing
         scale: scale, storedWidth: info.width, storedHeight: info.height,
         reducedWidth: reduced.width, reducedHeight: reduced.height
       ).down.range
+      let photo = try spec.decode(Data(jpeg), orientation: orientation)
+      #expect(photo.decodedRows == rows.upperBound && photo.scale == scale)
+      #expect(try spec.tensor(fromDecoded: photo, orientation: orientation) == whole)
       if rows.upperBound < reduced.height { skipped += 1 }
     }
     #expect(skipped >= 2, "\(orientation): no spec left rows undecoded")

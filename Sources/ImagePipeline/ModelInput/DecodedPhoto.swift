@@ -1,0 +1,19 @@
+/// A photo decoded for one ``ModelInputSpec``: at the DCT-domain reduction the spec allows, and
+/// only down to the last stored row the spec's resampling reads.
+///
+/// Made by ``ModelInputSpec/decode(_:decoder:orientation:jpegScaling:)`` and turned into the
+/// input by ``ModelInputSpec/tensor(fromDecoded:orientation:)``; splitting the two lets a caller time
+/// decoding and preprocessing separately. The pixels are meant for that spec only: rows from
+/// ``decodedRows`` on are left zero.
+public struct DecodedPhoto: Sendable {
+  /// The decoded pixels, `scale` times the stored size (rounded up), with the file's orientation.
+  public let image: RasterImage
+  /// The DCT-domain reduction the pixels were decoded at (``JPEGScale/full`` for PNG).
+  public let scale: JPEGScale
+  /// The stored width of the file.
+  public let storedWidth: Int
+  /// The stored height of the file.
+  public let storedHeight: Int
+  /// How many rows of ``image`` hold decoded pixels; the rest are zero.
+  public let decodedRows: Int
+}
