@@ -172,7 +172,7 @@ public struct NetworkClassifier: ImageClassificationModel {
     }
     let decoded = clock.now
     let prepared = try prepare { () throws(ImageDecodingError) in
-      try model.input.tensor(fromDecoded: photo, orientation: orientation)
+      try model.input.tensor(fromDecoded: photo)
     }
     return try classify(
       prepared, options: options, decodeTime: decoded - start, preprocessStart: decoded)

@@ -2,12 +2,14 @@
 /// only down to the last stored row the spec's resampling reads.
 ///
 /// Made by ``ModelInputSpec/decode(_:decoder:orientation:jpegScaling:)`` and turned into the
-/// input by ``ModelInputSpec/tensor(fromDecoded:orientation:)``; splitting the two lets a caller time
-/// decoding and preprocessing separately. The pixels are meant for that spec only: rows from
-/// ``decodedRows`` on are left zero.
+/// input by ``ModelInputSpec/tensor(fromDecoded:)``; splitting the two lets a caller time
+/// decoding and preprocessing separately. The pixels are meant for that spec and orientation
+/// only: rows from ``decodedRows`` on are left zero.
 public struct DecodedPhoto: Sendable {
   /// The decoded pixels, `scale` times the stored size (rounded up), with the file's orientation.
   public let image: RasterImage
+  /// The orientation given to `decode` in place of the file's, or `nil` for the file's.
+  public let orientation: ImageOrientation?
   /// The DCT-domain reduction the pixels were decoded at (``JPEGScale/full`` for PNG).
   public let scale: JPEGScale
   /// The stored width of the file.

@@ -144,7 +144,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// DCT-domain reduction when `jpegScaling` allows it.
   ///
   /// The same as ``decode(_:decoder:orientation:jpegScaling:)`` followed by
-  /// ``tensor(fromDecoded:orientation:)``.
+  /// ``tensor(fromDecoded:)``.
   ///
   /// - Parameters:
   ///   - data: The PNG or JPEG file.
@@ -160,8 +160,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   ) throws(ImageDecodingError) -> ModelInput {
     try tensor(
       fromDecoded: decode(
-        data, decoder: decoder, orientation: orientation, jpegScaling: jpegScaling),
-      orientation: orientation)
+        data, decoder: decoder, orientation: orientation, jpegScaling: jpegScaling))
   }
 
   /// Decodes an encoded photo as far as this input needs it.
@@ -178,7 +177,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   ///   - decoder: The decoder whose limits apply; its ``DecodingOptions/jpegScale`` is replaced.
   ///   - orientation: The orientation to apply instead of the file's; `nil` uses the file's.
   ///   - jpegScaling: Whether a JPEG may be decoded reduced.
-  /// - Returns: The pixels and what ``tensor(fromDecoded:orientation:)`` needs.
+  /// - Returns: The pixels and what ``tensor(fromDecoded:)`` needs.
   /// - Throws: ``ImageDecodingError`` from decoding, or with code `invalidArgument` when this
   ///   spec's size, region of interest or crop fraction is invalid.
   public func decode(
@@ -190,8 +189,8 @@ public struct ModelInputSpec: Sendable, Hashable {
     guard jpegScaling == .automatic else {
       let image = try decoder.decode(data)
       return DecodedPhoto(
-        image: image, scale: .full, storedWidth: image.width, storedHeight: image.height,
-        decodedRows: image.height)
+        image: image, orientation: orientation, scale: .full, storedWidth: image.width,
+        storedHeight: image.height, decodedRows: image.height)
     }
     let info = try decoder.inspect(data)
     let scale = try jpegScale(for: info, orientation: orientation)
@@ -199,8 +198,8 @@ public struct ModelInputSpec: Sendable, Hashable {
     guard scale != .full, Self.endsWithEndOfImage(data) else {
       let image = try decoder.decode(data)
       return DecodedPhoto(
-        image: image, scale: scale, storedWidth: info.width, storedHeight: info.height,
-        decodedRows: image.height)
+        image: image, orientation: orientation, scale: scale, storedWidth: info.width,
+        storedHeight: info.height, decodedRows: image.height)
     }
     let placement = try place(
       storedWidth: info.width, storedHeight: info.height, applied: orientation ?? info.orientation)
@@ -211,25 +210,20 @@ public struct ModelInputSpec: Sendable, Hashable {
     ).down.range.upperBound
     let image = try decoder.decode(data, firstRows: rows)
     return DecodedPhoto(
-      image: image, scale: scale, storedWidth: info.width, storedHeight: info.height,
-      decodedRows: min(rows, image.height))
+      image: image, orientation: orientation, scale: scale, storedWidth: info.width,
+      storedHeight: info.height, decodedRows: min(rows, image.height))
   }
 
   /// Turns a photo decoded by ``decode(_:decoder:orientation:jpegScaling:)`` into the model
-  /// input.
+  /// input, with the orientation given to `decode`.
   ///
-  /// - Parameters:
-  ///   - photo: The decoded photo.
-  ///   - orientation: The orientation to apply instead of the file's; `nil` uses the file's. Pass
-  ///     the one given to `decode`, which laid out the rows to decode with it.
+  /// - Parameter photo: The decoded photo.
   /// - Returns: The tensor and what was done to produce it, in full-size pixels.
-  /// - Throws: ``ImageDecodingError`` as ``tensor(from:orientation:decodedAt:storedWidth:storedHeight:)``
-  ///   does.
-  public func tensor(fromDecoded photo: DecodedPhoto, orientation: ImageOrientation? = nil)
-    throws(ImageDecodingError) -> ModelInput
-  {
+  /// - Throws: ``ImageDecodingError`` as
+  ///   ``tensor(from:orientation:decodedAt:storedWidth:storedHeight:)`` does.
+  public func tensor(fromDecoded photo: DecodedPhoto) throws(ImageDecodingError) -> ModelInput {
     try tensor(
-      from: photo.image, orientation: orientation, decodedAt: photo.scale,
+      from: photo.image, orientation: photo.orientation, decodedAt: photo.scale,
       storedWidth: photo.storedWidth, storedHeight: photo.storedHeight)
   }
 
