@@ -4,7 +4,8 @@ public import Foundation
 /// Decodes PNG and JPEG files into 8-bit ``RasterImage`` values, with the EXIF orientation.
 ///
 /// The format is recognized from magic bytes, never from a file name. PNG of every color type
-/// and bit depth (palette, `tRNS`, Adam7, 16-bit) decodes through libpng; JPEG (baseline,
+/// and bit depth (palette, `tRNS`, Adam7, 16-bit) decodes through libpng, the common 8-bit file
+/// through a libdeflate fast path with libpng's results; JPEG (baseline,
 /// progressive, arithmetic-coded, grayscale, CMYK and YCCK) through libjpeg-turbo. The output
 /// keeps the file's channels: gray stays ``PixelFormat/gray``, PNG transparency becomes alpha,
 /// 16-bit samples are rounded to 8 bits, low bit depths are scaled up, and gamma is left as
@@ -57,8 +58,8 @@ public struct ImageDecoder: Sendable {
 
   /// Decodes the first rows of a JPEG (every row of a PNG); the rows below stay zero.
   ///
-  /// For callers that know which rows they will read, such as the reduced-decode path of
-  /// ``ModelInputSpec/tensor(fromEncoded:decoder:orientation:jpegScaling:)``.
+  /// For callers that know which rows they will read, such as
+  /// ``ModelInputSpec/decode(_:decoder:orientation:jpegScaling:)``.
   func decode(_ data: Data, firstRows rowLimit: Int) throws(ImageDecodingError) -> RasterImage {
     try data.withUnsafeBytes { bytes in
       // Safety: the buffer is only read by the codec and the EXIF walk during this call.
