@@ -18,9 +18,9 @@ enum ClassifierKitBenchmarks {
       return []
     }
     return try [1, 2].map { threads in
-      let classifier = try NetworkClassifier.load(model: "default", threadCount: threads)
+      let classifier = try NetworkClassifier.efficientNetLite0(threadCount: threads)
       return Benchmark(name: "ClassifierKit.classify.12MP.threads\(threads)") {
-        blackHole(try classifier.report(forFileAt: photo))
+        blackHole(try classifier.report(for: .file(photo)))
       }
     }
   }

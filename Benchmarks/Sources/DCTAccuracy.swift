@@ -10,10 +10,9 @@ import ImagePipeline
 /// over the photos that were actually decoded reduced.
 enum DCTAccuracy {
   static func run(paths: [String]) throws {
-    var exact = try NetworkClassifier.load(model: "default")
-    exact.jpegScaling = .exact
-    var fast = exact
-    fast.jpegScaling = .automatic
+    let model = try NetworkClassifier.efficientNetLite0()
+    let exact = PreparationOptions(jpegScaling: .exact)
+    let fast = PreparationOptions(jpegScaling: .automatic)
     let options = ClassificationOptions(maximumCount: 1_000, scoring: .raw)
     print(
       "photo\tstored\tscale\ttop1_exact\ttop1_fast\ttop5_overlap\tmean_abs\tmax_abs\tms_exact\tms_fast"
@@ -24,8 +23,8 @@ enum DCTAccuracy {
       let reference: ClassificationReport
       let reduced: ClassificationReport
       do {
-        reference = try exact.report(forFileAt: url, options: options)
-        reduced = try fast.report(forFileAt: url, options: options)
+        reference = try model.report(for: .file(url), preparation: exact, options: options)
+        reduced = try model.report(for: .file(url), preparation: fast, options: options)
       } catch {
         print("# \(url.lastPathComponent) skipped: \(error.message)")
         continue
@@ -42,9 +41,8 @@ enum DCTAccuracy {
       let top1Fast = reduced.classifications.first?.index ?? -1
       let scale = reduced.preprocessing.jpegScale.denominator
       func front(_ report: ClassificationReport) -> String {
-        let milliseconds = report.timings.milliseconds
-        return String(
-          format: "%.1f", (milliseconds["decode"] ?? 0) + (milliseconds["preprocess"] ?? 0))
+        let (seconds, attoseconds) = (report.timings.decode + report.timings.preprocess).components
+        return String(format: "%.1f", Double(seconds) * 1_000 + Double(attoseconds) / 1e15)
       }
       print(
         "\(url.lastPathComponent)\t\(reduced.preprocessing.sourceWidth)x"

@@ -4,67 +4,15 @@ public import ImagePipeline
 
 /// What ``ProductFinder`` found for one photo, with the provenance of every step.
 ///
-/// Encodes to the JSON that `vision-catalog find --json` prints (DESIGN section 7): `image`,
-/// `classifications`, `timingsMs`, `category`, `query`, `products`, plus `categoryAttempts`, which
-/// says why the category was chosen.
-public struct ProductSearchResult: Sendable, Hashable, Codable {
-  /// The photo as stored, and the EXIF orientation that was applied to it.
-  public struct ImageSummary: Sendable, Hashable, Codable {
-    /// The stored width in pixels (before orientation).
-    public var width: Int
-    /// The stored height in pixels (before orientation).
-    public var height: Int
-    /// The EXIF orientation applied (1...8; 1 means none).
-    public var orientation: Int
-
-    /// Creates a summary of an image's size and orientation.
-    ///
-    /// - Parameter image: The decoded photo.
-    public init(_ image: RasterImage) {
-      width = image.width
-      height = image.height
-      orientation = Int(image.orientation.rawValue)
-    }
-
-    /// Creates a summary from a stored size and orientation.
-    ///
-    /// - Parameters:
-    ///   - width: The stored width in pixels.
-    ///   - height: The stored height in pixels.
-    ///   - orientation: The EXIF orientation applied (1...8).
-    public init(width: Int, height: Int, orientation: Int) {
-      self.width = width
-      self.height = height
-      self.orientation = orientation
-    }
-  }
-
-  /// The part of the upright photo the model saw, in upright source pixels.
-  public struct CropSummary: Sendable, Hashable, Codable {
-    /// The left edge.
-    public var x: Int
-    /// The top edge.
-    public var y: Int
-    /// The width.
-    public var width: Int
-    /// The height.
-    public var height: Int
-
-    /// Creates a summary of a crop rectangle.
-    ///
-    /// - Parameter rect: The crop rectangle.
-    public init(_ rect: PixelRect) {
-      x = rect.x
-      y = rect.y
-      width = rect.width
-      height = rect.height
-    }
-  }
-
+/// The ``classification`` report says how the photo was prepared (its stored size, the orientation
+/// applied, the crop the model saw, the file format) and what the model answered;
+/// ``categoryAttempts`` says why the category was chosen; ``query`` is the exact request that
+/// returned ``products``; ``timings`` gives every stage.
+public struct ProductSearchResult: Sendable, Hashable {
   /// One label considered for the category, in classification order.
-  public struct CategoryAttempt: Sendable, Hashable, Codable {
+  public struct CategoryAttempt: Sendable, Hashable {
     /// What happened to the label.
-    public enum Outcome: String, Sendable, Hashable, Codable {
+    public enum Outcome: String, Sendable, Hashable {
       /// The label maps to no catalog category.
       case unmapped
       /// The label maps to a category that was already tried.
@@ -95,48 +43,43 @@ public struct ProductSearchResult: Sendable, Hashable, Codable {
     }
   }
 
-  /// The photo's stored size and applied orientation.
-  public var image: ImageSummary
-  /// The part of the upright photo the model saw, when the model reports it (a
-  /// `NetworkClassifier` does).
-  public var crop: CropSummary?
-  /// The model's classifications, best first.
-  public var classifications: [Classification]
+  /// The model's report: classifications, preprocessing provenance and stage timings.
+  public var classification: ClassificationReport
   /// The chosen category.
   public var category: String
   /// Every label considered, in order, and why the category was chosen.
   public var categoryAttempts: [CategoryAttempt]
   /// The exact URL (service) or relative query (offline catalog) that returned ``products``.
   public var query: String
-  /// The products of the chosen category.
-  public var products: [ProductSummary]
-  /// Milliseconds spent per stage: `decode`, `classify` (with `preprocess` and `inference` when
-  /// the model reports them), `catalog`, `total`.
-  public var timingsMs: [String: Double]
+  /// The products of the chosen category, with the properties the category query selects.
+  public var products: [Product]
+  /// The time of each stage.
+  public var timings: SearchTimings
 
   /// Creates a result.
   ///
   /// - Parameters:
-  ///   - image: The photo's size and orientation.
-  ///   - crop: The part of the upright photo the model saw, if known.
-  ///   - classifications: The classifications, best first.
+  ///   - classification: The model's report.
   ///   - category: The chosen category.
   ///   - categoryAttempts: The labels considered.
   ///   - query: The exact query used.
   ///   - products: The products.
-  ///   - timingsMs: Milliseconds per stage.
+  ///   - timings: The time of each stage.
   public init(
-    image: ImageSummary, crop: CropSummary?, classifications: [Classification], category: String,
-    categoryAttempts: [CategoryAttempt], query: String, products: [ProductSummary],
-    timingsMs: [String: Double]
+    classification: ClassificationReport, category: String, categoryAttempts: [CategoryAttempt],
+    query: String, products: [Product], timings: SearchTimings
   ) {
-    self.image = image
-    self.crop = crop
-    self.classifications = classifications
+    self.classification = classification
     self.category = category
     self.categoryAttempts = categoryAttempts
     self.query = query
     self.products = products
-    self.timingsMs = timingsMs
+    self.timings = timings
   }
+
+  /// The model's classifications, best first.
+  public var classifications: [Classification] { classification.classifications }
+
+  /// What preprocessing did: the stored size, the orientation applied and the crop the model saw.
+  public var preprocessing: PreprocessingProvenance { classification.preprocessing }
 }

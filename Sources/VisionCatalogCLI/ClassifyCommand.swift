@@ -17,40 +17,24 @@ struct ClassifyCommand: Subcommand {
       --json                print one JSON object instead of a table
     """
 
-  /// The JSON that `--json` prints (DESIGN section 7).
-  struct Output: Encodable {
-    struct Image: Encodable {
-      let width: Int
-      let height: Int
-      let orientation: Int
-    }
-    let image: Image
-    let classifications: [Classification]
-    let timingsMs: [String: Double]
-  }
-
   func run(_ arguments: [String]) async throws(CLIError) {
     let parsed = try CommandLineArguments(
       arguments, options: ModelOptions.valued.union(["top"]),
       flags: ModelOptions.flags.union(["json"]))
     let path = try parsed.singlePositional(named: "IMAGE")
     let top = try parsed.integer("top", in: 1...1_000) ?? 5
+    let photo = try ImageFiles.load(path)
     let model = try ModelOptions.load(from: parsed)
     let report: ClassificationReport
     do {
-      report = try model.report(
-        forFileAt: URL(fileURLWithPath: path), options: ClassificationOptions(maximumCount: top))
+      report = try await model.classify(
+        photo, preparation: ModelOptions.preparation(from: parsed),
+        options: ClassificationOptions(maximumCount: top))
     } catch {
       throw CLIError.failure(error.underlying.map { "\(path): \($0)" } ?? error.message)
     }
-    let source = report.preprocessing
     if parsed.has("json") {
-      try JSONOutput.print(
-        Output(
-          image: .init(
-            width: source.sourceWidth, height: source.sourceHeight,
-            orientation: Int(source.orientation.rawValue)),
-          classifications: report.classifications, timingsMs: report.timings.milliseconds))
+      try JSONOutput.print(JSONShapes.Classify(report))
     } else {
       for classification in report.classifications {
         print(ClassificationLine(classification).text)

@@ -26,12 +26,9 @@ struct FindCommand: Subcommand {
     let path = try parsed.singlePositional(named: "IMAGE")
     let top = try parsed.integer("top", in: 1...1_000) ?? 5
     let source = try CatalogOptions.source(from: parsed)
-    // A photo that is not an image fails here, before the model is loaded.
-    do {
-      _ = try ImageDecoder().inspect(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      throw CLIError.failure("\(path): \(error.message)")
-    }
+    // The photo is read and its header parsed once, here, so a file that is not an image fails
+    // before the model is loaded.
+    let photo = try ImageFiles.load(path)
     let model = try ModelOptions.load(from: parsed)
     let provider: any CatalogProvider
     do {
@@ -41,15 +38,16 @@ struct FindCommand: Subcommand {
     }
     let finder = ProductFinder(
       model: model, mapping: CategoryMapping.suggested(forLabels: model.labels),
-      provider: provider, classificationOptions: ClassificationOptions(maximumCount: top))
+      provider: provider, classificationOptions: ClassificationOptions(maximumCount: top),
+      preparation: ModelOptions.preparation(from: parsed))
     let result: ProductSearchResult
     do {
-      result = try await finder.find(contentsOf: URL(fileURLWithPath: path))
+      result = try await finder.find(photo)
     } catch {
       throw CLIError.failure(error.message)
     }
     if parsed.has("json") {
-      try JSONOutput.print(result)
+      try JSONOutput.print(JSONShapes.Find(result))
       return
     }
     for classification in result.classifications {

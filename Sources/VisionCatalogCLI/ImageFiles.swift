@@ -12,6 +12,15 @@ enum ImageFiles {
     }
   }
 
+  /// Reads the photo at `path` and parses its header, once, reporting failures as one CLI line.
+  static func load(_ path: String) throws(CLIError) -> ImageSource {
+    do {
+      return try ImageSource.file(URL(fileURLWithPath: path)).loaded()
+    } catch {
+      throw CLIError.failure("\(path): \(error.message)")
+    }
+  }
+
   /// Runs an image step on the decoded photo from `path`, reporting failures as one CLI line.
   static func prepare<T>(
     _ path: String, _ step: () throws(ImageDecodingError) -> T

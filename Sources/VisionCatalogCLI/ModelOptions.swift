@@ -1,3 +1,4 @@
+import Foundation
 import VisionCatalog
 
 /// The `--model default|FILE`, `--threads N` and `--exact` options of the classifying
@@ -22,11 +23,32 @@ enum ModelOptions {
     let threads = try arguments.integer("threads", in: 1...256)
     StandardError.write("loading model \(name)...\n")
     do {
-      var classifier = try NetworkClassifier.load(model: name, threadCount: threads)
-      classifier.jpegScaling = arguments.has("exact") ? .exact : .automatic
-      return classifier
+      return try load(model: name, threadCount: threads)
     } catch {
       throw CLIError.failure(error.message)
     }
+  }
+
+  /// How the arguments ask photos to be prepared: `--exact` turns the JPEG reduction off.
+  static func preparation(from arguments: CommandLineArguments) -> PreparationOptions {
+    PreparationOptions(jpegScaling: arguments.has("exact") ? .exact : .automatic)
+  }
+
+  /// The `--model` syntax: `default`, a `.pth` EfficientNet-Lite0 checkpoint, or an ONNX file
+  /// with its JSON sidecar.
+  private static func load(model name: String, threadCount: Int?)
+    throws(ClassificationError) -> NetworkClassifier
+  {
+    if name == "default" {
+      return try NetworkClassifier.efficientNetLite0(threadCount: threadCount)
+    }
+    let url = URL(fileURLWithPath: name)
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      throw ClassificationError(.modelUnavailable, "the model file \(name) does not exist")
+    }
+    if url.pathExtension.lowercased() == "pth" {
+      return try NetworkClassifier.efficientNetLite0(checkpoint: url, threadCount: threadCount)
+    }
+    return try NetworkClassifier.onnx(contentsOf: url, threadCount: threadCount)
   }
 }

@@ -3,9 +3,9 @@ import VisionCatalog
 
 /// A plain-text table of products with prices formatted for their currency.
 struct ProductTable {
-  let products: [ProductSummary]
+  let products: [Product]
 
-  init(_ products: [ProductSummary]) {
+  init(_ products: [Product]) {
     self.products = products
   }
 
@@ -27,7 +27,7 @@ struct ProductTable {
   }
 
   /// The price in the product's currency, as a person in the en_US locale reads it.
-  static func price(of product: ProductSummary) -> String {
+  static func price(of product: Product) -> String {
     guard let price = product.price else { return "" }
     let code = product.currencyCode ?? ""
     let formatter = NumberFormatter()

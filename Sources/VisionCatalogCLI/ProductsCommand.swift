@@ -31,7 +31,7 @@ struct ProductsCommand: Subcommand {
       throw CLIError.failure(error.description)
     }
     if parsed.has("json") {
-      try JSONOutput.print(listing)
+      try JSONOutput.print(JSONShapes.Listing(listing))
     } else {
       print(ProductTable(listing.products).text)
       print("\(listing.products.count) products in '\(listing.category)' via \(listing.query)")

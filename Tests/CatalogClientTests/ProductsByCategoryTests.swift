@@ -21,22 +21,6 @@ struct ProductsByCategoryTests {
     #expect(first.pictureUrl == "/imgs/HT-1060.jpg")
   }
 
-  @Test func listingEncodesWithTheCLIKeys() throws {
-    var product = Product(productId: "HT-1", name: "N", categoryName: "Mice")
-    product.price = MatrixCase.decimal("12.5")
-    product.currencyCode = "EUR"
-    product.pictureUrl = "/imgs/HT-1.jpg"
-    let listing = ProductListing(
-      category: "Mice", query: "q", products: [ProductSummary(product)])
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .sortedKeys
-    let text = String(decoding: try encoder.encode(listing), as: UTF8.self)
-    #expect(
-      text
-        == #"{"category":"Mice","products":[{"categoryName":"Mice","currencyCode":"EUR","name":"N","#
-        + #""pictureUrl":"\/imgs\/HT-1.jpg","price":12.5,"productId":"HT-1"}],"query":"q"}"#)
-  }
-
   @Test(
     .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
     .timeLimit(.minutes(1)), arguments: ["Notebooks", "Espresso Machines", "Joe's", "Ümlaut"])

@@ -18,9 +18,11 @@ import Testing
   @Test func tinyNetworkClassifiesByMeanColor() throws {
     let image = try RasterImage(
       width: 2, height: 2, format: .rgb, pixels: [0, 0, 200, 0, 0, 200, 10, 0, 200, 0, 0, 200])
-    let report = try classifier.report(for: image, options: ClassificationOptions(scoring: .raw))
+    let report = try classifier.report(
+      for: .image(image), options: ClassificationOptions(scoring: .raw))
     #expect(report.classifications.map(\.label) == ["blue", "red", "green"])
-    #expect(report.timings.decode == .zero)
+    #expect(report.format == nil)
+    #expect(report.preprocessing.cropRect == PixelRect(x: 0, y: 0, width: 2, height: 2))
   }
 
   @Test func concurrentCallsGiveTheSequentialResults() async throws {
@@ -30,7 +32,7 @@ import Testing
         pixels: (0..<18).map { UInt8(truncatingIfNeeded: $0 * 29 + seed * 53) })
     }
     let options = ClassificationOptions(maximumCount: 3, scoring: .raw)
-    let sequential = try images.map { try classifier.report(for: $0, options: options) }
+    let sequential = try images.map { try classifier.report(for: .image($0), options: options) }
     let model = classifier
     let concurrent = try await withThrowingTaskGroup(of: (Int, [Classification]).self) { group in
       for (position, image) in images.enumerated() {
@@ -41,8 +43,10 @@ import Testing
     for position in images.indices {
       #expect(concurrent[position] == sequential[position].classifications)
     }
-    let batched = try classifier.classifications(for: images, options: options)
+    let batched = try await classifier.classify(images: images, options: options)
     #expect(batched == sequential.map(\.classifications))
+    let prepared = try images.map { try classifier.inputSpec.tensor(from: $0) }
+    #expect(try classifier.classify(prepared: prepared, options: options) == batched)
   }
 
   @Test(arguments: [
@@ -53,7 +57,7 @@ import Testing
   ])
   func badPhotosGiveInvalidImage(name: String, bytes: [UInt8]) throws {
     let error = try #require(throws: ClassificationError.self, "\(name)") {
-      try classifier.report(for: Data(bytes))
+      try classifier.report(for: .data(Data(bytes)))
     }
     #expect(error.code == .invalidImage)
     #expect(error.underlying is ImageDecodingError, "\(error)")
@@ -61,10 +65,19 @@ import Testing
 
   @Test func missingPhotoFileGivesInvalidImage() throws {
     let error = try #require(throws: ClassificationError.self) {
-      try classifier.report(forFileAt: URL(fileURLWithPath: "/nonexistent/photo.jpg"))
+      try classifier.report(for: .file(URL(fileURLWithPath: "/nonexistent/photo.jpg")))
     }
     #expect(error.code == .invalidImage)
     #expect(error.underlying is ImageDecodingError)
+  }
+
+  @Test func inputsOfAnotherShapeAreRefused() throws {
+    let other = try ModelInputSpec(size: 5).tensor(
+      from: try RasterImage(width: 1, height: 1, format: .gray, pixels: [1]))
+    let error = try #require(throws: ClassificationError.self) {
+      try classifier.classify(prepared: other, options: .default)
+    }
+    #expect(error.code == .invalidArgument)
   }
 
   @Test func labelCountMismatchIsADescriptionError() throws {
@@ -72,7 +85,9 @@ import Testing
       network: Sequential(GlobalAveragePool(), Flatten()),
       description: ModelDescription(name: "pool", input: ModelInputSpec(size: 4), labels: ["x"]))
     let image = try RasterImage(width: 1, height: 1, format: .gray, pixels: [1])
-    let error = try #require(throws: ClassificationError.self) { try wrong.report(for: image) }
+    let error = try #require(throws: ClassificationError.self) {
+      try wrong.report(for: .image(image))
+    }
     #expect(error.code == .invalidModelDescription)
   }
 
@@ -88,17 +103,15 @@ import Testing
     let url = directory.appendingPathComponent("broken.pth")
     try Data(bytes).write(to: url)
     let error = try #require(throws: ClassificationError.self, "\(name)") {
-      try NetworkClassifier.load(model: url.path)
+      try NetworkClassifier.efficientNetLite0(checkpoint: url)
     }
     #expect(error.code == .modelUnavailable)
     #expect(error.underlying is NeuralCoreError, "\(error)")
   }
 
-  @Test func truncatedRealCheckpointGivesModelUnavailable() throws {
-    guard let checkpoint = ModelFixtures.checkpoint else {
-      print(ModelFixtures.checkpointSkipReason)
-      return
-    }
+  @Test(.enabled(if: ModelFixtures.checkpoint != nil, ModelFixtures.checkpointSkipReason))
+  func truncatedRealCheckpointGivesModelUnavailable() throws {
+    let checkpoint = try #require(ModelFixtures.checkpoint)
     let bytes = try Data(contentsOf: checkpoint)
     let directory = try ModelFixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -141,7 +154,7 @@ import Testing
     let model = directory.appendingPathComponent("net.onnx")
     try Data(bytes).write(to: model)
     let error = try #require(throws: ClassificationError.self, "\(name)") {
-      try NetworkClassifier.load(model: model.path)
+      try NetworkClassifier.onnx(contentsOf: model)
     }
     #expect(error.code == .modelUnavailable)
     #expect(error.underlying is NeuralCoreError, "\(error)")

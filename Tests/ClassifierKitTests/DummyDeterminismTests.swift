@@ -11,13 +11,17 @@ import Testing
 @Suite struct DummyDeterminismTests {
   let labels = ["Notebooks", "Mice", "Keyboards", "Mugs"]
 
-  /// 64-bit FNV-1a over width, height and channel count (little-endian UInt64 each), then pixels.
-  func documentedHash(_ image: RasterImage) -> UInt64 {
+  /// 64-bit FNV-1a over the prepared tensor's extents (little-endian UInt64 each), then its
+  /// values' IEEE 754 bit patterns (little-endian UInt32 each).
+  func documentedHash(_ image: RasterImage, spec: ModelInputSpec) throws -> UInt64 {
+    let tensor = try spec.tensor(from: image).tensor
     var bytes: [UInt8] = []
-    for value in [image.width, image.height, image.format.channelCount] {
+    for value in tensor.shape {
       bytes += (0..<8).map { UInt8(truncatingIfNeeded: UInt64(value) >> (8 * UInt64($0))) }
     }
-    bytes += image.pixels
+    for value in tensor.values {
+      bytes += (0..<4).map { UInt8(truncatingIfNeeded: value.bitPattern >> (8 * UInt32($0))) }
+    }
     var hash: UInt64 = 14_695_981_039_346_656_037
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
     return hash
@@ -28,7 +32,7 @@ import Testing
     for seed in 0..<16 {
       let pixels = (0..<12).map { UInt8(truncatingIfNeeded: $0 * 37 + seed * 11) }
       let image = try RasterImage(width: 2, height: 2, format: .rgb, pixels: pixels)
-      let first = Int(documentedHash(image) % UInt64(labels.count))
+      let first = Int(try documentedHash(image, spec: model.inputSpec) % UInt64(labels.count))
       let results = try await model.classify(
         image: image, options: ClassificationOptions(maximumCount: 4, scoring: .raw))
       #expect(results.map(\.index) == (0..<4).map { (first + $0) % 4 })

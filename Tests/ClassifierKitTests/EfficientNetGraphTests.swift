@@ -55,15 +55,10 @@ import Testing
     }
   }
 
-  @Test func lite0GraphMatchesLayersOnReferenceInputs() throws {
-    guard let models = ModelFixtures.models else {
-      print(ModelFixtures.sharedSkipReason)
-      return
-    }
-    guard let checkpoint = ModelFixtures.checkpoint else {
-      print(ModelFixtures.checkpointSkipReason)
-      return
-    }
+  @Test(.enabled(if: ModelFixtures.canClassifyPhotos, ModelFixtures.photosSkipReason))
+  func lite0GraphMatchesLayersOnReferenceInputs() throws {
+    let models = try #require(ModelFixtures.models)
+    let checkpoint = try #require(ModelFixtures.checkpoint)
     var parameters: [String: Tensor] = [:]
     for entry in try StateDict(contentsOfFile: checkpoint.path).entries {
       parameters[entry.name] = entry.tensor

@@ -6,15 +6,9 @@ import Testing
 /// The Swift-built EfficientNet-Lite0 against the ONNX export of the same weights (run by
 /// NeuralCore's ONNX importer) and against ONNX Runtime's logits, on the reference inputs.
 @Suite struct EfficientNetLiteParityTests {
-  @Test func swiftBuiltNetworkMatchesONNXOnReferenceInputs() throws {
-    guard ModelFixtures.models != nil else {
-      print(ModelFixtures.sharedSkipReason)
-      return
-    }
-    guard let classifier = ModelFixtures.classifier else {
-      print(ModelFixtures.checkpointSkipReason)
-      return
-    }
+  @Test(.enabled(if: ModelFixtures.canClassifyPhotos, ModelFixtures.photosSkipReason))
+  func swiftBuiltNetworkMatchesONNXOnReferenceInputs() throws {
+    let classifier = try ModelFixtures.classifierForPhotos()
     let session = try InferenceSession(contentsOfFile: try #require(ModelFixtures.onnxModel).path)
     let stems = ModelFixtures.parityStems
     var worst: (toONNX: Float, toRuntime: Float) = (0, 0)

@@ -44,11 +44,10 @@ import Testing
   }
 
   @Test func automaticScalingDecodesReducedWithFullSizeProvenance() throws {
-    var classifier = Self.classifier
-    #expect(classifier.jpegScaling == .automatic)
-    let fast = try classifier.report(for: Self.photo, options: Self.raw)
-    classifier.jpegScaling = .exact
-    let exact = try classifier.report(for: Self.photo, options: Self.raw)
+    let fast = try Self.classifier.report(for: .data(Self.photo), options: Self.raw)
+    let exact = try Self.classifier.report(
+      for: .data(Self.photo), preparation: PreparationOptions(jpegScaling: .exact),
+      options: Self.raw)
     // The 380-pixel crop (32 / 64 of the upright width 760) is still 47 pixels at 1/8.
     #expect(fast.preprocessing.jpegScale == .eighth)
     #expect(exact.preprocessing.jpegScale == .full)
@@ -67,23 +66,25 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("photo.jpg")
     try Self.photo.write(to: file)
-    let fromFile = try Self.classifier.report(forFileAt: file, options: Self.raw)
-    let fromData = try Self.classifier.report(for: Self.photo, options: Self.raw)
+    let fromFile = try Self.classifier.report(for: .file(file), options: Self.raw)
+    let fromData = try Self.classifier.report(for: .data(Self.photo), options: Self.raw)
     #expect(fromFile.preprocessing == fromData.preprocessing)
     #expect(Self.scores(fromFile) == Self.scores(fromData))
   }
 
   @Test func exactModeIgnoresAScaleInTheDecodingOptions() throws {
-    var classifier = Self.classifier
-    classifier.jpegScaling = .exact
-    classifier.decodingOptions.jpegScale = .quarter
-    let report = try classifier.report(for: Self.photo, options: Self.raw)
+    var decoding = DecodingOptions()
+    decoding.jpegScale = .quarter
+    let report = try Self.classifier.report(
+      for: .data(Self.photo),
+      preparation: PreparationOptions(decoding: decoding, jpegScaling: .exact),
+      options: Self.raw)
     #expect(report.preprocessing.jpegScale == .full)
   }
 
   @Test func decodingErrorsStayImageErrors() throws {
     #expect {
-      try Self.classifier.report(for: Data(Self.photo.prefix(2_000)), options: Self.raw)
+      try Self.classifier.report(for: .data(Data(Self.photo.prefix(2_000))), options: Self.raw)
     } throws: { error in
       (error as? ClassificationError)?.code == .invalidImage
         && (error as? ClassificationError)?.underlying is ImageDecodingError

@@ -17,16 +17,14 @@ enum ModelFixtures {
 
   static let models: URL? = SharedData.url("models")
 
-  static var sharedSkipReason: String {
+  static let sharedSkipReason: Comment =
     "../shared/models is absent: reference-model tests are skipped"
-  }
 
   /// The checkpoint as the default search finds it (environment or the package's `.cache`).
   static let checkpoint: URL? = try? DefaultModel.locateCheckpoint()
 
-  static var checkpointSkipReason: String {
+  static let checkpointSkipReason: Comment =
     "the default checkpoint is not downloaded (run Scripts/fetch-default-model.sh): skipped"
-  }
 
   /// The default classifier, loaded once for all tests (loading folds 49 batch normalizations).
   static let classifier: NetworkClassifier? = {
@@ -34,18 +32,18 @@ enum ModelFixtures {
     return try? NetworkClassifier.efficientNetLite0(checkpoint: checkpoint)
   }()
 
-  /// The default classifier when the reference photos and the checkpoint are both present;
-  /// otherwise prints why the calling test is skipped and returns `nil`.
-  static func classifierForPhotos() -> NetworkClassifier? {
-    guard models != nil, !photos.isEmpty else {
-      print(sharedSkipReason)
-      return nil
-    }
-    guard let classifier else {
-      print(checkpointSkipReason)
-      return nil
-    }
-    return classifier
+  /// Whether the reference photos and models of `../shared/models` are present.
+  static var hasSharedModels: Bool { models != nil && !photos.isEmpty }
+
+  /// Whether the reference photos and the default checkpoint are both present.
+  static var canClassifyPhotos: Bool { hasSharedModels && classifier != nil }
+
+  static let photosSkipReason: Comment =
+    "needs ../shared/models and the default checkpoint (Scripts/fetch-default-model.sh): skipped"
+
+  /// The default classifier for tests enabled by ``canClassifyPhotos``.
+  static func classifierForPhotos() throws -> NetworkClassifier {
+    try #require(classifier, "the default checkpoint did not load")
   }
 
   /// The reference photos with ONNX Runtime's top-5 class ids from the manifest.
@@ -69,22 +67,34 @@ enum ModelFixtures {
     }
   }()
 
-  /// The photos the corpus loops visit: all of them in release builds (or with
-  /// `VISION_CATALOG_FULL_CORPUS=1`), one PNG and one JPEG in debug builds, where one
-  /// EfficientNet-Lite0 forward pass takes about 25 seconds.
+  /// The photos the corpus loops visit.
+  ///
+  /// All of them in release builds (or with `VISION_CATALOG_FULL_CORPUS=1`), one PNG and one JPEG
+  /// in debug builds, where one
+  /// EfficientNet-Lite0 forward pass takes about 25 seconds. `.ci/run` runs the loops in release.
   static let corpusStems: [String] = {
     let all = photos.map(\.stem)
-    #if DEBUG
-      guard ProcessInfo.processInfo.environment["VISION_CATALOG_FULL_CORPUS"] == "1" else {
-        print(
-          "debug build: the model corpus loops run on chelsea and cat only; "
-            + "`swift test -c release` or VISION_CATALOG_FULL_CORPUS=1 runs all \(all.count) photos"
-        )
-        return all.filter { $0 == "chelsea" || $0 == "cat" }
-      }
-    #endif
-    return all
+    guard isDebugSubset else { return all }
+    print(
+      "debug build: the model corpus loops run on chelsea and cat only; "
+        + "`swift test -c release` or VISION_CATALOG_FULL_CORPUS=1 runs all \(all.count) photos")
+    return all.filter { $0 == "chelsea" || $0 == "cat" }
   }()
+
+  /// Whether this is a debug build running the corpus loops on a subset of the photos.
+  static var isDebugSubset: Bool {
+    #if DEBUG
+      return ProcessInfo.processInfo.environment["VISION_CATALOG_FULL_CORPUS"] != "1"
+    #else
+      return false
+    #endif
+  }
+
+  /// The JPEG photos the automatic reduction decodes smaller that the scaling checks visit: all
+  /// three in release builds, `dog` alone in debug builds.
+  static var reducedStems: [String] {
+    isDebugSubset ? ["dog"] : ["burger", "dog", "taxis"]
+  }
 
   /// The reference inputs of the parity loop: all in release builds, chelsea in debug builds.
   static var parityStems: [String] {

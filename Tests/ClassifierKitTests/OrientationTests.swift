@@ -5,15 +5,10 @@ import Testing
 
 /// A photo stored turned, with EXIF orientation 6, classifies like its upright twin.
 @Suite struct OrientationTests {
-  @Test func orientation6ClassifiesLikeTheUprightTwin() throws {
-    guard let models = ModelFixtures.models else {
-      print(ModelFixtures.sharedSkipReason)
-      return
-    }
-    guard let classifier = ModelFixtures.classifier else {
-      print(ModelFixtures.checkpointSkipReason)
-      return
-    }
+  @Test(.enabled(if: ModelFixtures.canClassifyPhotos, ModelFixtures.photosSkipReason))
+  func orientation6ClassifiesLikeTheUprightTwin() async throws {
+    let models = try #require(ModelFixtures.models)
+    let classifier = try ModelFixtures.classifierForPhotos()
     let upright = try ImageDecoder().decode(
       contentsOf: models.appendingPathComponent("photos/chelsea.png"))
     // Orientation 6 turns the stored pixels 90 degrees clockwise for display, so store them
@@ -26,13 +21,13 @@ import Testing
     #expect(twin.width == upright.height && twin.height == upright.width)
 
     let options = ClassificationOptions(maximumCount: 5)
-    let batch = try classifier.classifications(for: [upright, twin], options: options)
+    let batch = try await classifier.classify(images: [upright, twin], options: options)
     #expect(batch.count == 2)
     #expect(batch[0].map(\.index) == batch[1].map(\.index))
     for (a, b) in zip(batch[0], batch[1]) {
       #expect(abs(a.confidence - b.confidence) <= 1e-6)
     }
-    let report = try classifier.report(for: twinData, options: options)
+    let report = try classifier.report(for: .data(twinData), options: options)
     #expect(report.classifications.map(\.index) == batch[0].map(\.index))
     #expect(
       zip(report.classifications, batch[0]).allSatisfy {
@@ -42,7 +37,6 @@ import Testing
     #expect(report.preprocessing.sourceWidth == upright.height)
     #expect(report.preprocessing.orientedWidth == upright.width)
     #expect(report.preprocessing.cropRect == PixelRect(x: 95, y: 19, width: 262, height: 262))
-    print(
-      "orientation 6 twin: \(report.classifications.map(\.label)), \(report.timings.milliseconds)")
+    print("orientation 6 twin: \(report.classifications.map(\.label)), \(report.timings)")
   }
 }

@@ -16,11 +16,10 @@ import Testing
     return url
   }
 
-  @Test func onnxWithSidecarGivesTheDefaultModelsTop5() throws {
-    guard let onnx = ModelFixtures.onnxModel, let labels = ModelFixtures.labels else {
-      print(ModelFixtures.sharedSkipReason)
-      return
-    }
+  @Test(.enabled(if: ModelFixtures.canClassifyPhotos, ModelFixtures.photosSkipReason))
+  func onnxWithSidecarGivesTheDefaultModelsTop5() throws {
+    let onnx = try #require(ModelFixtures.onnxModel)
+    let labels = try #require(ModelFixtures.labels)
     let sidecar = try write(
       """
       {"inputSize": 224, "crop": "centerCrop", "cropFraction": 0.875,
@@ -33,16 +32,12 @@ import Testing
     #expect(classifier.labels.count == 1000)
     #expect(classifier.model.name == "lite0-onnx")
     let photo = try #require(ModelFixtures.models).appendingPathComponent("photos/coffee.png")
-    let report = try classifier.report(forFileAt: photo)
+    let report = try classifier.report(for: .file(photo))
     let reference = try ModelFixtures.reference("coffee.logits.npy").scalars
     let referenceTop5 = Set(reference.indices.sorted { reference[$0] > reference[$1] }.prefix(5))
     #expect(Set(report.classifications.map(\.index)) == referenceTop5)
     #expect(report.classifications.first?.label == "espresso")
-    guard let defaultModel = ModelFixtures.classifier else {
-      print(ModelFixtures.checkpointSkipReason)
-      return
-    }
-    let expected = try defaultModel.report(forFileAt: photo)
+    let expected = try ModelFixtures.classifierForPhotos().report(for: .file(photo))
     #expect(report.classifications.map(\.index) == expected.classifications.map(\.index))
     for (a, b) in zip(report.classifications, expected.classifications) {
       #expect(abs(a.confidence - b.confidence) <= 1e-4)
@@ -83,11 +78,9 @@ import Testing
     #expect(error.message.contains(field), "\(error)")
   }
 
-  @Test func sidecarInputAndOutputNamesMustExistInTheModel() throws {
-    guard let onnx = ModelFixtures.onnxModel else {
-      print(ModelFixtures.sharedSkipReason)
-      return
-    }
+  @Test(.enabled(if: ModelFixtures.hasSharedModels, ModelFixtures.sharedSkipReason))
+  func sidecarInputAndOutputNamesMustExistInTheModel() throws {
+    let onnx = try #require(ModelFixtures.onnxModel)
     let labels = (0..<1000).map { "class \($0)" }
     for (field, sidecar) in [
       (
@@ -130,7 +123,7 @@ import Testing
     let model = directory.appendingPathComponent("net.onnx")
     try Data([0x08, 0x07]).write(to: model)
     let error = try #require(throws: ClassificationError.self) {
-      try NetworkClassifier.load(model: model.path)
+      try NetworkClassifier.onnx(contentsOf: model)
     }
     #expect(error.code == .modelUnavailable)
     #expect(error.message.contains(directory.appendingPathComponent("net.json").path))

@@ -5,11 +5,13 @@ import Testing
 /// The example of the "Writing a model" article, kept compiling and correct.
 struct BrightnessClassifier: ImageClassificationModel {
   let labels = ["dark", "bright"]
+  let inputSpec = ModelInputSpec(size: 64, cropAndScale: .scaleFill)
 
-  func classify(image: RasterImage, options: ClassificationOptions) async throws
-    -> [Classification]
+  func classify(prepared input: ModelInput, options: ClassificationOptions)
+    throws(ClassificationError) -> [Classification]
   {
-    let mean = Float(image.pixels.reduce(0) { $0 + Int($1) }) / Float(image.pixels.count)
+    let values = input.tensor.values
+    let mean = values.reduce(0, +) / Float(values.count)
     let brightness = (mean - 127.5) / 32
     return Classification.ranked(
       scores: [-brightness, brightness], labels: labels, options: options)

@@ -102,7 +102,32 @@ import Testing
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
     #expect(Set(object.keys) == ["category", "query", "products"])
-    #expect((object["products"] as? [Any])?.isEmpty == false)
+    let product = try #require((object["products"] as? [[String: Any]])?.first)
+    #expect(
+      Set(product.keys)
+        == ["productId", "name", "categoryName", "price", "currencyCode", "pictureUrl"])
+  }
+
+  @Test(.enabled(if: DefaultModelFixture.model != nil, "needs the default model"))
+  func findReadsThePhotoOnce() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "find-once-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let photo = folder.appendingPathComponent("coffee.png")
+    try FileManager.default.copyItem(
+      at: ODataTestServer.packageRoot.appendingPathComponent("Samples/coffee.png"), to: photo)
+    let opens = try FileOpenCounter(watching: photo)
+    let outcome = try run(["find", photo.path, "--json"])
+    #expect(outcome.status == 0, "\(outcome.error)")
+    #expect(opens.opensSinceLastCall() == 1, "find must read the photo once")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
+    let timings = try #require(object["timingsMs"] as? [String: Double])
+    #expect(
+      Set(timings.keys) == ["decode", "preprocess", "inference", "classify", "catalog", "total"])
+    let crop = try #require(object["crop"] as? [String: Int])
+    #expect(Set(crop.keys) == ["x", "y", "width", "height"])
   }
 
   @Test(

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import VisionCatalog
 
-/// `ProductFinder` hands encoded photos to a `NetworkClassifier`, so a large JPEG is decoded at
-/// the reduction its input allows; the result still describes the full-size photo.
+/// `ProductFinder` hands encoded photos to the model, so a large JPEG is decoded at the reduction
+/// its input allows; the result still describes the full-size photo.
 @Suite struct EncodedPhotoTests {
   /// Global average pooling to three "classes" (mean red, green, blue) named as catalog
   /// categories: a blue photo finds mice.
@@ -29,23 +29,28 @@ import VisionCatalog
   }()
 
   func finder(scaling: JPEGScalingPolicy) throws -> ProductFinder {
-    var model = Self.model
-    model.jpegScaling = scaling
-    return ProductFinder(model: model, provider: try OfflineCatalogProvider.bundled())
+    ProductFinder(
+      model: Self.model, provider: try OfflineCatalogProvider.bundled(),
+      preparation: PreparationOptions(jpegScaling: scaling))
   }
 
   @Test func bytesAndFilesReportTheFullSizePhoto() async throws {
     let fast = try await finder(scaling: .automatic).find(imageData: Self.photo)
     let exact = try await finder(scaling: .exact).find(imageData: Self.photo)
     #expect(fast.category == "Mice")
-    #expect(fast.image == .init(width: 1200, height: 900, orientation: 6))
-    #expect(fast.crop == exact.crop)
+    let stored = fast.preprocessing
+    #expect(stored.sourceWidth == 1200 && stored.sourceHeight == 900)
+    #expect(stored.orientation == .right)
+    #expect(stored.jpegScale != .full)
+    #expect(exact.preprocessing.jpegScale == .full)
+    #expect(fast.classification.format == .jpeg)
+    #expect(fast.preprocessing.cropRect == exact.preprocessing.cropRect)
     // 32 / 64 of the upright width 900, centered in the upright 900 x 1200.
-    #expect(fast.crop == .init(PixelRect(x: 225, y: 375, width: 450, height: 450)))
+    #expect(fast.preprocessing.cropRect == PixelRect(x: 225, y: 375, width: 450, height: 450))
     #expect(fast.classifications.map(\.index) == exact.classifications.map(\.index))
-    for stage in ["decode", "preprocess", "inference", "classify", "catalog", "total"] {
-      #expect(fast.timingsMs[stage] != nil, "missing \(stage)")
-    }
+    let timings = fast.timings
+    #expect(timings.classification.decode > .zero && timings.classification.inference > .zero)
+    #expect(timings.total == timings.classification.total + timings.catalog)
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "encoded-photo-\(UUID().uuidString)")
@@ -54,7 +59,7 @@ import VisionCatalog
     let file = folder.appendingPathComponent("photo.jpg")
     try Self.photo.write(to: file)
     let fromFile = try await finder(scaling: .automatic).find(contentsOf: file)
-    #expect(fromFile.image == fast.image && fromFile.crop == fast.crop)
+    #expect(fromFile.preprocessing == fast.preprocessing)
   }
 
   @Test func aBrokenPhotoFailsAtTheImageStage() async throws {

@@ -42,7 +42,7 @@ struct EndToEndTests {
     let bundled = try #require(found["bundled"])
     #expect(bundled.classifications.first?.label == "espresso")
     #expect(bundled.category == "Espresso Machines")
-    #expect(bundled.crop == .init(PixelRect(x: 125, y: 25, width: 350, height: 350)))
+    #expect(bundled.preprocessing.cropRect == PixelRect(x: 125, y: 25, width: 350, height: 350))
     #expect(!bundled.products.isEmpty)
     for name in ["v4", "v2"] {
       let remote = try #require(found[name])

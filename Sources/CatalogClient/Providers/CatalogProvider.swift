@@ -88,42 +88,15 @@ public protocol CatalogProvider: Sendable {
   func entity(_ query: ODataQuery) async throws(CatalogError) -> ODataEntity
 }
 
-/// One product as the `vision-catalog` CLI prints it (DESIGN section 7 keys).
-public struct ProductSummary: Sendable, Hashable, Codable {
-  /// The key.
-  public var productId: String
-  /// The name.
-  public var name: String?
-  /// The category.
-  public var categoryName: String?
-  /// The price.
-  public var price: Decimal?
-  /// The currency of the price.
-  public var currencyCode: String?
-  /// The picture path.
-  public var pictureUrl: String?
-
-  /// Creates a summary of a product.
-  ///
-  /// - Parameter product: The product.
-  public init(_ product: Product) {
-    productId = product.productId
-    name = product.name
-    categoryName = product.categoryName
-    price = product.price
-    currencyCode = product.currencyCode
-    pictureUrl = product.pictureUrl
-  }
-}
-
 /// The products of one category and the exact query that found them.
-public struct ProductListing: Sendable, Hashable, Codable {
+public struct ProductListing: Sendable, Hashable {
   /// The category asked for.
   public var category: String
   /// The exact URL (HTTP) or relative query (offline) used.
   public var query: String
-  /// The products, ordered by product id.
-  public var products: [ProductSummary]
+  /// The products, ordered by product id, with the properties
+  /// ``ODataQuery/products(inCategory:)`` selects.
+  public var products: [Product]
 
   /// Creates a listing.
   ///
@@ -131,7 +104,7 @@ public struct ProductListing: Sendable, Hashable, Codable {
   ///   - category: The category asked for.
   ///   - query: The exact URL or query used.
   ///   - products: The products.
-  public init(category: String, query: String, products: [ProductSummary]) {
+  public init(category: String, query: String, products: [Product]) {
     self.category = category
     self.query = query
     self.products = products
@@ -142,8 +115,8 @@ extension ODataQuery {
   /// The query the products-of-a-category lookup uses.
   ///
   /// - Parameter category: The category name; always written as one string literal.
-  /// - Returns: A query filtering `Products` by `CategoryName`, selecting the
-  ///   ``ProductSummary`` properties, ordered by `ProductId`.
+  /// - Returns: A query filtering `Products` by `CategoryName`, selecting `ProductId`, `Name`,
+  ///   `CategoryName`, `Price`, `CurrencyCode` and `PictureUrl`, ordered by `ProductId`.
   public static func products(inCategory category: String) -> ODataQuery {
     ODataQuery(entitySet: Product.entitySet)
       .filter(Product.categoryName == category)
@@ -168,7 +141,7 @@ extension CatalogProvider {
   {
     let query = ODataQuery.products(inCategory: category)
     let result = try await fetch(query, paging: .followNextLinks(maximumPages: maximumPages))
-    let products = try result.decode(Product.self).map(ProductSummary.init)
+    let products = try result.decode(Product.self)
     let text: String
     if let first = result.requests.first {
       text = first

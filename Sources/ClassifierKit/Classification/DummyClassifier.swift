@@ -10,9 +10,12 @@ import Synchronization
 ///   that walks through the list. Under concurrent calls each call still takes exactly one
 ///   position, so 200 concurrent calls produce each position once; which call gets which is up to
 ///   the scheduler.
-/// - ``Mode/contentDerived``: the first label is chosen by a 64-bit FNV-1a hash of the upright
-///   image's size, format and pixels, so the same picture always gets the same answer, whatever
-///   the call order.
+/// - ``Mode/contentDerived``: the first label is chosen by a 64-bit FNV-1a hash of the prepared
+///   input (``inputSpec``: the upright photo stretched to 16 x 16 RGB levels), so the same picture
+///   always gets the same answer, whatever the call order.
+///
+/// Like every model, the dummy prepares photos through ``inputSpec``, so its reports carry the
+/// same provenance and stage timings as a network's.
 ///
 /// In both modes the label ranked `r`-th (0-based) from first position `p` is
 /// `labels[(p + r) % labels.count]` with raw score `labels.count - r`, ranked through
@@ -47,22 +50,27 @@ public struct DummyClassifier: ImageClassificationModel {
     self.mode = mode
   }
 
-  /// Classifies one image deterministically, as the type's documentation describes.
+  /// The input the dummy prepares: the upright photo stretched to 16 x 16, RGB levels 0...255.
+  public var inputSpec: ModelInputSpec {
+    ModelInputSpec(size: 16, cropAndScale: .scaleFill)
+  }
+
+  /// Classifies one prepared input deterministically, as the type's documentation describes.
   ///
   /// - Parameters:
-  ///   - image: The photo; in content-derived mode its orientation is applied first.
+  ///   - input: The input prepared as ``inputSpec`` describes (any shape is accepted).
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
   /// - Returns: The classifications, best first.
   /// - Throws: Nothing in practice; the signature is the protocol's.
-  public func classify(image: RasterImage, options: ClassificationOptions) async throws
-    -> [Classification]
+  public func classify(prepared input: ModelInput, options: ClassificationOptions)
+    throws(ClassificationError) -> [Classification]
   {
     let first: Int
     switch mode {
     case .cycling:
       first = calls.next() % labels.count
     case .contentDerived:
-      first = Int(Self.fingerprint(of: image.oriented()) % UInt64(labels.count))
+      first = Int(Self.fingerprint(of: input.tensor) % UInt64(labels.count))
     }
     var scores = [Float](repeating: 0, count: labels.count)
     for rank in 0..<labels.count {
@@ -71,17 +79,18 @@ public struct DummyClassifier: ImageClassificationModel {
     return Classification.ranked(scores: scores, labels: labels, options: options)
   }
 
-  /// The 64-bit FNV-1a hash of an image's size, pixel format and pixels.
-  static func fingerprint(of image: RasterImage) -> UInt64 {
+  /// The 64-bit FNV-1a hash of a tensor's shape (64-bit little-endian extents) and values
+  /// (32-bit little-endian IEEE 754 patterns).
+  static func fingerprint(of tensor: ImageTensor) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     func mix(_ byte: UInt8) {
       hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
     }
-    for value in [image.width, image.height, image.format.channelCount] {
-      withUnsafeBytes(of: UInt64(value).littleEndian) { bytes in bytes.forEach(mix) }
+    for extent in tensor.shape {
+      withUnsafeBytes(of: UInt64(extent).littleEndian) { bytes in bytes.forEach(mix) }
     }
-    image.pixels.withUnsafeBufferPointer { pixels in
-      for byte in pixels { mix(byte) }
+    for value in tensor.values {
+      withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes in bytes.forEach(mix) }
     }
     return hash
   }

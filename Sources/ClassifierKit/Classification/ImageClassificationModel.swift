@@ -1,60 +1,226 @@
+import Foundation
 public import ImagePipeline
 
-/// A model that assigns labels to an image: the protocol apps code against, so that a real
-/// network runs in production and a ``DummyClassifier`` in tests.
+/// A model that assigns labels to a photo: the protocol apps code against, so that a real network
+/// runs in production and a ``DummyClassifier`` in tests.
 ///
-/// Conforming types take an upright or EXIF-tagged `RasterImage`; networks that need a
-/// fixed input size prepare it themselves (orientation, crop and scale, normalization), so callers
-/// pass only the photo. Implement ``classify(image:options:)``; the batch method has a default.
+/// Like a Core ML model behind Vision, a model declares the input it wants (``inputSpec``: size,
+/// crop and scale, normalization) and scores inputs prepared that way
+/// (`classify(prepared:options:)`). Everything before that comes with the protocol:
+/// ``report(for:preparation:options:)`` takes an `ImageSource` (a file, encoded bytes or a
+/// decoded `RasterImage`), reads a file once, decodes a large JPEG only as far as the input needs,
+/// applies the orientation, crops and scales, and reports what it did and how long each stage
+/// took; ``classify(_:preparation:options:)`` does the same from async code on a thread of its own,
+/// so the cooperative pool is never blocked by the computation.
+///
+/// Implement ``labels``, ``inputSpec`` and `classify(prepared:options:)`; a model that can run
+/// several inputs at once also implements `classify(prepared:options:)`.
 public protocol ImageClassificationModel: Sendable {
   /// The model's labels in class-index order.
   var labels: [String] { get }
 
-  /// Classifies one image.
+  /// How photos are prepared for the model: input size, crop and scale, normalization, channel
+  /// order.
+  var inputSpec: ModelInputSpec { get }
+
+  /// The model's name, as reports give it; the type's name by default.
+  var name: String { get }
+
+  /// Scores one input prepared as ``inputSpec`` describes.
   ///
   /// - Parameters:
-  ///   - image: The photo; its `RasterImage/orientation` is applied before classification.
+  ///   - input: The `[1, 3, height, width]` tensor and its provenance.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
   /// - Returns: The classifications, best first, at most `options.maximumCount`.
-  /// - Throws: An error describing why the image could not be classified.
-  func classify(image: RasterImage, options: ClassificationOptions) async throws -> [Classification]
+  /// - Throws: ``ClassificationError`` describing why the input could not be classified.
+  func classify(prepared input: ModelInput, options: ClassificationOptions)
+    throws(ClassificationError) -> [Classification]
 
-  /// Classifies several images, returning one list per image in the same order.
+  /// Scores several prepared inputs, returning one list per input in the same order.
+  ///
+  /// The default classifies them one after another.
   ///
   /// - Parameters:
-  ///   - images: The photos.
-  ///   - options: How many labels to return per image, the minimum confidence, and the scoring.
-  /// - Returns: One list of classifications per image, each best first.
-  /// - Throws: An error describing why an image could not be classified.
-  func classify(images: [RasterImage], options: ClassificationOptions) async throws
-    -> [[Classification]]
+  ///   - inputs: The inputs, each prepared as ``inputSpec`` describes.
+  ///   - options: How many labels to return per input, the minimum confidence, and the scoring.
+  /// - Returns: One list of classifications per input, each best first.
+  /// - Throws: ``ClassificationError`` describing why an input could not be classified.
+  func classify(prepared inputs: [ModelInput], options: ClassificationOptions)
+    throws(ClassificationError) -> [[Classification]]
+
+  /// Prepares and classifies one photo, reporting what was done and the time of each stage.
+  ///
+  /// The default decodes the photo as ``inputSpec`` needs it
+  /// (`ModelInputSpec.decode(_:decoder:orientation:jpegScaling:)`), turns it into the input and
+  /// calls `classify(prepared:options:)`. It runs on the calling thread; from async code use
+  /// ``classify(_:preparation:options:)``.
+  ///
+  /// - Parameters:
+  ///   - source: The photo.
+  ///   - preparation: Decoding limits, JPEG reduction and orientation override.
+  ///   - options: How many labels to return, the minimum confidence, and the scoring.
+  /// - Returns: The classifications with provenance and timings.
+  /// - Throws: ``ClassificationError`` with code `invalidImage` (the `ImageDecodingError` as
+  ///   ``ClassificationError/underlying``) when the photo cannot be read, decoded or prepared, or
+  ///   what `classify(prepared:options:)` throws.
+  func report(
+    for source: ImageSource, preparation: PreparationOptions, options: ClassificationOptions
+  ) throws(ClassificationError) -> ClassificationReport
 }
 
 extension ImageClassificationModel {
-  /// Classifies one image with ``ClassificationOptions/default`` (top 5, softmax).
-  ///
-  /// - Parameter image: The photo.
-  /// - Returns: The classifications, best first.
-  /// - Throws: An error describing why the image could not be classified.
-  public func classify(image: RasterImage) async throws -> [Classification] {
-    try await classify(image: image, options: .default)
-  }
+  /// The type's name.
+  public var name: String { String(describing: Self.self) }
 
-  /// Classifies several images one after another.
+  /// Scores several prepared inputs one after another.
   ///
   /// - Parameters:
-  ///   - images: The photos.
-  ///   - options: How many labels to return per image, the minimum confidence, and the scoring.
-  /// - Returns: One list of classifications per image, each best first.
-  /// - Throws: An error describing why an image could not be classified.
-  public func classify(images: [RasterImage], options: ClassificationOptions) async throws
-    -> [[Classification]]
+  ///   - inputs: The inputs, each prepared as ``inputSpec`` describes.
+  ///   - options: How many labels to return per input, the minimum confidence, and the scoring.
+  /// - Returns: One list of classifications per input, each best first.
+  /// - Throws: What `classify(prepared:options:)` throws.
+  public func classify(prepared inputs: [ModelInput], options: ClassificationOptions)
+    throws(ClassificationError) -> [[Classification]]
   {
     var results: [[Classification]] = []
-    results.reserveCapacity(images.count)
-    for image in images {
-      results.append(try await classify(image: image, options: options))
+    results.reserveCapacity(inputs.count)
+    for input in inputs {
+      results.append(try classify(prepared: input, options: options))
     }
     return results
+  }
+
+  /// Decodes and prepares the photo as ``inputSpec`` says, then classifies it, timing each stage.
+  ///
+  /// - Parameters:
+  ///   - source: The photo.
+  ///   - preparation: Decoding limits, JPEG reduction and orientation override.
+  ///   - options: How many labels to return, the minimum confidence, and the scoring.
+  /// - Returns: The classifications with provenance and timings.
+  /// - Throws: ``ClassificationError`` with code `invalidImage`, or what
+  ///   `classify(prepared:options:)` throws.
+  public func report(
+    for source: ImageSource, preparation: PreparationOptions, options: ClassificationOptions
+  ) throws(ClassificationError) -> ClassificationReport {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let photo = try decode(source, preparation: preparation)
+    let decoded = clock.now
+    let input = try prepare(photo, naming: source.name)
+    let prepared = clock.now
+    let classifications = try classify(prepared: input, options: options)
+    let end = clock.now
+    return ClassificationReport(
+      classifications: classifications, preprocessing: input.provenance,
+      timings: ClassificationTimings(
+        decode: decoded - start, preprocess: prepared - decoded, inference: end - prepared),
+      modelName: name, format: photo.format)
+  }
+
+  /// Classifies one photo with default preparation.
+  ///
+  /// - Parameters:
+  ///   - source: The photo.
+  ///   - options: How many labels to return, the minimum confidence, and the scoring.
+  /// - Returns: The classifications with provenance and timings.
+  /// - Throws: What ``report(for:preparation:options:)`` throws.
+  public func report(for source: ImageSource, options: ClassificationOptions = .default)
+    throws(ClassificationError) -> ClassificationReport
+  {
+    try report(for: source, preparation: .default, options: options)
+  }
+
+  /// Classifies one photo with the top five softmax scores.
+  ///
+  /// - Parameters:
+  ///   - source: The photo.
+  ///   - preparation: Decoding limits, JPEG reduction and orientation override.
+  /// - Returns: The classifications with provenance and timings.
+  /// - Throws: What ``report(for:preparation:options:)`` throws.
+  public func report(for source: ImageSource, preparation: PreparationOptions)
+    throws(ClassificationError) -> ClassificationReport
+  {
+    try report(for: source, preparation: preparation, options: .default)
+  }
+
+  /// Classifies one photo from async code, on a thread of its own so that the computation does
+  /// not hold a thread of the cooperative pool.
+  ///
+  /// - Parameters:
+  ///   - source: The photo.
+  ///   - preparation: Decoding limits, JPEG reduction and orientation override.
+  ///   - options: How many labels to return, the minimum confidence, and the scoring.
+  /// - Returns: The classifications with provenance and timings.
+  /// - Throws: What ``report(for:preparation:options:)`` throws.
+  public func classify(
+    _ source: ImageSource, preparation: PreparationOptions = .default,
+    options: ClassificationOptions = .default
+  ) async throws(ClassificationError) -> ClassificationReport {
+    try await ComputeThread.run { () throws(ClassificationError) in
+      try report(for: source, preparation: preparation, options: options)
+    }
+  }
+
+  /// Classifies one decoded image; its `RasterImage/orientation` is applied.
+  ///
+  /// - Parameters:
+  ///   - image: The photo.
+  ///   - options: How many labels to return, the minimum confidence, and the scoring.
+  /// - Returns: The classifications, best first.
+  /// - Throws: What ``report(for:preparation:options:)`` throws.
+  public func classify(image: RasterImage, options: ClassificationOptions = .default)
+    async throws(ClassificationError) -> [Classification]
+  {
+    try await classify(.image(image), options: options).classifications
+  }
+
+  /// Classifies several decoded images with `classify(prepared:options:)`,
+  /// returning one list per image in the same order.
+  ///
+  /// - Parameters:
+  ///   - images: The photos; each one's orientation is applied.
+  ///   - options: How many labels to return per image, the minimum confidence, and the scoring.
+  /// - Returns: One list of classifications per image, each best first.
+  /// - Throws: ``ClassificationError`` with code `invalidImage` naming the image's position, or
+  ///   what the model throws.
+  public func classify(images: [RasterImage], options: ClassificationOptions = .default)
+    async throws(ClassificationError) -> [[Classification]]
+  {
+    try await ComputeThread.run { () throws(ClassificationError) in
+      var inputs: [ModelInput] = []
+      inputs.reserveCapacity(images.count)
+      for (position, image) in images.enumerated() {
+        do {
+          inputs.append(try inputSpec.tensor(from: image))
+        } catch {
+          throw ClassificationError(
+            .invalidImage, "image \(position) cannot be prepared", underlying: error)
+        }
+      }
+      return try classify(prepared: inputs, options: options)
+    }
+  }
+
+  private func decode(_ source: ImageSource, preparation: PreparationOptions)
+    throws(ClassificationError) -> DecodedPhoto
+  {
+    do {
+      return try inputSpec.decode(
+        source, decoder: ImageDecoder(options: preparation.decoding),
+        orientation: preparation.orientation, jpegScaling: preparation.jpegScaling)
+    } catch {
+      throw ClassificationError(
+        .invalidImage, "\(source.name) cannot be decoded", underlying: error)
+    }
+  }
+
+  private func prepare(_ photo: DecodedPhoto, naming name: String)
+    throws(ClassificationError) -> ModelInput
+  {
+    do {
+      return try inputSpec.tensor(fromDecoded: photo)
+    } catch {
+      throw ClassificationError(.invalidImage, "\(name) cannot be prepared", underlying: error)
+    }
   }
 }

@@ -71,30 +71,4 @@ extension NetworkClassifier {
     }
     return try NetworkClassifier(session: session, description: description)
   }
-
-  /// Loads a classifier the way the command line's `--model` option names it.
-  ///
-  /// - Parameters:
-  ///   - name: `default` for EfficientNet-Lite0 from the cache, a `.pth` file for an
-  ///     EfficientNet-Lite0 checkpoint, or any other file for an ONNX model with a `.json` sidecar
-  ///     next to it.
-  ///   - threadCount: The threads one network call may use; `nil` means every active processor.
-  /// - Returns: The classifier.
-  /// - Throws: ``ClassificationError`` as ``efficientNetLite0(checkpoint:threadCount:)`` and
-  ///   ``onnx(contentsOf:sidecar:threadCount:)`` do.
-  public static func load(model name: String, threadCount: Int? = nil)
-    throws(ClassificationError) -> NetworkClassifier
-  {
-    if name == "default" {
-      return try efficientNetLite0(threadCount: threadCount)
-    }
-    let url = URL(fileURLWithPath: name)
-    guard FileManager.default.fileExists(atPath: url.path) else {
-      throw ClassificationError(.modelUnavailable, "the model file \(name) does not exist")
-    }
-    if url.pathExtension.lowercased() == "pth" {
-      return try efficientNetLite0(checkpoint: url, threadCount: threadCount)
-    }
-    return try onnx(contentsOf: url, threadCount: threadCount)
-  }
 }

@@ -11,6 +11,8 @@ public struct ClassificationReport: Sendable, Hashable {
   public let timings: ClassificationTimings
   /// The name of the model that produced the result.
   public let modelName: String
+  /// The file format the photo was decoded from; `nil` when it was given decoded.
+  public let format: ImageFormat?
 
   /// Creates a report.
   ///
@@ -19,13 +21,15 @@ public struct ClassificationReport: Sendable, Hashable {
   ///   - preprocessing: What preprocessing did.
   ///   - timings: The time spent in each stage.
   ///   - modelName: The model's name.
+  ///   - format: The file format the photo was decoded from; `nil` for a decoded image.
   public init(
     classifications: [Classification], preprocessing: PreprocessingProvenance,
-    timings: ClassificationTimings, modelName: String
+    timings: ClassificationTimings, modelName: String, format: ImageFormat? = nil
   ) {
     self.classifications = classifications
     self.preprocessing = preprocessing
     self.timings = timings
     self.modelName = modelName
+    self.format = format
   }
 }

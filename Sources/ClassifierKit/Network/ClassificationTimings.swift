@@ -21,18 +21,4 @@ public struct ClassificationTimings: Sendable, Hashable {
 
   /// The sum of the stages.
   public var total: Duration { decode + preprocess + inference }
-
-  /// The stages in milliseconds keyed `decode`, `preprocess`, `inference` and `total`, as the
-  /// command line's `timingsMs` JSON object prints them.
-  public var milliseconds: [String: Double] {
-    [
-      "decode": Self.milliseconds(decode), "preprocess": Self.milliseconds(preprocess),
-      "inference": Self.milliseconds(inference), "total": Self.milliseconds(total),
-    ]
-  }
-
-  private static func milliseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-  }
 }

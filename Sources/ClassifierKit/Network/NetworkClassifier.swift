@@ -1,34 +1,23 @@
-public import Foundation
+import Foundation
 public import ImagePipeline
 public import NeuralCore
 
 /// A classifier backed by a neural network: it prepares the photo as its ``ModelDescription``
 /// says, runs the network and ranks the scores.
 ///
-/// Callers pass only a photo (encoded bytes, a file, or a decoded `RasterImage`); the
-/// classifier decodes it, applies its orientation, crops and scales it to the input size,
-/// normalizes it, and returns the classifications with softmax confidences (raw scores on
-/// request). ``report(for:orientation:options:)-(RasterImage,_,_)`` also returns what was done
-/// and how long each stage took. Batches run as one network call of `[N, 3, S, S]`.
+/// Callers pass only a photo (an `ImageSource`: a file, encoded bytes or a decoded
+/// `RasterImage`) to ``ImageClassificationModel/report(for:preparation:options:)`` or, from async
+/// code, ``ImageClassificationModel/classify(_:preparation:options:)``; the classifier decodes it
+/// (a large JPEG only as far as its input needs), applies its orientation, crops and scales it to
+/// the input size, normalizes it, and returns the classifications with softmax confidences (raw
+/// scores on request), what was done and how long each stage took. Batches of prepared inputs run
+/// as one network call of `[N, 3, S, S]` per ``maximumBatchSize`` inputs.
 ///
 /// The classifier is an immutable value holding a loaded network, so one instance can serve any
 /// number of concurrent calls.
 public struct NetworkClassifier: ImageClassificationModel {
   /// The input preparation, labels and tensor names of the network.
   public let model: ModelDescription
-  /// How encoded photos are decoded, including the maximum pixel count (100 MP by default).
-  ///
-  /// Its `DecodingOptions.jpegScale` is not used: ``jpegScaling`` picks the reduction per photo.
-  public var decodingOptions: DecodingOptions
-  /// Whether encoded JPEG photos may be decoded at a DCT-domain reduction;
-  /// `JPEGScalingPolicy.automatic` by default.
-  ///
-  /// Automatic decodes a large photo at 1/2, 1/4 or 1/8 of its size when the crop to the input
-  /// still only shrinks, which is several times faster for phone photos and changes the logits
-  /// a little (Docs/Performance.md gives the measured cost); `JPEGScalingPolicy.exact` decodes
-  /// at full size and reproduces the reference preprocessing. Photos passed already decoded are
-  /// not affected.
-  public var jpegScaling: JPEGScalingPolicy
   /// The most images one network call stacks; larger batches are split, bounding memory.
   public var maximumBatchSize: Int
 
@@ -36,6 +25,12 @@ public struct NetworkClassifier: ImageClassificationModel {
 
   /// The labels in class-index order.
   public var labels: [String] { model.labels }
+
+  /// How photos are prepared for the network, from ``model``.
+  public var inputSpec: ModelInputSpec { model.input }
+
+  /// The model's name, from ``model``.
+  public var name: String { model.name }
 
   /// Creates a classifier around a network built from NeuralCore layers.
   ///
@@ -90,8 +85,6 @@ public struct NetworkClassifier: ImageClassificationModel {
 
   private init(description: ModelDescription, backend: NetworkBackend) {
     model = description
-    decodingOptions = DecodingOptions()
-    jpegScaling = .automatic
     maximumBatchSize = 8
     self.backend = backend
   }
@@ -116,175 +109,43 @@ public struct NetworkClassifier: ImageClassificationModel {
 
   // MARK: - Classifying
 
-  /// Classifies an encoded photo (PNG or JPEG, format sniffed from its bytes).
-  ///
-  /// A large JPEG is decoded at a DCT-domain reduction unless ``jpegScaling`` is
-  /// `JPEGScalingPolicy.exact`; the provenance still reports full-size pixels.
+  /// Runs the network on one prepared input and ranks its scores.
   ///
   /// - Parameters:
-  ///   - data: The encoded photo.
-  ///   - orientation: An orientation overriding the file's EXIF one; `nil` uses the file's.
-  ///   - options: How many labels to return, the minimum confidence, and the scoring.
-  /// - Returns: The classifications with provenance and timings.
-  /// - Throws: ``ClassificationError`` with code `invalidImage` (the `ImageDecodingError` as
-  ///   ``ClassificationError/underlying``) or `inferenceFailed`.
-  public func report(
-    for data: Data, orientation: ImageOrientation? = nil, options: ClassificationOptions = .default
-  ) throws(ClassificationError) -> ClassificationReport {
-    try report(orientation: orientation, options: options, name: "the photo") { _ in data }
-  }
-
-  /// Classifies a photo file (PNG or JPEG, format sniffed from its bytes).
-  ///
-  /// A large JPEG is decoded at a DCT-domain reduction unless ``jpegScaling`` is
-  /// `JPEGScalingPolicy.exact`; the provenance still reports full-size pixels.
-  ///
-  /// - Parameters:
-  ///   - url: The file's URL.
-  ///   - orientation: An orientation overriding the file's EXIF one; `nil` uses the file's.
-  ///   - options: How many labels to return, the minimum confidence, and the scoring.
-  /// - Returns: The classifications with provenance and timings (decoding includes reading).
-  /// - Throws: ``ClassificationError`` with code `invalidImage` (the `ImageDecodingError` as
-  ///   ``ClassificationError/underlying``) or `inferenceFailed`.
-  public func report(
-    forFileAt url: URL, orientation: ImageOrientation? = nil,
-    options: ClassificationOptions = .default
-  ) throws(ClassificationError) -> ClassificationReport {
-    try report(orientation: orientation, options: options, name: "the photo \(url.path)") {
-      decoder throws(ImageDecodingError) in try decoder.read(contentsOf: url)
-    }
-  }
-
-  /// Reads, inspects and decodes (reduced when allowed), then prepares and classifies.
-  private func report(
-    orientation: ImageOrientation?, options: ClassificationOptions, name: String,
-    read: (ImageDecoder) throws(ImageDecodingError) -> Data
-  ) throws(ClassificationError) -> ClassificationReport {
-    let clock = ContinuousClock()
-    let start = clock.now
-    let decoder = ImageDecoder(options: decodingOptions)
-    let photo: DecodedPhoto
-    do {
-      photo = try model.input.decode(
-        read(decoder), decoder: decoder, orientation: orientation, jpegScaling: jpegScaling)
-    } catch {
-      throw ClassificationError(.invalidImage, "\(name) cannot be decoded", underlying: error)
-    }
-    let decoded = clock.now
-    let prepared = try prepare { () throws(ImageDecodingError) in
-      try model.input.tensor(fromDecoded: photo)
-    }
-    return try classify(
-      prepared, options: options, decodeTime: decoded - start, preprocessStart: decoded)
-  }
-
-  /// Classifies a decoded photo.
-  ///
-  /// - Parameters:
-  ///   - image: The photo.
-  ///   - orientation: An orientation overriding the image's own; `nil` uses the image's.
-  ///   - options: How many labels to return, the minimum confidence, and the scoring.
-  /// - Returns: The classifications with provenance and timings (decoding time zero).
-  /// - Throws: ``ClassificationError`` with code `invalidImage` or `inferenceFailed`.
-  public func report(
-    for image: RasterImage, orientation: ImageOrientation? = nil,
-    options: ClassificationOptions = .default
-  ) throws(ClassificationError) -> ClassificationReport {
-    try report(for: image, orientation: orientation, options: options, decodeTime: .zero)
-  }
-
-  private func report(
-    for image: RasterImage, orientation: ImageOrientation?, options: ClassificationOptions,
-    decodeTime: Duration
-  ) throws(ClassificationError) -> ClassificationReport {
-    let start = ContinuousClock.now
-    return try classify(
-      prepare(image, orientation: orientation), options: options, decodeTime: decodeTime,
-      preprocessStart: start)
-  }
-
-  /// Runs the network on a prepared input and ranks the scores, timing from `preprocessStart`.
-  private func classify(
-    _ prepared: (tensor: Tensor, provenance: PreprocessingProvenance),
-    options: ClassificationOptions, decodeTime: Duration,
-    preprocessStart start: ContinuousClock.Instant
-  ) throws(ClassificationError) -> ClassificationReport {
-    let clock = ContinuousClock()
-    let preprocessed = clock.now
-    let scores = try logits(for: prepared.tensor)
-    let classifications = Classification.ranked(
-      scores: scores.scalars, labels: model.labels, options: options)
-    let end = clock.now
-    return ClassificationReport(
-      classifications: classifications, preprocessing: prepared.provenance,
-      timings: ClassificationTimings(
-        decode: decodeTime, preprocess: preprocessed - start, inference: end - preprocessed),
-      modelName: model.name)
-  }
-
-  /// Classifies one image; the protocol's entry point.
-  ///
-  /// - Parameters:
-  ///   - image: The photo; its orientation is applied.
+  ///   - input: The `[1, 3, height, width]` input prepared as ``inputSpec`` describes.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
   /// - Returns: The classifications, best first.
-  /// - Throws: ``ClassificationError`` with code `invalidImage` or `inferenceFailed`.
-  public func classify(image: RasterImage, options: ClassificationOptions) async throws
-    -> [Classification]
+  /// - Throws: ``ClassificationError`` with code `invalidArgument` when the input has another
+  ///   shape, `inferenceFailed` when the network fails.
+  public func classify(prepared input: ModelInput, options: ClassificationOptions)
+    throws(ClassificationError) -> [Classification]
   {
-    try report(for: image, options: options).classifications
+    try classify(prepared: [input], options: options)[0]
   }
 
-  /// Classifies several images with one network call per ``maximumBatchSize`` images.
+  /// Runs the network on prepared inputs, one network call per ``maximumBatchSize`` inputs.
   ///
   /// - Parameters:
-  ///   - images: The photos; each one's orientation is applied.
-  ///   - options: How many labels to return per image, the minimum confidence, and the scoring.
-  /// - Returns: One list of classifications per image, in order.
-  /// - Throws: ``ClassificationError`` with code `invalidImage` or `inferenceFailed`.
-  public func classify(images: [RasterImage], options: ClassificationOptions) async throws
-    -> [[Classification]]
-  {
-    try classifications(for: images, options: options)
-  }
-
-  /// Classifies several images synchronously, stacking them into `[N, 3, S, S]` network calls.
-  ///
-  /// - Parameters:
-  ///   - images: The photos; each one's orientation is applied.
-  ///   - options: How many labels to return per image, the minimum confidence, and the scoring.
-  /// - Returns: One list of classifications per image, in order.
-  /// - Throws: ``ClassificationError`` with code `invalidImage` naming the image's position, or
-  ///   `inferenceFailed`.
-  public func classifications(for images: [RasterImage], options: ClassificationOptions)
+  ///   - inputs: The inputs, each `[1, 3, height, width]` as ``inputSpec`` describes.
+  ///   - options: How many labels to return per input, the minimum confidence, and the scoring.
+  /// - Returns: One list of classifications per input, in order.
+  /// - Throws: ``ClassificationError`` with code `invalidArgument` naming an input of another
+  ///   shape, `inferenceFailed` when the network fails.
+  public func classify(prepared inputs: [ModelInput], options: ClassificationOptions)
     throws(ClassificationError) -> [[Classification]]
   {
+    let expected = [1, 3, model.input.height, model.input.width]
+    for (position, input) in inputs.enumerated() where input.tensor.shape != expected {
+      throw ClassificationError(
+        .invalidArgument,
+        "input \(position) has shape \(input.tensor.shape), the model takes \(expected)")
+    }
     var results: [[Classification]] = []
-    results.reserveCapacity(images.count)
+    results.reserveCapacity(inputs.count)
     var start = 0
-    while start < images.count {
-      let end = min(images.count, start + max(1, maximumBatchSize))
-      var values: [Float] = []
-      var shape: [Int] = []
-      for position in start..<end {
-        let input: ModelInput
-        do {
-          input = try model.input.tensor(from: images[position])
-        } catch {
-          throw ClassificationError(
-            .invalidImage, "image \(position) cannot be prepared", underlying: error)
-        }
-        shape = input.tensor.shape
-        values += input.tensor.values
-      }
-      shape[0] = end - start
-      let batch: Tensor
-      do {
-        batch = try Tensor(shape: shape, scalars: values)
-      } catch {
-        throw ClassificationError(.inferenceFailed, "cannot stack the batch", underlying: error)
-      }
-      let scores = try logits(for: batch)
+    while start < inputs.count {
+      let end = min(inputs.count, start + max(1, maximumBatchSize))
+      let scores = try logits(for: try stack(inputs[start..<end]))
       let classes = model.labels.count
       for row in 0..<(end - start) {
         results.append(
@@ -297,32 +158,16 @@ public struct NetworkClassifier: ImageClassificationModel {
     return results
   }
 
-  // MARK: - Stages
-
-  /// Prepares a photo as the network's input: orientation, crop and scale, normalization.
-  ///
-  /// - Parameters:
-  ///   - image: The photo.
-  ///   - orientation: An orientation overriding the image's own; `nil` uses the image's.
-  /// - Returns: The `[1, 3, S, S]` input tensor and what preprocessing did.
-  /// - Throws: ``ClassificationError`` with code `invalidImage` (the `ImageDecodingError` as
-  ///   ``ClassificationError/underlying``).
-  public func prepare(_ image: RasterImage, orientation: ImageOrientation? = nil)
-    throws(ClassificationError) -> (tensor: Tensor, provenance: PreprocessingProvenance)
-  {
-    try prepare { () throws(ImageDecodingError) in
-      try model.input.tensor(from: image, orientation: orientation)
-    }
-  }
-
-  private func prepare(_ input: () throws(ImageDecodingError) -> ModelInput)
-    throws(ClassificationError) -> (tensor: Tensor, provenance: PreprocessingProvenance)
-  {
+  /// Stacks `[1, 3, H, W]` inputs into one `[N, 3, H, W]` tensor.
+  private func stack(_ inputs: ArraySlice<ModelInput>) throws(ClassificationError) -> Tensor {
+    var values: [Float] = []
+    values.reserveCapacity(inputs.reduce(0) { $0 + $1.tensor.values.count })
+    for input in inputs { values += input.tensor.values }
     do {
-      let input = try input()
-      return (try Tensor(shape: input.tensor.shape, scalars: input.tensor.values), input.provenance)
+      return try Tensor(
+        shape: [inputs.count, 3, model.input.height, model.input.width], scalars: values)
     } catch {
-      throw ClassificationError(.invalidImage, "the photo cannot be prepared", underlying: error)
+      throw ClassificationError(.inferenceFailed, "cannot stack the batch", underlying: error)
     }
   }
 

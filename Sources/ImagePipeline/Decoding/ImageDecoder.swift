@@ -59,12 +59,34 @@ public struct ImageDecoder: Sendable {
   /// Decodes the first rows of a JPEG (every row of a PNG); the rows below stay zero.
   ///
   /// For callers that know which rows they will read, such as
-  /// ``ModelInputSpec/decode(_:decoder:orientation:jpegScaling:)``.
+  /// ``ModelInputSpec/decode(_:decoder:orientation:jpegScaling:)-(ImageSource,_,_,_)``.
   func decode(_ data: Data, firstRows rowLimit: Int) throws(ImageDecodingError) -> RasterImage {
     try data.withUnsafeBytes { bytes in
       // Safety: the buffer is only read by the codec and the EXIF walk during this call.
       Result { () throws(ImageDecodingError) in
         try decode(bytes: bytes, rowLimit: UInt32(clamping: max(rowLimit, 1)))
+      }
+    }.get()
+  }
+
+  /// Decodes a file whose header ``inspect(_:)-(Data)`` has already read, without parsing the
+  /// header or the EXIF metadata again: the size, channels and orientation come from `info`.
+  ///
+  /// - Parameters:
+  ///   - data: The file `info` was read from.
+  ///   - info: Its header.
+  ///   - rowLimit: Decode only the first rows of a JPEG (the rest stay zero); `nil` decodes all.
+  /// - Returns: The image, at ``DecodingOptions/jpegScale`` for a JPEG.
+  /// - Throws: ``ImageDecodingError`` as ``decode(_:)-(Data)`` does, or `corrupt` when the codec
+  ///   reports another size or channel count than `info`.
+  func decode(_ data: Data, header info: ImageInfo, firstRows rowLimit: Int? = nil)
+    throws(ImageDecodingError) -> RasterImage
+  {
+    try data.withUnsafeBytes { bytes in
+      // Safety: the buffer is only read by the codec during this call.
+      Result { () throws(ImageDecodingError) in
+        try decode(
+          bytes: bytes, rowLimit: rowLimit.map { UInt32(clamping: max($0, 1)) } ?? 0, known: info)
       }
     }.get()
   }
@@ -203,14 +225,26 @@ public struct ImageDecoder: Sendable {
       orientation: Self.orientation(in: bytes, format: format))
   }
 
-  private func decode(bytes: UnsafeRawBufferPointer, rowLimit: UInt32 = 0)
-    throws(ImageDecodingError) -> RasterImage
-  {
-    let format = try Self.format(of: bytes)
-    let info = try header(of: bytes, format: format, limited: true)
-    let pixelFormat = try Self.pixelFormat(channels: info.channels)
-    let width = Int(info.width)
-    let height = Int(info.height)
+  private func decode(
+    bytes: UnsafeRawBufferPointer, rowLimit: UInt32 = 0, known: ImageInfo? = nil
+  ) throws(ImageDecodingError) -> RasterImage {
+    let format: ImageFormat
+    let pixelFormat: PixelFormat
+    let width: Int
+    let height: Int
+    if let known {
+      try checkPixelLimit(known)
+      format = known.format
+      pixelFormat = known.pixelFormat
+      let scale = format == .jpeg ? options.jpegScale : .full
+      (width, height) = scale.scaledSize(width: known.width, height: known.height)
+    } else {
+      format = try Self.format(of: bytes)
+      let info = try header(of: bytes, format: format, limited: true)
+      pixelFormat = try Self.pixelFormat(channels: info.channels)
+      width = Int(info.width)
+      height = Int(info.height)
+    }
     let count = width * height * pixelFormat.channelCount
     guard count <= options.maximumDecodedByteCount else {
       throw ImageDecodingError(
@@ -240,9 +274,31 @@ public struct ImageDecoder: Sendable {
       initialized = status == CIC_STATUS_OK ? count : 0
     }
     try CodecStatus.check(status, message: message, operation: "\(format.displayName) decoding")
+    guard
+      Int(decodedInfo.width) == width, Int(decodedInfo.height) == height,
+      (try? Self.pixelFormat(channels: decodedInfo.channels)) == pixelFormat
+    else {
+      throw ImageDecodingError(
+        .corrupt,
+        "the \(format.displayName) header promised \(width)x\(height) \(pixelFormat) but "
+          + "decoding gave \(decodedInfo.width)x\(decodedInfo.height) with "
+          + "\(decodedInfo.channels) channels")
+    }
     return try RasterImage(
       width: width, height: height, format: pixelFormat, pixels: pixels,
-      orientation: Self.orientation(in: bytes, format: format))
+      orientation: known?.orientation ?? Self.orientation(in: bytes, format: format))
+  }
+
+  /// Refuses a header whose pixel count exceeds ``DecodingOptions/maximumPixelCount``, as the
+  /// codec would before allocating.
+  private func checkPixelLimit(_ info: ImageInfo) throws(ImageDecodingError) {
+    let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
+    guard !overflow, pixels <= max(options.maximumPixelCount, 1) else {
+      throw ImageDecodingError(
+        .limitExceeded,
+        "\(info.width)x\(info.height) is more than the limit of \(options.maximumPixelCount) "
+          + "pixels")
+    }
   }
 
   private static func orientation(in bytes: UnsafeRawBufferPointer, format: ImageFormat)

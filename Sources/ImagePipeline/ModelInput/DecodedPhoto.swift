@@ -1,7 +1,7 @@
 /// A photo decoded for one ``ModelInputSpec``: at the DCT-domain reduction the spec allows, and
 /// only down to the last stored row the spec's resampling reads.
 ///
-/// Made by ``ModelInputSpec/decode(_:decoder:orientation:jpegScaling:)`` and turned into the
+/// Made by ``ModelInputSpec/decode(_:decoder:orientation:jpegScaling:)-(ImageSource,_,_,_)`` and turned into the
 /// input by ``ModelInputSpec/tensor(fromDecoded:)``; splitting the two lets a caller time
 /// decoding and preprocessing separately. The pixels are meant for that spec and orientation
 /// only: rows from ``decodedRows`` on are left zero.
@@ -18,4 +18,6 @@ public struct DecodedPhoto: Sendable {
   public let storedHeight: Int
   /// How many rows of ``image`` hold decoded pixels; the rest are zero.
   public let decodedRows: Int
+  /// The file format the photo was decoded from; `nil` when it was given decoded.
+  public let format: ImageFormat?
 }

@@ -143,7 +143,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// Decodes an encoded photo and turns it into the model input, decoding a large JPEG at a
   /// DCT-domain reduction when `jpegScaling` allows it.
   ///
-  /// The same as ``decode(_:decoder:orientation:jpegScaling:)`` followed by
+  /// The same as ``decode(_:decoder:orientation:jpegScaling:)-(ImageSource,_,_,_)`` followed by
   /// ``tensor(fromDecoded:)``.
   ///
   /// - Parameters:
@@ -165,12 +165,8 @@ public struct ModelInputSpec: Sendable, Hashable {
 
   /// Decodes an encoded photo as far as this input needs it.
   ///
-  /// With ``JPEGScalingPolicy/automatic``, a JPEG is decoded at the reduction
-  /// ``jpegScale(for:orientation:)`` picks, and decoding stops after the last stored row the
-  /// resampler reads (below a center crop, for example), which gives exactly the input of the
-  /// whole reduced decode. A file that does not end with the JPEG EOI marker is decoded whole,
-  /// so a truncated JPEG fails as it would otherwise. PNG files, and every file with
-  /// ``JPEGScalingPolicy/exact``, are decoded whole at full size.
+  /// The same as ``decode(_:decoder:orientation:jpegScaling:)-(ImageSource,_,_,_)`` with
+  /// `ImageSource.data(data)`.
   ///
   /// - Parameters:
   ///   - data: The PNG or JPEG file.
@@ -184,22 +180,51 @@ public struct ModelInputSpec: Sendable, Hashable {
     _ data: Data, decoder: ImageDecoder = ImageDecoder(), orientation: ImageOrientation? = nil,
     jpegScaling: JPEGScalingPolicy = .automatic
   ) throws(ImageDecodingError) -> DecodedPhoto {
+    try decode(
+      ImageSource.data(data), decoder: decoder, orientation: orientation, jpegScaling: jpegScaling)
+  }
+
+  /// Decodes a photo as far as this input needs it: a file is read once, and an encoded photo's
+  /// header and EXIF metadata are parsed once.
+  ///
+  /// With ``JPEGScalingPolicy/automatic``, a JPEG is decoded at the reduction
+  /// ``jpegScale(for:orientation:)`` picks, and decoding stops after the last stored row the
+  /// resampler reads (below a center crop, for example), which gives exactly the input of the
+  /// whole reduced decode. A file that does not end with the JPEG EOI marker is decoded whole,
+  /// so a truncated JPEG fails as it would otherwise. PNG files, and every file with
+  /// ``JPEGScalingPolicy/exact``, are decoded whole at full size. A decoded image is taken as it
+  /// is.
+  ///
+  /// - Parameters:
+  ///   - source: The photo.
+  ///   - decoder: The decoder whose limits apply; its ``DecodingOptions/jpegScale`` is replaced.
+  ///   - orientation: The orientation to apply instead of the photo's; `nil` uses the photo's.
+  ///   - jpegScaling: Whether a JPEG may be decoded reduced.
+  /// - Returns: The pixels and what ``tensor(fromDecoded:)`` needs.
+  /// - Throws: ``ImageDecodingError`` from reading or decoding, or with code `invalidArgument`
+  ///   when this spec's size, region of interest or crop fraction is invalid.
+  public func decode(
+    _ source: ImageSource, decoder: ImageDecoder = ImageDecoder(),
+    orientation: ImageOrientation? = nil, jpegScaling: JPEGScalingPolicy = .automatic
+  ) throws(ImageDecodingError) -> DecodedPhoto {
     var decoder = decoder
     decoder.options.jpegScale = .full
-    guard jpegScaling == .automatic else {
-      let image = try decoder.decode(data)
+    if let image = source.image {
       return DecodedPhoto(
         image: image, orientation: orientation, scale: .full, storedWidth: image.width,
-        storedHeight: image.height, decodedRows: image.height)
+        storedHeight: image.height, decodedRows: image.height, format: nil)
     }
-    let info = try decoder.inspect(data)
-    let scale = try jpegScale(for: info, orientation: orientation)
+    guard case .inspected(let data, let info) = try source.loaded(using: decoder).storage else {
+      throw ImageDecodingError(.invalidArgument, "\(source.name) could not be loaded")
+    }
+    let scale =
+      jpegScaling == .automatic ? try jpegScale(for: info, orientation: orientation) : .full
     decoder.options.jpegScale = scale
     guard scale != .full, Self.endsWithEndOfImage(data) else {
-      let image = try decoder.decode(data)
+      let image = try decoder.decode(data, header: info)
       return DecodedPhoto(
         image: image, orientation: orientation, scale: scale, storedWidth: info.width,
-        storedHeight: info.height, decodedRows: image.height)
+        storedHeight: info.height, decodedRows: image.height, format: info.format)
     }
     let placement = try place(
       storedWidth: info.width, storedHeight: info.height, applied: orientation ?? info.orientation)
@@ -208,13 +233,13 @@ public struct ModelInputSpec: Sendable, Hashable {
       scale: scale, storedWidth: info.width, storedHeight: info.height,
       reducedWidth: reduced.width, reducedHeight: reduced.height
     ).down.range.upperBound
-    let image = try decoder.decode(data, firstRows: rows)
+    let image = try decoder.decode(data, header: info, firstRows: rows)
     return DecodedPhoto(
       image: image, orientation: orientation, scale: scale, storedWidth: info.width,
-      storedHeight: info.height, decodedRows: min(rows, image.height))
+      storedHeight: info.height, decodedRows: min(rows, image.height), format: info.format)
   }
 
-  /// Turns a photo decoded by ``decode(_:decoder:orientation:jpegScaling:)`` into the model
+  /// Turns a photo decoded by ``decode(_:decoder:orientation:jpegScaling:)-(ImageSource,_,_,_)`` into the model
   /// input, with the orientation given to `decode`.
   ///
   /// - Parameter photo: The decoded photo.

@@ -1,0 +1,93 @@
+public import Foundation
+
+/// A photo as a caller has it: a file, encoded bytes, or an image already decoded.
+///
+/// Everything that prepares a photo for a model takes a source, so a file is read once, its header
+/// and EXIF metadata are parsed once, and a large JPEG can be decoded only as far as the model's
+/// input needs (``ModelInputSpec/decode(_:decoder:orientation:jpegScaling:)-(ImageSource,_,_,_)``).
+/// ``loaded(using:)`` does the reading and header parsing up front, for a caller that wants a bad
+/// file to fail before slower work starts.
+///
+/// ```swift
+/// let source = try ImageSource.file(url).loaded()   // reads and parses the header, once
+/// let photo = try spec.decode(source)                // decodes without re-reading
+/// ```
+public struct ImageSource: Sendable {
+  enum Storage: Sendable {
+    case file(URL)
+    case data(Data)
+    case inspected(Data, ImageInfo)
+    case image(RasterImage)
+  }
+
+  let storage: Storage
+  /// How messages name the photo: the file's path, or the name given with the bytes.
+  public let name: String
+
+  private init(_ storage: Storage, name: String) {
+    self.storage = storage
+    self.name = name
+  }
+
+  /// A photo file (PNG or JPEG, recognized from its bytes), read when the source is first used.
+  ///
+  /// - Parameter url: A file URL.
+  /// - Returns: The source.
+  public static func file(_ url: URL) -> ImageSource {
+    ImageSource(.file(url), name: url.path)
+  }
+
+  /// An encoded photo held in memory (PNG or JPEG, recognized from its bytes).
+  ///
+  /// - Parameters:
+  ///   - data: The complete file.
+  ///   - name: How messages name the photo; `the photo` by default.
+  /// - Returns: The source.
+  public static func data(_ data: Data, name: String = "the photo") -> ImageSource {
+    ImageSource(.data(data), name: name)
+  }
+
+  /// A decoded image; its ``RasterImage/orientation`` is applied when it is prepared.
+  ///
+  /// - Parameter image: The image.
+  /// - Returns: The source.
+  public static func image(_ image: RasterImage) -> ImageSource {
+    ImageSource(.image(image), name: "the image")
+  }
+
+  /// The decoded image, when the source is one.
+  public var image: RasterImage? {
+    if case .image(let image) = storage { return image }
+    return nil
+  }
+
+  /// The header of an encoded source that ``loaded(using:)`` has read; `nil` before that and
+  /// for a decoded image.
+  public var info: ImageInfo? {
+    if case .inspected(_, let info) = storage { return info }
+    return nil
+  }
+
+  /// Reads a file source and parses an encoded source's header, so that a damaged or foreign file
+  /// fails now and later steps neither re-read nor re-parse it.
+  ///
+  /// A decoded image, and a source already loaded, are returned as they are.
+  ///
+  /// - Parameter decoder: The decoder whose file-size limit applies.
+  /// - Returns: A source holding the bytes and their ``ImageInfo``.
+  /// - Throws: ``ImageDecodingError`` with code `io` or `limitExceeded` for a file that cannot be
+  ///   read, otherwise as ``ImageDecoder/inspect(_:)-(Data)`` does.
+  public func loaded(using decoder: ImageDecoder = ImageDecoder()) throws(ImageDecodingError)
+    -> ImageSource
+  {
+    switch storage {
+    case .file(let url):
+      let data = try decoder.read(contentsOf: url)
+      return ImageSource(.inspected(data, try decoder.inspect(data)), name: name)
+    case .data(let data):
+      return ImageSource(.inspected(data, try decoder.inspect(data)), name: name)
+    case .inspected, .image:
+      return self
+    }
+  }
+}

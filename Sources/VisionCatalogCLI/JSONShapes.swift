@@ -1,0 +1,137 @@
+import Foundation
+import VisionCatalog
+
+/// The JSON objects `--json` prints, with the keys of the CLI contract (Docs/Design.md, section
+/// "Command line").
+enum JSONShapes {
+  /// The photo as stored and the EXIF orientation applied (1...8).
+  struct Image: Encodable {
+    let width: Int
+    let height: Int
+    let orientation: Int
+
+    init(_ provenance: PreprocessingProvenance) {
+      width = provenance.sourceWidth
+      height = provenance.sourceHeight
+      orientation = Int(provenance.orientation.rawValue)
+    }
+  }
+
+  /// The part of the upright photo the model saw.
+  struct Crop: Encodable {
+    let x: Int
+    let y: Int
+    let width: Int
+    let height: Int
+
+    init(_ rect: PixelRect) {
+      x = rect.x
+      y = rect.y
+      width = rect.width
+      height = rect.height
+    }
+  }
+
+  /// One product.
+  struct Product: Encodable {
+    let productId: String
+    let name: String?
+    let categoryName: String?
+    let price: Decimal?
+    let currencyCode: String?
+    let pictureUrl: String?
+
+    init(_ product: VisionCatalog.Product) {
+      productId = product.productId
+      name = product.name
+      categoryName = product.categoryName
+      price = product.price
+      currencyCode = product.currencyCode
+      pictureUrl = product.pictureUrl
+    }
+  }
+
+  /// One label considered for the category.
+  struct CategoryAttempt: Encodable {
+    let label: String
+    let category: String?
+    let outcome: String
+
+    init(_ attempt: ProductSearchResult.CategoryAttempt) {
+      label = attempt.label
+      category = attempt.category
+      outcome = attempt.outcome.rawValue
+    }
+  }
+
+  /// `classify --json`.
+  struct Classify: Encodable {
+    let image: Image
+    let classifications: [Classification]
+    let timingsMs: [String: Double]
+
+    init(_ report: ClassificationReport) {
+      image = Image(report.preprocessing)
+      classifications = report.classifications
+      timingsMs = JSONShapes.milliseconds(report.timings)
+    }
+  }
+
+  /// `find --json`.
+  struct Find: Encodable {
+    let image: Image
+    let crop: Crop
+    let classifications: [Classification]
+    let category: String
+    let categoryAttempts: [CategoryAttempt]
+    let query: String
+    let products: [Product]
+    let timingsMs: [String: Double]
+
+    init(_ result: ProductSearchResult) {
+      image = Image(result.preprocessing)
+      crop = Crop(result.preprocessing.cropRect)
+      classifications = result.classifications
+      category = result.category
+      categoryAttempts = result.categoryAttempts.map(CategoryAttempt.init)
+      query = result.query
+      products = result.products.map(Product.init)
+      var timings = JSONShapes.milliseconds(result.timings.classification)
+      timings["classify"] = Self.milliseconds(
+        result.timings.classification.preprocess + result.timings.classification.inference)
+      timings["catalog"] = Self.milliseconds(result.timings.catalog)
+      timings["total"] = Self.milliseconds(result.timings.total)
+      timingsMs = timings
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+      JSONShapes.milliseconds(duration)
+    }
+  }
+
+  /// `products --json`.
+  struct Listing: Encodable {
+    let category: String
+    let query: String
+    let products: [Product]
+
+    init(_ listing: ProductListing) {
+      category = listing.category
+      query = listing.query
+      products = listing.products.map(Product.init)
+    }
+  }
+
+  /// The stages keyed `decode`, `preprocess`, `inference` and `total`.
+  static func milliseconds(_ timings: ClassificationTimings) -> [String: Double] {
+    [
+      "decode": milliseconds(timings.decode), "preprocess": milliseconds(timings.preprocess),
+      "inference": milliseconds(timings.inference), "total": milliseconds(timings.total),
+    ]
+  }
+
+  static func milliseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+  }
+}
