@@ -211,11 +211,12 @@ public struct ImageDecoder: Sendable {
     let pixelFormat = try Self.pixelFormat(channels: info.channels)
     let width = Int(info.width)
     let height = Int(info.height)
-    let count = width * height * pixelFormat.channelCount
-    guard count <= options.maximumDecodedByteCount else {
+    guard let count = RasterImage.byteCount(width: width, height: height, format: pixelFormat),
+      count <= options.maximumDecodedByteCount
+    else {
       throw ImageDecodingError(
         .limitExceeded,
-        "\(width)x\(height) \(pixelFormat) decodes to \(count) bytes, more than the limit of "
+        "\(width)x\(height) \(pixelFormat) decodes to more bytes than the limit of "
           + "\(options.maximumDecodedByteCount) bytes")
     }
     var codecOptions = codecOptions(limited: true, rowLimit: rowLimit)
@@ -224,8 +225,11 @@ public struct ImageDecoder: Sendable {
     var status = CIC_STATUS_OK
     let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
     let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-      // Safety: the codec writes exactly `count` bytes into `buffer` or fails; only a success
-      // marks the bytes initialized.
+      // Safety: `count` is both the size passed to the codec and the capacity asked for (the
+      // buffer may be larger, never smaller); the codec refuses a size that does not match the
+      // header and otherwise writes exactly `count` bytes or fails; only a success marks the
+      // bytes initialized.
+      precondition(buffer.count >= count, "pixel buffer smaller than requested")
       status =
         switch format {
         case .png:
@@ -240,6 +244,16 @@ public struct ImageDecoder: Sendable {
       initialized = status == CIC_STATUS_OK ? count : 0
     }
     try CodecStatus.check(status, message: message, operation: "\(format.displayName) decoding")
+    // The buffer was sized from the header; a decode that reports another geometry would make
+    // an image whose size does not describe its pixels.
+    guard decodedInfo.width == info.width, decodedInfo.height == info.height,
+      decodedInfo.channels == info.channels
+    else {
+      throw ImageDecodingError(
+        .corrupt,
+        "the codec decoded \(decodedInfo.width)x\(decodedInfo.height)x\(decodedInfo.channels) "
+          + "after its header said \(width)x\(height)x\(info.channels)")
+    }
     return try RasterImage(
       width: width, height: height, format: pixelFormat, pixels: pixels,
       orientation: Self.orientation(in: bytes, format: format))
