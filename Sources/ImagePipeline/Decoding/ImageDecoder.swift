@@ -211,13 +211,12 @@ public struct ImageDecoder: Sendable {
     let pixelFormat = try Self.pixelFormat(channels: info.channels)
     let width = Int(info.width)
     let height = Int(info.height)
-    guard let count = RasterImage.byteCount(width: width, height: height, format: pixelFormat),
-      count <= options.maximumDecodedByteCount
-    else {
+    let byteCount = RasterImage.byteCount(width: width, height: height, format: pixelFormat)
+    guard let count = byteCount, count <= options.maximumDecodedByteCount else {
       throw ImageDecodingError(
         .limitExceeded,
-        "\(width)x\(height) \(pixelFormat) decodes to more bytes than the limit of "
-          + "\(options.maximumDecodedByteCount) bytes")
+        "\(width)x\(height) \(pixelFormat) decodes to \(byteCount.map(String.init) ?? "too many") "
+          + "bytes, more than the limit of \(options.maximumDecodedByteCount) bytes")
     }
     var codecOptions = codecOptions(limited: true, rowLimit: rowLimit)
     var decodedInfo = cic_image_info()

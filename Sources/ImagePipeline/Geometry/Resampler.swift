@@ -198,7 +198,8 @@ enum Resampler {
     let bandRows = rowFloats > 0 ? rows.count / rowFloats : 0
     precondition(
       outputRows.allSatisfy { y in
-        weights.starts[y] >= rowOffset && weights.starts[y] - rowOffset + weights.counts[y] <= bandRows
+        weights.starts[y] >= rowOffset
+          && weights.starts[y] - rowOffset + weights.counts[y] <= bandRows
       }, "vertical taps fall outside the band")
     precondition(
       target.fits(imageWidth: canvasWidth, imageHeight: canvas.count / canvasWidth / 3)

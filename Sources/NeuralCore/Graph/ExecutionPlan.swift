@@ -100,7 +100,8 @@ struct ExecutionPlan: Sendable {
       guard tensor.count == bufferSizes[id] else {
         throw NeuralCoreError(
           .shapeMismatch,
-          "input '\(name)' has \(tensor.count) elements, the plan's buffer holds \(bufferSizes[id])")
+          "input '\(name)' has \(tensor.count) elements, the plan's buffer holds \(bufferSizes[id])"
+        )
       }
     }
     // assignOffsets places every buffer inside `arenaSize`; checked once per run because the
