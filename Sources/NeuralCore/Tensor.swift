@@ -1,12 +1,20 @@
 /// A dense float32 tensor in row-major (C) order.
 ///
 /// Image tensors at the public boundary are NCHW: `[batch, channels, height, width]`.
-/// A value type: copies share storage until one is mutated.
+/// A value type: copies share storage.
+///
+/// The shape and elements are fixed when the tensor is made, and the initializers check them
+/// against each other, so ``scalars`` always holds exactly the product of ``shape`` elements:
+/// the kernels and ``InferenceSession`` copy tensors by that count. To change elements, make a new
+/// tensor with ``init(shape:scalars:)``.
 public struct Tensor: Sendable, Hashable {
   /// The size of each dimension, outermost first.
   public let shape: [Int]
   /// The elements in row-major order; `scalars.count` equals the product of ``shape``.
-  public var scalars: [Float]
+  ///
+  /// Read-only: the count is checked once, when the tensor is made, and code that reads the
+  /// elements through pointers relies on it.
+  public private(set) var scalars: [Float]
 
   /// Creates a tensor from a shape and its elements.
   ///

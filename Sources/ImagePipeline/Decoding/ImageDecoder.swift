@@ -245,12 +245,12 @@ public struct ImageDecoder: Sendable {
       width = Int(info.width)
       height = Int(info.height)
     }
-    let count = width * height * pixelFormat.channelCount
-    guard count <= options.maximumDecodedByteCount else {
+    let byteCount = RasterImage.byteCount(width: width, height: height, format: pixelFormat)
+    guard let count = byteCount, count <= options.maximumDecodedByteCount else {
       throw ImageDecodingError(
         .limitExceeded,
-        "\(width)x\(height) \(pixelFormat) decodes to \(count) bytes, more than the limit of "
-          + "\(options.maximumDecodedByteCount) bytes")
+        "\(width)x\(height) \(pixelFormat) decodes to \(byteCount.map(String.init) ?? "too many") "
+          + "bytes, more than the limit of \(options.maximumDecodedByteCount) bytes")
     }
     var codecOptions = codecOptions(limited: true, rowLimit: rowLimit)
     var decodedInfo = cic_image_info()
@@ -258,8 +258,11 @@ public struct ImageDecoder: Sendable {
     var status = CIC_STATUS_OK
     let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
     let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-      // Safety: the codec writes exactly `count` bytes into `buffer` or fails; only a success
-      // marks the bytes initialized.
+      // Safety: `count` is both the size passed to the codec and the capacity asked for (the
+      // buffer may be larger, never smaller); the codec refuses a size that does not match the
+      // header and otherwise writes exactly `count` bytes or fails; only a success marks the
+      // bytes initialized.
+      precondition(buffer.count >= count, "pixel buffer smaller than requested")
       status =
         switch format {
         case .png:
@@ -274,6 +277,8 @@ public struct ImageDecoder: Sendable {
       initialized = status == CIC_STATUS_OK ? count : 0
     }
     try CodecStatus.check(status, message: message, operation: "\(format.displayName) decoding")
+    // The buffer was sized from the header; a decode that reports another geometry would make
+    // an image whose size does not describe its pixels.
     guard
       Int(decodedInfo.width) == width, Int(decodedInfo.height) == height,
       (try? Self.pixelFormat(channels: decodedInfo.channels)) == pixelFormat

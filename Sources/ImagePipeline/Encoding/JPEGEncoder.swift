@@ -44,12 +44,16 @@ public struct JPEGEncoder: Sendable, Hashable {
   ///   65,500 pixels.
   /// - Returns: The JPEG file.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` for an image with alpha, a
-  ///   quality outside 1...100, sides over 65,500 or an EXIF block over 65,527 bytes.
+  ///   quality outside 1...100, sides over 65,500, an EXIF block over 65,527 bytes or pixels that
+  ///   do not fill the image.
   public func encode(_ image: RasterImage) throws(ImageDecodingError) -> [UInt8] {
     guard image.format == .gray || image.format == .rgb else {
       throw ImageDecodingError(
         .invalidArgument, "JPEG has no alpha channel: convert the \(image.format) image first")
     }
+    // libjpeg reads `height` rows of `width * channels` bytes from the base address it is given.
+    try RasterImage.checkByteCount(
+      image.pixels.count, width: image.width, height: image.height, format: image.format)
     guard let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height)
     else {
       throw ImageDecodingError(.invalidArgument, "image too large for JPEG")
@@ -64,7 +68,8 @@ public struct JPEGEncoder: Sendable, Hashable {
     var message = CodecStatus.messageBuffer()
     let status = image.pixels.withUnsafeBufferPointer { pixels in
       app1.withUnsafeBufferPointer { app1Bytes in
-        // Safety: both buffers outlive the call; libjpeg only reads them.
+        // Safety: both buffers outlive the call and libjpeg only reads them; `pixels` holds
+        // `width * height * channels` bytes (checked above) and `app1Bytes` its count.
         cic_jpeg_encode(
           pixels.baseAddress, width, height, UInt32(image.format.channelCount), &options,
           app1Bytes.baseAddress, app1Bytes.count, &output, &message, message.count)

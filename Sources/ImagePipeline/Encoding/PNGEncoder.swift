@@ -21,8 +21,12 @@ public struct PNGEncoder: Sendable, Hashable {
   /// - Parameter image: The image to encode.
   /// - Returns: The PNG file.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` for a compression level
-  ///   outside 0...9 or an image too large for PNG, `limitExceeded` when memory runs out.
+  ///   outside 0...9, an image too large for PNG or pixels that do not fill the image,
+  ///   `limitExceeded` when memory runs out.
   public func encode(_ image: RasterImage) throws(ImageDecodingError) -> [UInt8] {
+    // libpng reads `height` rows of `width * channels` bytes from the base address it is given.
+    try RasterImage.checkByteCount(
+      image.pixels.count, width: image.width, height: image.height, format: image.format)
     guard let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height)
     else {
       throw ImageDecodingError(.invalidArgument, "image too large for PNG")
@@ -32,7 +36,8 @@ public struct PNGEncoder: Sendable, Hashable {
     var message = CodecStatus.messageBuffer()
     let status = image.pixels.withUnsafeBufferPointer { pixels in
       exif.withUnsafeBufferPointer { exifBytes in
-        // Safety: both buffers outlive the call; libpng only reads them.
+        // Safety: both buffers outlive the call and libpng only reads them; `pixels` holds
+        // `width * height * channels` bytes (checked above) and `exifBytes` its count.
         cic_png_encode(
           pixels.baseAddress, width, height, UInt32(image.format.channelCount),
           Int32(clamping: compressionLevel), exifBytes.baseAddress, exifBytes.count, &output,

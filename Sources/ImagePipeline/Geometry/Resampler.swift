@@ -153,13 +153,17 @@ enum Resampler {
     into rows: inout [Float], background: SIMD3<Float>
   ) {
     let rowBytes = image.bytesPerRow
+    precondition(image.hasConsistentStorage, "image pixels do not match its size")
+    precondition(source.fits(imageWidth: image.width, imageHeight: image.height))
+    precondition(weights.inputCount == source.width, "weights do not span the source rows")
+    precondition(rows.count >= source.height * weights.outputCount * 3, "row buffer too small")
     image.pixels.withUnsafeBufferPointer { pixels in
       weights.table.withUnsafeBufferPointer { table in
         weights.tripledTable.withUnsafeBufferPointer { tripled in
           weights.starts.withUnsafeBufferPointer { starts in
             weights.counts.withUnsafeBufferPointer { counts in
               rows.withUnsafeMutableBufferPointer { rows in
-                // Safety: `source` fits the image (checked by the caller's precondition), every tap
+                // Safety: the pixels fill the image and `source` fits it (checked above); every tap
                 // index `start + t < inputCount == source.width`, so each read lies in a row of the
                 // image: the RGB path's four-byte loads stay inside the twelve bytes of four whole
                 // taps and the RGBA path's inside one pixel; weight loads stay inside a row of the
@@ -191,12 +195,20 @@ enum Resampler {
     width: Int, into canvas: inout [Float], canvasWidth: Int, target: PixelRect
   ) {
     let rowFloats = width * 3
+    let bandRows = rowFloats > 0 ? rows.count / rowFloats : 0
+    precondition(
+      outputRows.allSatisfy { y in
+        weights.starts[y] >= rowOffset
+          && weights.starts[y] - rowOffset + weights.counts[y] <= bandRows
+      }, "vertical taps fall outside the band")
+    precondition(
+      target.fits(imageWidth: canvasWidth, imageHeight: canvas.count / canvasWidth / 3)
+        && outputRows.upperBound <= target.height && width == target.width)
     rows.withUnsafeBufferPointer { rows in
       weights.table.withUnsafeBufferPointer { table in
         canvas.withUnsafeMutableBufferPointer { canvas in
-          // Safety: tap rows `start - rowOffset + t` lie inside the band, which was cut from the
-          // taps of the band's first and last output rows; each written run of `rowFloats` floats
-          // starts inside `target`, which fits the canvas.
+          // Safety: tap rows `start - rowOffset + t` lie inside the band (checked above); each
+          // written run of `rowFloats` floats is a row of `target`, which fits the canvas.
           guard let input = rows.baseAddress, let output = canvas.baseAddress,
             let table = table.baseAddress
           else { return }

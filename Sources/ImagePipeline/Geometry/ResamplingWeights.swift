@@ -78,6 +78,13 @@ public struct ResamplingWeights: Sendable, Hashable {
     self.counts = counts
     self.table = table
     self.tripledTable = table.flatMap { [$0, $0, $0] }
+    // The resampler's pointer loops index the pixels and tables by these taps unchecked; a tap
+    // outside the input or a row longer than the stride would read another row or past the end.
+    precondition(
+      (0..<outputCount).allSatisfy { output in
+        counts[output] >= 1 && counts[output] <= stride && starts[output] >= 0
+          && starts[output] + counts[output] <= inputCount
+      }, "resampling taps fall outside the input")
   }
 
   /// The taps of one output sample.

@@ -82,25 +82,52 @@ struct ExecutionPlan: Sendable {
   }
 
   /// Runs the plan with `arena` as scratch memory.
+  ///
+  /// Every copy across the arena's edge is checked by element count, not only by shape, so an
+  /// input that does not fill its buffer, or a plan whose layout disagrees with itself, stops
+  /// here instead of reading or writing outside the arena.
+  ///
+  /// - Throws: ``NeuralCoreError`` with code `missingValue` for an input the plan reads but
+  ///   `inputs` lacks, `shapeMismatch` when an input's element count differs from its buffer's.
   func run(
     _ inputs: [String: Tensor], arena: inout [Float], threads: Int,
     stepTimes: UnsafeMutableBufferPointer<UInt64>? = nil
-  ) -> [String: Tensor] {
+  ) throws(NeuralCoreError) -> [String: Tensor] {
+    for (name, id) in inputBuffers {
+      guard let tensor = inputs[name] else {
+        throw NeuralCoreError(.missingValue, "input '\(name)' was not given")
+      }
+      guard tensor.count == bufferSizes[id] else {
+        throw NeuralCoreError(
+          .shapeMismatch,
+          "input '\(name)' has \(tensor.count) elements, the plan's buffer holds \(bufferSizes[id])"
+        )
+      }
+    }
+    // assignOffsets places every buffer inside `arenaSize`; checked once per run because the
+    // step kernels below write through raw pointers.
+    precondition(
+      bufferSizes.indices.allSatisfy { id in
+        bufferOffsets[id] >= 0 && bufferSizes[id] >= 0
+          && bufferOffsets[id] + bufferSizes[id] <= arenaSize
+      }, "execution plan buffer outside the arena")
     if arena.count < arenaSize {
       arena = [Float](repeating: 0, count: arenaSize)
     }
     var results: [String: Tensor] = [:]
+    var failure: NeuralCoreError?
     constants.withUnsafeBufferPointer { constantBuffer in
       arena.withUnsafeMutableBufferPointer { arenaBuffer in
         // Safety: offsets and sizes come from assignOffsets, so every buffer lies inside the
-        // arena; constant offsets index the constant pool they were interned into.
+        // arena (checked above); constant offsets index the constant pool they were interned
+        // into; each input copy is exactly its buffer's size (checked above).
         guard let base = arenaBuffer.baseAddress else { return }
         let constantBase = constantBuffer.baseAddress ?? UnsafePointer(base)
         for (name, id) in inputBuffers {
           guard let tensor = inputs[name] else { continue }
           tensor.scalars.withUnsafeBufferPointer { source in
             guard let from = source.baseAddress else { return }
-            (base + bufferOffsets[id]).update(from: from, count: tensor.count)
+            (base + bufferOffsets[id]).update(from: from, count: source.count)
           }
         }
         for (index, step) in steps.enumerated() {
@@ -124,14 +151,26 @@ struct ExecutionPlan: Sendable {
           case .constant(let tensor):
             results[name] = tensor
           case .buffer(let id, let shape):
-            let count = Tensor.elementCount(of: shape) ?? 0
+            // An output reads as many elements as its shape says, and no more than its buffer.
+            guard let count = Tensor.elementCount(of: shape), count <= bufferSizes[id] else {
+              failure = NeuralCoreError(
+                .shapeMismatch,
+                "output '\(name)' of shape \(shape) does not fit its buffer of \(bufferSizes[id])")
+              return
+            }
             let start = base + bufferOffsets[id]
             let scalars = Array(UnsafeBufferPointer(start: start, count: count))
-            results[name] = try? Tensor(shape: shape, scalars: scalars)
+            do throws(NeuralCoreError) {
+              results[name] = try Tensor(shape: shape, scalars: scalars)
+            } catch {
+              failure = error
+              return
+            }
           }
         }
       }
     }
+    if let failure { throw failure }
     return results
   }
 }

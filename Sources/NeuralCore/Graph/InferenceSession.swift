@@ -76,7 +76,9 @@ public final class InferenceSession: Sendable {
   ///   only where the model leaves a dimension open (for example the batch size).
   /// - Returns: Every model output by name.
   /// - Throws: ``NeuralCoreError``: `missingValue` for a missing input, `shapeMismatch` when a
-  ///   shape contradicts the declaration or the graph.
+  ///   shape contradicts the declaration or the graph. A tensor always holds as many elements as
+  ///   its shape says, and the run checks each input's element count against the buffer it is
+  ///   copied into, so no feed can make a run read or write outside its memory.
   public func run(_ feeds: [String: Tensor]) throws(NeuralCoreError) -> [String: Tensor] {
     try run(feeds, stepTimes: nil)
   }
@@ -112,12 +114,13 @@ public final class InferenceSession: Sendable {
   ) throws(NeuralCoreError) -> [String: Tensor] {
     let (key, plan, arena) = try plan(for: feeds)
     var scratch = arena
-    let results = plan.run(
-      feeds, arena: &scratch, threads: options.threadCount, stepTimes: stepTimes)
+    let outcome = Result { () throws(NeuralCoreError) in
+      try plan.run(feeds, arena: &scratch, threads: options.threadCount, stepTimes: stepTimes)
+    }
     cache.withLock { cache in
       cache[key]?.arenas.append(scratch)
     }
-    return results
+    return try outcome.get()
   }
 
   /// The plan for the feeds' shapes (built on first use) and a free arena for it.

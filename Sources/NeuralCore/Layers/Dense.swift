@@ -82,6 +82,10 @@ public struct Dense: Layer {
     }
     let batch = input.shape[0]
     let (outputs, inputs) = (outputFeatures, inputFeatures)
+    // The initializer and loading(_:) size both from the feature counts; GEMM trusts them.
+    precondition(
+      transposedWeight.count == inputs * outputs && bias.count == outputs,
+      "Dense parameters do not match the feature counts")
     return try LayerSupport.map(input, to: [batch, outputs]) { source, target in
       transposedWeight.withUnsafeBufferPointer { weightBuffer in
         bias.withUnsafeBufferPointer { biasBuffer in

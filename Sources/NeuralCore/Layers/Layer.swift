@@ -95,9 +95,12 @@ enum LayerSupport {
     guard let count = Tensor.elementCount(of: shape) else {
       throw NeuralCoreError(.shapeMismatch, "invalid output shape \(shape)")
     }
+    // Tensor's initializers guarantee this; the bodies index the input by its shape alone.
+    precondition(Tensor.elementCount(of: input.shape) == input.count, "tensor count mismatch")
     let scalars = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
       input.scalars.withUnsafeBufferPointer { source in
-        // Safety: body reads the input's elements and writes exactly `count` outputs.
+        // Safety: body reads the input's elements (as many as its shape says, checked above)
+        // and writes exactly `count` outputs.
         guard let from = source.baseAddress, let to = buffer.baseAddress else { return }
         body(from, to)
       }

@@ -76,16 +76,14 @@ public struct Residual: Layer {
       throw NeuralCoreError(
         .shapeMismatch, "residual branch output \(branch.shape) differs from input \(input.shape)")
     }
-    var sum = branch
-    sum.scalars.withUnsafeMutableBufferPointer { target in
-      input.scalars.withUnsafeBufferPointer { source in
-        // Safety: both tensors have the same shape, so the same element count.
-        guard let to = target.baseAddress, let from = source.baseAddress else { return }
+    return try LayerSupport.map(input, to: input.shape) { source, target in
+      branch.scalars.withUnsafeBufferPointer { addend in
+        // Safety: both tensors have the same shape, so the same element count as `target`.
+        guard let other = addend.baseAddress else { return }
         Elementwise.run(
-          .add, a: to, aShape: input.shape, b: from, bShape: input.shape, output: to,
+          .add, a: source, aShape: input.shape, b: other, bShape: input.shape, output: target,
           outputShape: input.shape)
       }
     }
-    return sum
   }
 }

@@ -77,8 +77,10 @@ private func compare(_ tensor: ONNXTensor, with summary: ONNXNodeTestCase.Tensor
   let testCase = try ONNXNodeTestCase(directory: root.appendingPathComponent("test_relu"))
   let expected = try #require(testCase.dataSets.first?.outputs.first)
   #expect(testCase.mismatch(actual: expected, expected: expected) == nil)
-  var perturbed = try expected.floatTensor()
-  perturbed.scalars[0] += 1e-3 + 0.01 * abs(perturbed.scalars[0])
+  let original = try expected.floatTensor()
+  var scalars = original.scalars
+  scalars[0] += 1e-3 + 0.01 * abs(scalars[0])
+  let perturbed = try Tensor(shape: original.shape, scalars: scalars)
   let changed = ONNXTensor(name: expected.name, dataType: .float, value: .float(perturbed))
   #expect(testCase.mismatch(actual: changed, expected: expected) != nil)
   let integers = ONNXTensor(name: "i", dataType: .int64, value: .integer([1, 2], shape: [2]))
