@@ -1,0 +1,123 @@
+// The Swift samples of README.md and the DocC articles, compiled. DocumentationSampleTests checks
+// that every sample's code lines appear here in order; the lines after a sample only use its
+// values. The functions are compiled, not called: their inputs (a service, a photo, weights)
+// are the reader's.
+import Foundation
+import VisionCatalog
+
+// README.md
+func readmeLibrarySample(serviceURL: URL, photoURL: URL) async throws {
+  let model = try NetworkClassifier.efficientNetLite0()  // finds the cached weights
+  let finder = ProductFinder(
+    model: model,
+    mapping: .imageNetToBundledCatalog,
+    provider: HTTPCatalogProvider(serviceRoot: serviceURL, version: .v4))
+  let result = try await finder.find(contentsOf: photoURL)  // or .data(bytes), .image(raster)
+  print(result.category, result.products.map(\.name), result.query)
+}
+
+func readmeTestingSample() throws {
+  let finder = ProductFinder(
+    model: try DummyClassifier(labels: ["Mice", "Notebooks"]),
+    provider: try OfflineCatalogProvider.bundled())
+  _ = finder
+}
+
+// CatalogClient.md
+func catalogClientSample(serviceRoot: URL) async throws {
+  let provider = HTTPCatalogProvider(serviceRoot: serviceRoot, version: .v2)
+  let listing = try await provider.products(inCategory: "Notebooks")
+  print(listing.query)  // the exact URL that was sent
+  let offline = try OfflineCatalogProvider.bundled()
+  let same = try await offline.products(inCategory: "Notebooks")
+  _ = same
+}
+
+// ClassifierKit.md
+func classifierKitSample() async throws {
+  let classifier = try NetworkClassifier.efficientNetLite0()  // the default model
+  let report = try await classifier.classify(.file(URL(fileURLWithPath: "cat.jpg")))
+  for classification in report.classifications {
+    print(classification.label, classification.confidence)  // "tabby, tabby cat" 0.52 ...
+  }
+  print(report.preprocessing.cropRect, report.timings.inference)
+}
+
+// WritingAModel.md
+struct BrightnessClassifier: ImageClassificationModel {
+  let labels = ["dark", "bright"]
+  let inputSpec = ModelInputSpec(size: 64, cropAndScale: .scaleFill)
+
+  func classify(prepared input: ModelInput, options: ClassificationOptions)
+    throws(ClassificationError) -> [Classification]
+  {
+    let values = input.tensor.values
+    let mean = values.reduce(0, +) / Float(values.count)
+    let brightness = (mean - 127.5) / 32
+    return Classification.ranked(
+      scores: [-brightness, brightness], labels: labels, options: options)
+  }
+}
+
+func writingAModelSample(photoURL: URL) async throws {
+  let model: any ImageClassificationModel = BrightnessClassifier()
+  let report = try await model.classify(.file(photoURL))
+  print(report.classifications.first?.label ?? "-", report.preprocessing.cropRect)
+}
+
+func wrappingANetworkSample(myStateDictionary: [String: Tensor], myLabels: [String]) throws {
+  let network = try EfficientNetLite.lite0().loading(myStateDictionary)
+  let classifier = NetworkClassifier(
+    network: network,
+    description: ModelDescription(
+      name: "my-lite0", input: .efficientNetLite(size: 224), labels: myLabels))
+  _ = classifier
+}
+
+func dummySample() throws {
+  let model: any ImageClassificationModel = try DummyClassifier(labels: ["Notebooks", "Mice"])
+  _ = model
+}
+
+// DecodingImages.md
+func decodingImagesSample(photoURL: URL) throws {
+  let decoder = ImageDecoder()
+  let image = try decoder.decode(contentsOf: photoURL)
+  print(image.width, image.height, image.format, image.orientation)
+
+  // Header only: size, channels and orientation without decoding pixels.
+  let info = try decoder.inspect(contentsOf: photoURL)
+  print(info.displayWidth, info.displayHeight, info.hasAlpha)
+}
+
+// ImagePipeline.md
+func imagePipelineSample(url: URL) throws {
+  let photo = try ImageDecoder().decode(contentsOf: url)  // EXIF orientation recorded
+  let input = try ModelInputSpec.efficientNetLite(size: 224).tensor(from: photo)
+  _ = input
+}
+
+// PreparingModelInput.md
+func preparingModelInputSample(image: RasterImage) throws {
+  let spec = ModelInputSpec.efficientNetLite(size: 224)
+  let input = try spec.tensor(from: image)  // orientation from the file's EXIF
+  print(input.tensor.shape)  // [1, 3, 224, 224]
+  print(input.provenance.cropRect)  // the pixels the model saw
+}
+
+func largeJPEGSample(data: Data) throws {
+  let spec = ModelInputSpec.efficientNetLite(size: 224)
+  let fast = try spec.tensor(fromEncoded: data)  // 12 MP: decoded at 1/8
+  let exact = try spec.tensor(fromEncoded: data, jpegScaling: .exact)  // reference parity
+  _ = (fast, exact)
+}
+
+// VisionCatalog.md
+func visionCatalogSample(photoURL: URL) async throws {
+  let finder = ProductFinder(
+    model: try NetworkClassifier.efficientNetLite0(),
+    mapping: .imageNetToBundledCatalog,
+    provider: try CatalogSource.bundled.makeProvider())
+  let result = try await finder.find(contentsOf: photoURL)
+  _ = result
+}
