@@ -17,7 +17,7 @@ from catalog_model import (
     load_catalog,
     python_value,
 )
-from wsgi_support import PictureAndStatsApp, common_arguments, serve
+from wsgi_support import PictureAndStatsApp, accepted_authorizations, common_arguments, serve
 
 
 def _v2_type(edm_type):
@@ -116,7 +116,7 @@ def main():
         return server
 
     app = PictureAndStatsApp([p["ProductId"] for p in products], args.picture_delay_ms)
-    serve(app, args.port, make_service)
+    serve(app, args.port, make_service, accepted_authorizations(args))
 
 
 if __name__ == "__main__":

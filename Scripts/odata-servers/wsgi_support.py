@@ -1,6 +1,8 @@
 """Shared HTTP plumbing for the test servers: threaded WSGI on 127.0.0.1, pictures, ready line."""
 
 import argparse
+import base64
+import hmac
 import json
 import os
 import socketserver
@@ -29,7 +31,57 @@ def common_arguments(description):
     parser.add_argument(
         "--picture-delay-ms", type=int, default=0, help="delay before answering a picture"
     )
+    parser.add_argument(
+        "--basic-auth",
+        metavar="USER:PASSWORD",
+        help="require HTTP Basic authentication with these credentials",
+    )
+    parser.add_argument(
+        "--bearer", metavar="TOKEN", help="require (or also accept) this bearer token"
+    )
     return parser
+
+
+def accepted_authorizations(args):
+    """The `Authorization` header values the parsed arguments accept; empty means no check."""
+    accepted = []
+    if args.basic_auth:
+        if ":" not in args.basic_auth:
+            raise SystemExit("--basic-auth needs USER:PASSWORD")
+        token = base64.b64encode(args.basic_auth.encode("utf-8")).decode("ascii")
+        accepted.append("Basic " + token)
+    if args.bearer:
+        accepted.append("Bearer " + args.bearer)
+    return accepted
+
+
+class RequireAuthorization:
+    """WSGI middleware answering 401 with `WWW-Authenticate` unless the request carries one of
+    the accepted `Authorization` values; `/__stats` stays open because only tests read it."""
+
+    def __init__(self, app, accepted):
+        self.app = app
+        self.accepted = [value.encode("utf-8") for value in accepted]
+        self.schemes = sorted({value.split(" ", 1)[0] for value in accepted})
+
+    def __call__(self, environ, start_response):
+        if environ.get("PATH_INFO", "") == "/__stats" or self._authorized(environ):
+            return self.app(environ, start_response)
+        body = json.dumps(
+            {"error": {"code": "Unauthorized", "message": "authentication required"}}
+        ).encode("utf-8")
+        headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+        headers += [("WWW-Authenticate", '%s realm="catalog"' % s) for s in self.schemes]
+        start_response("401 Unauthorized", headers)
+        return [body]
+
+    def _authorized(self, environ):
+        # wsgiref hands header bytes over as latin-1 text; re-encoding restores the raw bytes.
+        sent = environ.get("HTTP_AUTHORIZATION", "").encode("latin-1", "replace")
+        # Every accepted value is compared, in constant time, so timing does not tell which part
+        # of a guess was right.
+        matches = [hmac.compare_digest(sent, value) for value in self.accepted]
+        return any(matches)
 
 
 class PictureAndStatsApp:
@@ -77,10 +129,14 @@ def exit_when_stdin_closes():
     threading.Thread(target=watch, daemon=True).start()
 
 
-def serve(app, port, make_service):
-    """Binds 127.0.0.1:port, builds the service for the real root, prints the ready line."""
+def serve(app, port, make_service, accepted=()):
+    """Binds 127.0.0.1:port, builds the service for the real root, prints the ready line.
+
+    With `accepted` `Authorization` values, every request must carry one of them.
+    """
+    served = RequireAuthorization(app, accepted) if accepted else app
     httpd = make_server(
-        "127.0.0.1", port, app, server_class=_ThreadingServer, handler_class=_QuietHandler
+        "127.0.0.1", port, served, server_class=_ThreadingServer, handler_class=_QuietHandler
     )
     bound = httpd.server_address[1]
     app.service = make_service("http://127.0.0.1:%d" % bound)

@@ -2,19 +2,27 @@ import Foundation
 import VisionCatalog
 
 /// The options every catalog-reading subcommand shares:
-/// `[--service URL --odata-version 2|4 | --catalog FILE]`.
+/// `[--service URL --odata-version 2|4 [--user NAME [--password-file F]] | --catalog FILE]`.
 enum CatalogOptions {
-  static let valued: Set<String> = ["service", "odata-version", "catalog"]
+  static let valued: Set<String> = Set(["service", "odata-version", "catalog"]).union(
+    ServiceCredentials.valued)
 
   static let help = """
       --service URL         an OData service root (http or https)
       --odata-version 2|4   the service's OData version (default 4)
+    \(ServiceCredentials.help)
       --catalog FILE        a local catalog JSON file (default: the bundled sample catalog)
     """
 
-  /// The catalog source the arguments name; the bundled catalog when none is given.
-  static func source(from arguments: CommandLineArguments) throws(CLIError) -> CatalogSource {
+  /// The catalog source and credentials the arguments name; the bundled catalog when none is
+  /// given.
+  static func source(
+    from arguments: CommandLineArguments,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(CLIError) -> CatalogSelection {
     let version = try arguments.choice("odata-version", of: ["2", "4"])
+    let credentials = try ServiceCredentials.read(
+      from: arguments, hasService: arguments.value("service") != nil, environment: environment)
     switch (arguments.value("service"), arguments.value("catalog")) {
     case (.some, .some):
       throw CLIError.usage("--service and --catalog cannot be combined")
@@ -24,13 +32,20 @@ enum CatalogOptions {
       else {
         throw CLIError.usage("--service must be an http or https URL, not '\(service)'")
       }
-      return .service(url, version == "2" ? .v2 : .v4)
+      // Credentials in the URL would be printed with every query it is part of.
+      guard url.user == nil, url.password == nil else {
+        throw CLIError.usage(
+          "--service must not contain credentials; use --user with "
+            + "\(ServiceCredentials.passwordVariable) or --password-file")
+      }
+      return CatalogSelection(
+        source: .service(url, version == "2" ? .v2 : .v4), credentials: credentials)
     case (.none, .some(let path)):
       guard version == nil else { throw CLIError.usage("--odata-version needs --service") }
-      return .file(URL(fileURLWithPath: path))
+      return CatalogSelection(source: .file(URL(fileURLWithPath: path)), credentials: nil)
     case (.none, .none):
       guard version == nil else { throw CLIError.usage("--odata-version needs --service") }
-      return .bundled
+      return CatalogSelection(source: .bundled, credentials: nil)
     }
   }
 }

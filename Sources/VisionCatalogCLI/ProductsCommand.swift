@@ -6,7 +6,7 @@ struct ProductsCommand: Subcommand {
   let name = "products"
   let summary = "List the products of one catalog category."
   let help = """
-    USAGE: vision-catalog products --category NAME [--service URL --odata-version 2|4 | --catalog FILE] [--json]
+    USAGE: vision-catalog products --category NAME [--service URL --odata-version 2|4 [--user NAME [--password-file F]] | --catalog FILE] [--json]
 
     Lists the products of one category. The name is always sent as a literal value.
 

@@ -74,11 +74,13 @@ public final class ODataTestServer: Sendable {
   ///   - kind: The server to run.
   ///   - pageSize: The server-driven page size (0 for none).
   ///   - pictureDelayMilliseconds: A delay before each picture answer, to overlap requests.
+  ///   - credentials: What every request must carry in `Authorization`; `nil` for none.
   /// - Returns: The running server.
   /// - Throws: `ServerError` when the venv is missing or the server does not become ready.
-  public static func start(_ kind: Kind, pageSize: Int = 0, pictureDelayMilliseconds: Int = 0)
-    throws -> ODataTestServer
-  {
+  public static func start(
+    _ kind: Kind, pageSize: Int = 0, pictureDelayMilliseconds: Int = 0,
+    credentials: RequiredCredentials? = nil
+  ) throws -> ODataTestServer {
     if let unavailableReason {
       throw ServerError(message: unavailableReason)
     }
@@ -90,6 +92,7 @@ public final class ODataTestServer: Sendable {
         "--catalog", catalog.path, "--page-size", String(pageSize),
         "--picture-delay-ms", String(pictureDelayMilliseconds),
       ]
+      arguments += credentials?.serverArguments ?? []
     }
     process.arguments = arguments
     process.currentDirectoryURL = scripts
@@ -214,6 +217,58 @@ public enum ODataTestServers {
       let server = try ODataTestServer.start(
         kind, pageSize: pageSize, pictureDelayMilliseconds: 150)
       servers[key] = server
+      return server
+    }
+  }
+}
+
+/// The credentials a protected test server requires (`--basic-auth`, `--bearer`).
+public struct RequiredCredentials: Sendable, Hashable {
+  /// The user for HTTP Basic authentication.
+  public var user: String
+  /// The user's password.
+  public var password: String
+  /// A bearer token accepted as well, or `nil`.
+  public var bearerToken: String?
+
+  /// Creates credentials.
+  ///
+  /// - Parameters:
+  ///   - user: The Basic user, without `:`.
+  ///   - password: The password.
+  ///   - bearerToken: A bearer token accepted too.
+  public init(user: String, password: String, bearerToken: String? = nil) {
+    self.user = user
+    self.password = password
+    self.bearerToken = bearerToken
+  }
+
+  /// The credentials of the shared protected servers; the password has a space, a colon and a
+  /// non-ASCII letter, so encoding and first-line reading are exercised.
+  public static let test = RequiredCredentials(
+    user: "catalog-tester", password: "pa55 w\u{F6}rd:ok", bearerToken: "test-token-4f9c-7a1e")
+
+  var serverArguments: [String] {
+    ["--basic-auth", user + ":" + password] + (bearerToken.map { ["--bearer", $0] } ?? [])
+  }
+}
+
+extension ODataTestServers {
+  private static let protectedServers = Mutex<[String: ODataTestServer]>([:])
+
+  /// The shared server of a kind that answers 401 unless a request carries
+  /// ``RequiredCredentials/test``, started on first use.
+  ///
+  /// - Parameter kind: `.v4` or `.v2`.
+  /// - Returns: The running server.
+  /// - Throws: `ODataTestServer.ServerError` when it cannot start.
+  public static func protected(_ kind: ODataTestServer.Kind) throws -> ODataTestServer {
+    try protectedServers.withLock { servers in
+      if let server = servers[kind.rawValue] {
+        return server
+      }
+      let server = try ODataTestServer.start(kind, pageSize: 5, credentials: .test)
+      servers[kind.rawValue] = server
       return server
     }
   }

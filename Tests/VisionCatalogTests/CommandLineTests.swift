@@ -4,49 +4,7 @@ import Testing
 
 /// The `vision-catalog` executable as tools outside the package drive it (DESIGN section 7):
 /// exit codes, one-line errors on standard error, and JSON on standard output.
-@Suite struct CommandLineTests {
-  struct Outcome {
-    let status: Int32
-    let output: String
-    let error: String
-  }
-
-  /// The built executable, next to the test bundle in the build products folder.
-  static let executable: URL? = {
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-      let candidate = folder.appendingPathComponent("vision-catalog")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      folder.deleteLastPathComponent()
-    }
-    return nil
-  }()
-
-  func run(_ arguments: [String]) throws -> Outcome {
-    guard let executable = Self.executable else {
-      throw CommandLineTestError(description: "the vision-catalog executable is not built")
-    }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = ODataTestServer.packageRoot
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Outcome(
-      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      error: String(decoding: errorData, as: UTF8.self))
-  }
-
-  func errorLines(_ outcome: Outcome) -> [Substring] {
-    outcome.error.split(separator: "\n").filter { $0.hasPrefix("error:") }
-  }
-
+@Suite struct CommandLineTests: CommandLineRunning {
   @Test func usageErrorsExitWithTwo() throws {
     for arguments in [[], ["frobnicate"], ["decode"], ["products"], ["find", "a", "b"]] {
       let outcome = try run(arguments)
@@ -149,9 +107,4 @@ import Testing
     #expect(object["category"] as? String == "Espresso Machines")
     #expect((object["query"] as? String)?.hasPrefix(root) == true)
   }
-}
-
-/// A command-line test that could not run the executable.
-struct CommandLineTestError: Error, CustomStringConvertible {
-  let description: String
 }

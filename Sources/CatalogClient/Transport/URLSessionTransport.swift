@@ -90,6 +90,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
     var url: String
     var body = Data()
     var response: HTTPURLResponse?
+    var challenged = false
   }
 
   private let transfers = Mutex<[Int: Transfer]>([:])
@@ -153,6 +154,22 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
     completionHandler(request)
   }
 
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+  ) {
+    // Credentials travel in the request's own `Authorization` header, never from a credential
+    // store; FoundationNetworking would otherwise hold a 401 with `WWW-Authenticate` forever.
+    // The challenge is cancelled and its failure response kept, so the caller sees the 401.
+    if let failure = challenge.failureResponse as? HTTPURLResponse {
+      transfers.withLock { transfers in
+        transfers[task.taskIdentifier]?.response = failure
+        transfers[task.taskIdentifier]?.challenged = true
+      }
+    }
+    completionHandler(.cancelAuthenticationChallenge, nil)
+  }
+
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     let identifier = dataTask.taskIdentifier
     let tooLarge: CatalogError? = transfers.withLock { transfers in
@@ -178,7 +195,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
     guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
       return
     }
-    if let error {
+    if let error, !transfer.challenged {
       transfer.continuation.resume(returning: .failure(Self.map(error, url: transfer.url)))
       return
     }
