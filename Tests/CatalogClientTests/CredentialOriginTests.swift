@@ -90,3 +90,12 @@ import Testing
     #expect(sent.first?.headers["Authorization"] == Self.header)
   }
 }
+
+@Test func printingCredentialsNeverShowsTheSecret() {
+  let basic = Authorization.basic(user: "ada", password: "s3cret-pass")
+  let bearer = Authorization.bearer("t0ken-value")
+  for text in ["\(basic)", String(reflecting: basic), "\(bearer)", String(reflecting: bearer)] {
+    #expect(!text.contains("s3cret-pass") && !text.contains("t0ken-value"), "\(text)")
+  }
+  #expect("\(basic)".contains("ada"))
+}

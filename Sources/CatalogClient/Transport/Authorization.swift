@@ -17,3 +17,17 @@ public enum Authorization: Sendable, Hashable {
     }
   }
 }
+
+extension Authorization: CustomStringConvertible, CustomDebugStringConvertible {
+  /// The kind of credentials and the user, never the password or token, so that printing or
+  /// dumping a value cannot leak a secret into a log.
+  public var description: String {
+    switch self {
+    case .basic(let user, _): "Basic(user: \(user), password: redacted)"
+    case .bearer: "Bearer(token: redacted)"
+    }
+  }
+
+  /// The same redacted text as ``description``.
+  public var debugDescription: String { description }
+}

@@ -80,10 +80,8 @@ import Testing
         guard !lines.isEmpty else { continue }
         checked += 1
         let isCompiled = Self.contains(Self.compiled, lines)
-        #expect(
-          isCompiled,
-          "sample \(position + 1) of \(document.lastPathComponent) is not in "
-            + "DocumentationSamples.swift:\n\(block)")
+        let name = "sample \(position + 1) of \(document.lastPathComponent)"
+        #expect(isCompiled, "\(name) is not in DocumentationSamples.swift:\n\(block)")
       }
     }
     #expect(checked >= 20, "only \(checked) samples found")
