@@ -2,9 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Every Swift sample in README.md and the DocC articles is compiled: its code lines must appear,
-/// in order, in `DocumentationSamples.swift`, which this test target compiles (with warnings as
-/// errors in CI). A sample edited in the docs but not here, or the other way round, fails.
+/// Every Swift sample in README.md and the DocC articles is compiled.
+///
+/// A sample's code lines must appear, in order, in `DocumentationSamples.swift`, which this test
+/// target compiles (with warnings as errors in CI). A sample edited in the docs but not here, or the other way round, fails.
 @Suite struct DocumentationSampleTests {
   /// The documents whose samples must compile: README.md and every DocC article.
   static let documents: [URL] = {
