@@ -8,7 +8,7 @@ import Testing
 @Suite struct ReferencePhotoTests {
   @Test func defaultModelReproducesTheReferenceClassifications() throws {
     guard var classifier = ModelFixtures.classifierForPhotos() else { return }
-    // The references were made from full-size decodes (DESIGN section 2).
+    // The references were made from full-size decodes (Docs/Design.md section 2).
     classifier.jpegScaling = .exact
     #expect(ModelFixtures.photos.count == 12)
     for photo in ModelFixtures.photos where ModelFixtures.corpusStems.contains(photo.stem) {

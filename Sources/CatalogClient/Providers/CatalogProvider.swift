@@ -88,7 +88,7 @@ public protocol CatalogProvider: Sendable {
   func entity(_ query: ODataQuery) async throws(CatalogError) -> ODataEntity
 }
 
-/// One product as the `vision-catalog` CLI prints it (DESIGN section 7 keys).
+/// One product as the `vision-catalog` CLI prints it (keys fixed by Docs/Design.md section 6).
 public struct ProductSummary: Sendable, Hashable, Codable {
   /// The key.
   public var productId: String
