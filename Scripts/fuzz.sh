@@ -33,7 +33,10 @@ shared="$(cd "$root/.." && pwd)/shared"
 
 build="$root/.cache/fuzz/build"
 mkdir -p "$build/c" "$build/modules" "$build/bin" "$build/modulemap/CNative"
+# One package name for the modules and the harnesses, as SwiftPM gives its targets, so a harness
+# can reach the `package` declarations (ONNXTensor, the ONNX object model) that it fuzzes.
 swift_flags=(-use-ld=lld -swift-version 6 -parse-as-library -O -g -sanitize=fuzzer,address
+  -package-name vision_catalog
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
   -enable-upcoming-feature MemberImportVisibility -I "$build/modules"
   -I "$root/Sources/CLibPNG" -I "$root/Sources/CLibJPEG" -I "$root/Sources/CLibDeflate"

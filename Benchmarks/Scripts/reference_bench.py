@@ -69,7 +69,7 @@ def orientation(data):
 
 
 def oriented(array, value):
-    """Applies EXIF orientation `value` to an HWC array (DESIGN section 2's table)."""
+    """Applies EXIF orientation `value` to an HWC array (the table of Docs/Design.md section 1)."""
     turns = {
         2: lambda a: a[:, ::-1],
         3: lambda a: a[::-1, ::-1],

@@ -1,9 +1,9 @@
 import CatalogClient
 import Foundation
 
-/// A type-directed reader of OData URL literals (DESIGN section 5; OData v2 URI conventions and
-/// the v4 ABNF), written independently of the encoder: the expected value only says which type
-/// to read, as a server knows a property's type.
+/// A type-directed reader of OData URL literals (Docs/Design.md section 5; OData v2 URI
+/// conventions and the v4 ABNF), written independently of the encoder: the expected value only
+/// says which type to read, as a server knows a property's type.
 enum LiteralGrammar {
   static func parse(_ text: String, like value: ODataValue, version: ODataVersion) -> ODataValue? {
     let v2 = version == .v2

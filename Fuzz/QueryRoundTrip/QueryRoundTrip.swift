@@ -7,9 +7,9 @@ import Foundation
 /// (`Name eq <value>`) and a key predicate; the harness then reads the URL back the way a server
 /// does (split on `&`, form-decode `+` and `%XX`), checks the option is exactly
 /// `Name eq <literal>` and the key segment exactly `Products(<literal>)`, and parses the literal
-/// with the grammar of DESIGN section 5 / OData ABNF into a value of the same type, which must
-/// equal the original. A value that changed the query's structure, or a literal that does not
-/// parse back to its value, is a finding.
+/// with the grammar of Docs/Design.md section 5 / OData ABNF into a value of the same type,
+/// which must equal the original. A value that changed the query's structure, or a literal that
+/// does not parse back to its value, is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   var input = ByteStream(Array(UnsafeBufferPointer(start: data, count: size)))

@@ -5,7 +5,7 @@ enum CLIError: Error {
   /// The input or a request failed (exit code 1).
   case failure(String)
 
-  /// The process exit code for this failure, as DESIGN section 7 fixes it.
+  /// The process exit code for this failure, as Docs/Design.md section 6 fixes it.
   var exitCode: Int32 {
     switch self {
     case .usage: 2

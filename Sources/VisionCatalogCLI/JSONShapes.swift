@@ -1,8 +1,8 @@
 import Foundation
 import VisionCatalog
 
-/// The JSON objects `--json` prints, with the keys of the CLI contract (Docs/Design.md, section
-/// "Command line").
+/// The JSON objects `--json` prints, with the keys of the CLI contract (Docs/Design.md section
+/// 6).
 enum JSONShapes {
   /// The photo as stored and the EXIF orientation applied (1...8).
   struct Image: Encodable {

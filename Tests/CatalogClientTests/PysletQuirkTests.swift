@@ -3,8 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Each quirk of pyslet's v2 memory store (DESIGN section 5, plus those found while probing),
-/// shown to be present on the real server and survived by the client.
+/// Each quirk of pyslet's v2 memory store (Docs/Design.md section 5, plus those found while
+/// probing), shown to be present on the real server and survived by the client.
 @Suite(
   .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
   .timeLimit(.minutes(1)))

@@ -9,7 +9,7 @@ import Testing
   @Test(.enabled(if: ModelFixtures.canClassifyPhotos, ModelFixtures.photosSkipReason))
   func defaultModelReproducesTheReferenceClassifications() throws {
     let classifier = try ModelFixtures.classifierForPhotos()
-    // The references were made from full-size decodes (Docs/Design.md, "Decoding").
+    // The references were made from full-size decodes (Docs/Design.md section 2).
     let exact = PreparationOptions(jpegScaling: .exact)
     #expect(ModelFixtures.photos.count == 12)
     for photo in ModelFixtures.photos where ModelFixtures.corpusStems.contains(photo.stem) {

@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The `vision-catalog` executable as tools outside the package drive it (DESIGN section 7):
-/// exit codes, one-line errors on standard error, and JSON on standard output.
+/// The `vision-catalog` executable as tools outside the package drive it (Docs/Design.md
+/// section 6): exit codes, one-line errors on standard error, and JSON on standard output.
 @Suite struct CommandLineTests: CommandLineRunning {
   @Test func usageErrorsExitWithTwo() throws {
     for arguments in [[], ["frobnicate"], ["decode"], ["products"], ["find", "a", "b"]] {

@@ -1,7 +1,8 @@
 import ImagePipeline
 
-/// A direct, double-precision transcription of DESIGN section 2's resampling formula, written
-/// without the library's weight tables or passes, for the fast resampler to be compared against.
+/// A direct, double-precision transcription of the resampling formula of Docs/Design.md section
+/// 2, written without the library's weight tables or passes, for the fast resampler to be
+/// compared against.
 enum ReferenceResampler {
   static func weights(input: Int, output: Int) -> [(first: Int, weights: [Double])] {
     let scale = Double(input) / Double(output)

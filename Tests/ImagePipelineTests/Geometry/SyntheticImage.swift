@@ -14,7 +14,7 @@ enum SyntheticImage {
   }
 
   /// The stored coordinate that display pixel `(dx, dy)` reads, straight from the EXIF table of
-  /// DESIGN section 2; written independently of the library's walk.
+  /// Docs/Design.md section 1; written independently of the library's walk.
   static func storedCoordinate(
     _ orientation: ImageOrientation, dx: Int, dy: Int, width w: Int, height h: Int
   ) -> (x: Int, y: Int) {

@@ -4,8 +4,8 @@ import NeuralCore
 import TestSupport
 import Testing
 
-/// The EfficientNet-Lite recipe of DESIGN section 4 against the reference inputs that produced
-/// ONNX Runtime's logits, on the decoded photos of ../shared/models.
+/// The EfficientNet-Lite recipe of Docs/Design.md section 4 against the reference inputs that
+/// produced ONNX Runtime's logits, on the decoded photos of ../shared/models.
 @Suite(
   .enabled(
     if: SharedData.url("models/ref/manifest.json") != nil,

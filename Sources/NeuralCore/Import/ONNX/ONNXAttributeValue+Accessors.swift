@@ -1,13 +1,13 @@
 extension ONNXAttributeValue {
   /// The value when the attribute is an integer.
-  public var intValue: Int64? {
+  package var intValue: Int64? {
     guard case .int(let value) = self else { return nil }
     return value
   }
 
   /// The value when the attribute is a float; integers convert, as ONNX tools sometimes write
   /// `alpha=1` as an integer.
-  public var floatValue: Float? {
+  package var floatValue: Float? {
     switch self {
     case .float(let value): value
     case .int(let value): Float(value)
@@ -16,25 +16,25 @@ extension ONNXAttributeValue {
   }
 
   /// The value when the attribute is a string.
-  public var stringValue: String? {
+  package var stringValue: String? {
     guard case .string(let value) = self else { return nil }
     return value
   }
 
   /// The values when the attribute is a list of integers.
-  public var intsValue: [Int64]? {
+  package var intsValue: [Int64]? {
     guard case .ints(let values) = self else { return nil }
     return values
   }
 
   /// The values when the attribute is a list of floats.
-  public var floatsValue: [Float]? {
+  package var floatsValue: [Float]? {
     guard case .floats(let values) = self else { return nil }
     return values
   }
 
   /// The tensor when the attribute is a tensor.
-  public var tensorValue: ONNXTensor? {
+  package var tensorValue: ONNXTensor? {
     guard case .tensor(let value) = self else { return nil }
     return value
   }

@@ -1,5 +1,5 @@
 /// The value of an ONNX node attribute; cases mirror `AttributeProto.AttributeType`.
-public enum ONNXAttributeValue: Sendable, Hashable {
+package enum ONNXAttributeValue: Sendable, Hashable {
   /// A 32-bit float.
   case float(Float)
   /// A 64-bit integer.

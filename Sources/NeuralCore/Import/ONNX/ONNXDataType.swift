@@ -2,71 +2,71 @@
 ///
 /// A struct rather than an enum so that a model using a type newer than this library still parses;
 /// decoding such a tensor's data fails with `unsupported`.
-public struct ONNXDataType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+package struct ONNXDataType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
   /// The `TensorProto.DataType` number.
-  public let rawValue: Int32
+  package let rawValue: Int32
 
   /// Creates a data type from its `TensorProto.DataType` number.
   ///
   /// - Parameter rawValue: The number as stored in the file.
-  public init(rawValue: Int32) {
+  package init(rawValue: Int32) {
     self.rawValue = rawValue
   }
 
   /// No type was given.
-  public static let undefined = ONNXDataType(rawValue: 0)
+  package static let undefined = ONNXDataType(rawValue: 0)
   /// 32-bit IEEE float.
-  public static let float = ONNXDataType(rawValue: 1)
+  package static let float = ONNXDataType(rawValue: 1)
   /// Unsigned 8-bit integer.
-  public static let uint8 = ONNXDataType(rawValue: 2)
+  package static let uint8 = ONNXDataType(rawValue: 2)
   /// Signed 8-bit integer.
-  public static let int8 = ONNXDataType(rawValue: 3)
+  package static let int8 = ONNXDataType(rawValue: 3)
   /// Unsigned 16-bit integer.
-  public static let uint16 = ONNXDataType(rawValue: 4)
+  package static let uint16 = ONNXDataType(rawValue: 4)
   /// Signed 16-bit integer.
-  public static let int16 = ONNXDataType(rawValue: 5)
+  package static let int16 = ONNXDataType(rawValue: 5)
   /// Signed 32-bit integer.
-  public static let int32 = ONNXDataType(rawValue: 6)
+  package static let int32 = ONNXDataType(rawValue: 6)
   /// Signed 64-bit integer.
-  public static let int64 = ONNXDataType(rawValue: 7)
+  package static let int64 = ONNXDataType(rawValue: 7)
   /// Byte string.
-  public static let string = ONNXDataType(rawValue: 8)
+  package static let string = ONNXDataType(rawValue: 8)
   /// Boolean.
-  public static let bool = ONNXDataType(rawValue: 9)
+  package static let bool = ONNXDataType(rawValue: 9)
   /// 16-bit IEEE float.
-  public static let float16 = ONNXDataType(rawValue: 10)
+  package static let float16 = ONNXDataType(rawValue: 10)
   /// 64-bit IEEE float.
-  public static let double = ONNXDataType(rawValue: 11)
+  package static let double = ONNXDataType(rawValue: 11)
   /// Unsigned 32-bit integer.
-  public static let uint32 = ONNXDataType(rawValue: 12)
+  package static let uint32 = ONNXDataType(rawValue: 12)
   /// Unsigned 64-bit integer.
-  public static let uint64 = ONNXDataType(rawValue: 13)
+  package static let uint64 = ONNXDataType(rawValue: 13)
   /// Complex number of two 32-bit floats.
-  public static let complex64 = ONNXDataType(rawValue: 14)
+  package static let complex64 = ONNXDataType(rawValue: 14)
   /// Complex number of two 64-bit floats.
-  public static let complex128 = ONNXDataType(rawValue: 15)
+  package static let complex128 = ONNXDataType(rawValue: 15)
   /// Brain floating point: the upper 16 bits of a float32.
-  public static let bfloat16 = ONNXDataType(rawValue: 16)
+  package static let bfloat16 = ONNXDataType(rawValue: 16)
   /// 8-bit float, 4 exponent bits, 3 mantissa bits, finite only.
-  public static let float8E4M3FN = ONNXDataType(rawValue: 17)
+  package static let float8E4M3FN = ONNXDataType(rawValue: 17)
   /// 8-bit float, 4 exponent bits, 3 mantissa bits, finite only, no negative zero.
-  public static let float8E4M3FNUZ = ONNXDataType(rawValue: 18)
+  package static let float8E4M3FNUZ = ONNXDataType(rawValue: 18)
   /// 8-bit float, 5 exponent bits, 2 mantissa bits.
-  public static let float8E5M2 = ONNXDataType(rawValue: 19)
+  package static let float8E5M2 = ONNXDataType(rawValue: 19)
   /// 8-bit float, 5 exponent bits, 2 mantissa bits, finite only, no negative zero.
-  public static let float8E5M2FNUZ = ONNXDataType(rawValue: 20)
+  package static let float8E5M2FNUZ = ONNXDataType(rawValue: 20)
   /// Unsigned 4-bit integer, two per byte.
-  public static let uint4 = ONNXDataType(rawValue: 21)
+  package static let uint4 = ONNXDataType(rawValue: 21)
   /// Signed 4-bit integer, two per byte.
-  public static let int4 = ONNXDataType(rawValue: 22)
+  package static let int4 = ONNXDataType(rawValue: 22)
   /// 4-bit float, 2 exponent bits, 1 mantissa bit, two per byte.
-  public static let float4E2M1 = ONNXDataType(rawValue: 23)
+  package static let float4E2M1 = ONNXDataType(rawValue: 23)
   /// 8-bit power-of-two scale: exponent bits only.
-  public static let float8E8M0 = ONNXDataType(rawValue: 24)
+  package static let float8E8M0 = ONNXDataType(rawValue: 24)
   /// Unsigned 2-bit integer, four per byte.
-  public static let uint2 = ONNXDataType(rawValue: 25)
+  package static let uint2 = ONNXDataType(rawValue: 25)
   /// Signed 2-bit integer, four per byte.
-  public static let int2 = ONNXDataType(rawValue: 26)
+  package static let int2 = ONNXDataType(rawValue: 26)
 
   private static let names: [Int32: String] = [
     0: "undefined", 1: "float", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32",
@@ -77,7 +77,7 @@ public struct ONNXDataType: RawRepresentable, Sendable, Hashable, CustomStringCo
   ]
 
   /// The type's name as in onnx.proto, lowercased, or its number when unknown.
-  public var description: String {
+  package var description: String {
     Self.names[rawValue] ?? "data type \(rawValue)"
   }
 }

@@ -1,5 +1,5 @@
 /// One dimension of a declared ONNX tensor shape.
-public enum ONNXDimension: Sendable, Hashable {
+package enum ONNXDimension: Sendable, Hashable {
   /// A fixed size.
   case value(Int)
   /// A named size fixed at run time, such as `N` or `batch_size`.

@@ -2,23 +2,23 @@
 ///
 /// Exporters emit these for composite operators; an executor inlines a node whose `domain` and
 /// `opType` match a function's ``domain`` and ``name``.
-public struct ONNXFunction: Sendable, Hashable {
+package struct ONNXFunction: Sendable, Hashable {
   /// The function's name, matched against a node's `opType`.
-  public var name: String
+  package var name: String
   /// The function's domain, matched against a node's `domain`.
-  public var domain: String
+  package var domain: String
   /// The formal input names, bound to the calling node's inputs by position.
-  public var inputs: [String]
+  package var inputs: [String]
   /// The formal output names, bound to the calling node's outputs by position.
-  public var outputs: [String]
+  package var outputs: [String]
   /// The names of the attributes a caller may set.
-  public var attributeNames: [String]
+  package var attributeNames: [String]
   /// Attributes with default values.
-  public var defaultAttributes: [ONNXAttribute]
+  package var defaultAttributes: [ONNXAttribute]
   /// The body, in order.
-  public var nodes: [ONNXNode]
+  package var nodes: [ONNXNode]
   /// The operator sets the body uses.
-  public var opsetImports: [ONNXOperatorSetID]
+  package var opsetImports: [ONNXOperatorSetID]
 
   /// Creates a function.
   ///
@@ -31,7 +31,7 @@ public struct ONNXFunction: Sendable, Hashable {
   ///   - defaultAttributes: Attributes with default values.
   ///   - nodes: The body.
   ///   - opsetImports: The operator sets the body uses.
-  public init(
+  package init(
     name: String, domain: String, inputs: [String], outputs: [String], attributeNames: [String],
     defaultAttributes: [ONNXAttribute], nodes: [ONNXNode], opsetImports: [ONNXOperatorSetID]
   ) {

@@ -1,17 +1,17 @@
 /// An ONNX graph: nodes in file order, initializers, and declared inputs and outputs.
-public struct ONNXGraph: Sendable, Hashable {
+package struct ONNXGraph: Sendable, Hashable {
   /// The graph's name.
-  public var name: String
+  package var name: String
   /// The nodes in file order (ONNX requires topological order, this library does not check).
-  public var nodes: [ONNXNode]
+  package var nodes: [ONNXNode]
   /// The constant tensors (weights), in file order.
-  public var initializers: [ONNXTensor]
+  package var initializers: [ONNXTensor]
   /// The declared inputs; may include initializers in IR version 3 and older.
-  public var inputs: [ONNXValueInfo]
+  package var inputs: [ONNXValueInfo]
   /// The declared outputs.
-  public var outputs: [ONNXValueInfo]
+  package var outputs: [ONNXValueInfo]
   /// Type annotations of intermediate values.
-  public var valueInfo: [ONNXValueInfo]
+  package var valueInfo: [ONNXValueInfo]
 
   /// Creates a graph.
   ///
@@ -22,7 +22,7 @@ public struct ONNXGraph: Sendable, Hashable {
   ///   - inputs: The declared inputs.
   ///   - outputs: The declared outputs.
   ///   - valueInfo: Type annotations of intermediate values.
-  public init(
+  package init(
     name: String, nodes: [ONNXNode], initializers: [ONNXTensor], inputs: [ONNXValueInfo],
     outputs: [ONNXValueInfo], valueInfo: [ONNXValueInfo]
   ) {
@@ -38,12 +38,12 @@ public struct ONNXGraph: Sendable, Hashable {
   ///
   /// - Parameter name: The tensor's name.
   /// - Returns: The tensor, or `nil` when no initializer has that name.
-  public func initializer(named name: String) -> ONNXTensor? {
+  package func initializer(named name: String) -> ONNXTensor? {
     initializers.first { $0.name == name }
   }
 
   /// The inputs that are fed at run time: declared inputs that are not initializers.
-  public var runtimeInputs: [ONNXValueInfo] {
+  package var runtimeInputs: [ONNXValueInfo] {
     let constants = Set(initializers.map(\.name))
     return inputs.filter { !constants.contains($0.name) }
   }

@@ -42,7 +42,7 @@ extension ONNXTensor {
   ///   - limits: Bounds on file size, rank and element count.
   /// - Throws: ``NeuralCoreError``: `io`, `malformedFile`, `limitExceeded` or `unsupported`, as
   ///   for ``ONNXModel/init(contentsOfFile:limits:)``.
-  public init(contentsOfFile path: String, limits: ImportLimits = .default)
+  package init(contentsOfFile path: String, limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
     let bytes = try FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes)
@@ -55,7 +55,7 @@ extension ONNXTensor {
   ///   - bytes: The serialized tensor.
   ///   - limits: Bounds on size, rank and element count.
   /// - Throws: ``NeuralCoreError``: `malformedFile`, `limitExceeded` or `unsupported`.
-  public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
+  package init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
     guard bytes.count <= limits.maximumFileBytes else {

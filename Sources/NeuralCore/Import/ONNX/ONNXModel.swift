@@ -1,23 +1,28 @@
-/// A parsed ONNX model: metadata, imported operator sets and the main graph.
+/// A parsed ONNX model, ready to be given to an ``InferenceSession``.
 ///
-/// Load one with ``init(contentsOfFile:limits:)`` or ``init(serializedBytes:limits:)``.
+/// Load one with ``init(contentsOfFile:limits:)`` or ``init(serializedBytes:limits:)``, or get
+/// one from a network builder such as ClassifierKit's `EfficientNetLite.graph(loading:)`. Parsing
+/// once and creating several sessions from the value (with different ``SessionOptions``) reads
+/// the file once. The parsed contents (metadata, operator sets, graph, nodes and initializers)
+/// are not public API: they are an implementation detail of the importer that may change
+/// between releases.
 public struct ONNXModel: Sendable, Hashable {
   /// The ONNX IR version the file follows.
-  public var irVersion: Int64
+  package var irVersion: Int64
   /// The operator sets the model imports.
-  public var opsetImports: [ONNXOperatorSetID]
+  package var opsetImports: [ONNXOperatorSetID]
   /// The tool that wrote the model, such as `pytorch`.
-  public var producerName: String
+  package var producerName: String
   /// The version of that tool.
-  public var producerVersion: String
+  package var producerVersion: String
   /// The model's namespace, such as `org.example`.
-  public var domain: String
+  package var domain: String
   /// The model's own version number.
-  public var modelVersion: Int64
+  package var modelVersion: Int64
   /// The main graph.
-  public var graph: ONNXGraph
+  package var graph: ONNXGraph
   /// Model-local functions that nodes of ``graph`` may call.
-  public var functions: [ONNXFunction]
+  package var functions: [ONNXFunction]
 
   /// Creates a model.
   ///
@@ -30,7 +35,7 @@ public struct ONNXModel: Sendable, Hashable {
   ///   - modelVersion: The model's own version number.
   ///   - graph: The main graph.
   ///   - functions: Model-local functions.
-  public init(
+  package init(
     irVersion: Int64, opsetImports: [ONNXOperatorSetID], producerName: String,
     producerVersion: String, domain: String, modelVersion: Int64, graph: ONNXGraph,
     functions: [ONNXFunction] = []
@@ -49,7 +54,7 @@ public struct ONNXModel: Sendable, Hashable {
   ///
   /// - Parameter domain: The domain; `""` and `"ai.onnx"` both name the default domain.
   /// - Returns: The version, or `nil` when the model does not import the domain.
-  public func opsetVersion(forDomain domain: String) -> Int64? {
+  package func opsetVersion(forDomain domain: String) -> Int64? {
     let isDefault = domain.isEmpty || domain == "ai.onnx"
     return opsetImports.first {
       isDefault ? ($0.domain.isEmpty || $0.domain == "ai.onnx") : $0.domain == domain

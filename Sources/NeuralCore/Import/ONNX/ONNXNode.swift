@@ -1,17 +1,17 @@
 /// One operator application in an ONNX graph.
-public struct ONNXNode: Sendable, Hashable {
+package struct ONNXNode: Sendable, Hashable {
   /// The node's name; may be empty.
-  public var name: String
+  package var name: String
   /// The operator, such as `Conv` or `Gemm`.
-  public var opType: String
+  package var opType: String
   /// The operator set domain; empty for the default `ai.onnx` domain.
-  public var domain: String
+  package var domain: String
   /// The names of the input values; an empty name marks an omitted optional input.
-  public var inputs: [String]
+  package var inputs: [String]
   /// The names of the output values.
-  public var outputs: [String]
+  package var outputs: [String]
   /// The attributes in file order.
-  public var attributes: [ONNXAttribute]
+  package var attributes: [ONNXAttribute]
 
   /// Creates a node.
   ///
@@ -22,7 +22,7 @@ public struct ONNXNode: Sendable, Hashable {
   ///   - inputs: The names of the input values.
   ///   - outputs: The names of the output values.
   ///   - attributes: The attributes.
-  public init(
+  package init(
     name: String, opType: String, domain: String, inputs: [String], outputs: [String],
     attributes: [ONNXAttribute]
   ) {
@@ -38,7 +38,7 @@ public struct ONNXNode: Sendable, Hashable {
   ///
   /// - Parameter name: The attribute's name.
   /// - Returns: The value, or `nil` when the node has no such attribute.
-  public func attribute(named name: String) -> ONNXAttributeValue? {
+  package func attribute(named name: String) -> ONNXAttributeValue? {
     attributes.first { $0.name == name }?.value
   }
 }

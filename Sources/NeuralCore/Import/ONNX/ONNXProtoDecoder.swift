@@ -1,4 +1,4 @@
-/// Decodes ONNX protobuf messages (onnx.proto, IR version 3 to 11) into the public value types.
+/// Decodes ONNX protobuf messages (onnx.proto, IR version 3 to 11) into the ONNX value types.
 ///
 /// Field numbers follow onnx.proto; unknown fields are skipped as protobuf requires, so newer
 /// files still parse. Every message read goes through ``ProtobufReader``'s bounds checks.

@@ -1,11 +1,11 @@
 /// A named ONNX tensor (an initializer, a constant or a test-data `TensorProto`) with its elements.
-public struct ONNXTensor: Sendable, Hashable {
+package struct ONNXTensor: Sendable, Hashable {
   /// The tensor's name; empty for anonymous attribute tensors.
-  public var name: String
+  package var name: String
   /// The element type as stored in the file.
-  public var dataType: ONNXDataType
+  package var dataType: ONNXDataType
   /// The elements.
-  public var value: ONNXTensorValue
+  package var value: ONNXTensorValue
 
   /// Creates a tensor.
   ///
@@ -13,20 +13,20 @@ public struct ONNXTensor: Sendable, Hashable {
   ///   - name: The tensor's name.
   ///   - dataType: The element type as stored in the file.
   ///   - value: The elements.
-  public init(name: String, dataType: ONNXDataType, value: ONNXTensorValue) {
+  package init(name: String, dataType: ONNXDataType, value: ONNXTensorValue) {
     self.name = name
     self.dataType = dataType
     self.value = value
   }
 
   /// The dimensions, outermost first.
-  public var shape: [Int] { value.shape }
+  package var shape: [Int] { value.shape }
 
   /// The elements converted to a float32 tensor, for any numeric or boolean type.
   ///
   /// - Returns: The elements as float32 (integers beyond 2^24 and doubles round to nearest).
   /// - Throws: ``NeuralCoreError`` with code `unsupported` for string tensors.
-  public func floatTensor() throws(NeuralCoreError) -> Tensor {
+  package func floatTensor() throws(NeuralCoreError) -> Tensor {
     switch value {
     case .float(let tensor):
       return tensor
@@ -45,7 +45,7 @@ public struct ONNXTensor: Sendable, Hashable {
   ///
   /// Shape, index and axis inputs (Reshape, Gather, Slice) read their values through this.
   /// - Returns: The elements, or `nil` for floating-point and string tensors.
-  public func integerValues() -> [Int64]? {
+  package func integerValues() -> [Int64]? {
     switch value {
     case .integer(let values, _): values
     case .bool(let values, _): values.map { $0 ? 1 : 0 }

@@ -3,7 +3,7 @@
 /// Floating-point types narrower than 32 bits (float16, bfloat16, the float8 and float4 types)
 /// widen exactly to ``Tensor``; every integer type widens to `Int64` (uint64 keeps its bit
 /// pattern); double stays double.
-public enum ONNXTensorValue: Sendable, Hashable {
+package enum ONNXTensorValue: Sendable, Hashable {
   /// Floating-point elements of at most 32 bits, as a float32 tensor.
   case float(Tensor)
   /// 64-bit floating-point elements with their shape.
@@ -16,7 +16,7 @@ public enum ONNXTensorValue: Sendable, Hashable {
   case string([String], shape: [Int])
 
   /// The dimensions, outermost first.
-  public var shape: [Int] {
+  package var shape: [Int] {
     switch self {
     case .float(let tensor): tensor.shape
     case .double(_, let shape), .integer(_, let shape), .bool(_, let shape),
@@ -26,7 +26,7 @@ public enum ONNXTensorValue: Sendable, Hashable {
   }
 
   /// The number of elements.
-  public var count: Int {
+  package var count: Int {
     switch self {
     case .float(let tensor): tensor.count
     case .double(let values, _): values.count

@@ -40,7 +40,7 @@ extension StateDict {
   }
 }
 
-/// Reads both checkpoint layouts (see ../DESIGN.md section 3) into a ``StateDict``.
+/// Reads both checkpoint layouts (Docs/Design.md section 3) into a ``StateDict``.
 private struct CheckpointReader {
   let bytes: [UInt8]
   let limits: ImportLimits
