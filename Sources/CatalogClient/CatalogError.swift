@@ -4,42 +4,65 @@
 /// server sent (v4 and SAP v2 shapes are both parsed), and the URL involved.
 public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of failure this is; compare with the static members such as ``Code/timeout``.
+  ///
+  /// A struct rather than an enum so that later versions can add kinds without breaking a
+  /// caller's `switch`; `description` is the kind's name, such as `timeout`.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private let name: String
-
-    private init(_ name: String) {
-      self.name = name
+    private enum Kind: String, Sendable, Hashable {
+      case unsupportedQuery
+      case invalidURL
+      case unreachable
+      case timeout
+      case cancelled
+      case httpStatus
+      case malformedResponse
+      case responseTooLarge
+      case pagingLimitExceeded
+      case foreignOrigin
+      case notFound
+      case invalidCatalog
+      case decodingFailed
+      case invalidArgument
     }
 
-    /// A short name for the failure kind.
-    public var description: String { name }
+    private let kind: Kind
+
+    private init(_ kind: Kind) {
+      self.kind = kind
+    }
+
+    /// The kind's name, such as `timeout`.
+    public var description: String { kind.rawValue }
 
     /// The query cannot be expressed (for example `$search` on OData v2, or a bad option name).
-    public static let unsupportedQuery = Code("unsupportedQuery")
+    public static let unsupportedQuery = Code(.unsupportedQuery)
     /// A URL could not be formed or resolved.
-    public static let invalidURL = Code("invalidURL")
+    public static let invalidURL = Code(.invalidURL)
     /// The server could not be reached (connection refused, DNS failure, reset).
-    public static let unreachable = Code("unreachable")
+    public static let unreachable = Code(.unreachable)
     /// The request did not complete within its time limit.
-    public static let timeout = Code("timeout")
+    public static let timeout = Code(.timeout)
     /// The surrounding task was cancelled.
-    public static let cancelled = Code("cancelled")
+    public static let cancelled = Code(.cancelled)
     /// The server answered with a non-success HTTP status; see ``CatalogError/httpStatus``.
-    public static let httpStatus = Code("httpStatus")
+    public static let httpStatus = Code(.httpStatus)
     /// The response body was not the JSON (or plain text) the protocol prescribes.
-    public static let malformedResponse = Code("malformedResponse")
+    public static let malformedResponse = Code(.malformedResponse)
     /// The response body exceeded the configured size limit.
-    public static let responseTooLarge = Code("responseTooLarge")
+    public static let responseTooLarge = Code(.responseTooLarge)
     /// Following next links did not end within the configured page limit.
-    public static let pagingLimitExceeded = Code("pagingLimitExceeded")
+    public static let pagingLimitExceeded = Code(.pagingLimitExceeded)
     /// A picture URL points outside the service's own origin.
-    public static let foreignOrigin = Code("foreignOrigin")
+    public static let foreignOrigin = Code(.foreignOrigin)
     /// The addressed entity does not exist (offline provider; servers report HTTP 404).
-    public static let notFound = Code("notFound")
+    public static let notFound = Code(.notFound)
     /// A local catalog file could not be read or decoded.
-    public static let invalidCatalog = Code("invalidCatalog")
+    public static let invalidCatalog = Code(.invalidCatalog)
     /// An entity could not be decoded into the requested Swift type.
-    public static let decodingFailed = Code("decodingFailed")
+    public static let decodingFailed = Code(.decodingFailed)
+    /// An argument is out of range, such as a negative `$top` or a function of a property in
+    /// `$select`; the message names the argument.
+    public static let invalidArgument = Code(.invalidArgument)
   }
 
   /// The kind of failure.

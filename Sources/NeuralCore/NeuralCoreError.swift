@@ -3,20 +3,40 @@
 /// Every failure carries a ``code`` to switch on and a ``message`` that names the file part, node or
 /// operator involved.
 public struct NeuralCoreError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// What kind of failure occurred.
-  public enum Code: Sendable, Hashable {
+  /// What kind of failure occurred; compare with the static members such as ``Code/malformedFile``.
+  ///
+  /// A struct rather than an enum so that later versions can add kinds without breaking a
+  /// caller's `switch`; `description` is the kind's name, such as `malformedFile`.
+  public struct Code: Sendable, Hashable, CustomStringConvertible {
+    private enum Kind: String, Sendable, Hashable {
+      case malformedFile, unsupported, limitExceeded, shapeMismatch, missingValue, io,
+        invalidArgument
+    }
+
+    private let kind: Kind
+
+    private init(_ kind: Kind) {
+      self.kind = kind
+    }
+
+    /// The kind's name, such as `malformedFile`.
+    public var description: String { kind.rawValue }
+
     /// A model, checkpoint or array file is damaged or truncated.
-    case malformedFile
+    public static let malformedFile = Code(.malformedFile)
     /// A valid file uses an operator, attribute, data type or layout this engine does not support.
-    case unsupported
+    public static let unsupported = Code(.unsupported)
     /// A file or tensor exceeds a limit (file size, dimension, element count).
-    case limitExceeded
+    public static let limitExceeded = Code(.limitExceeded)
     /// Tensor shapes do not fit the operation or the model's declared input.
-    case shapeMismatch
+    public static let shapeMismatch = Code(.shapeMismatch)
     /// A named parameter, input or output is missing.
-    case missingValue
+    public static let missingValue = Code(.missingValue)
     /// Reading or writing a file failed.
-    case io
+    public static let io = Code(.io)
+    /// An argument is out of range, such as a zero kernel size or a channel count that does not
+    /// divide by the group count.
+    public static let invalidArgument = Code(.invalidArgument)
   }
 
   /// What kind of failure occurred.

@@ -3,18 +3,35 @@
 /// The failing layer's own typed error (`ImageDecodingError`, `ClassificationError`,
 /// `CatalogError`) is kept as ``underlying`` so callers can still switch on it.
 public struct VisionCatalogError: Error, Sendable, CustomStringConvertible {
-  /// The stage of the main job that failed.
-  public enum Stage: Sendable, Hashable {
+  /// The stage of the main job that failed; compare with the static members such as
+  /// ``Stage/image``.
+  ///
+  /// A struct rather than an enum so that later versions can add stages without breaking a
+  /// caller's `switch`; `description` is the stage's name, such as `image`.
+  public struct Stage: Sendable, Hashable, CustomStringConvertible {
+    private enum Kind: String, Sendable, Hashable {
+      case image, classification, noCategory, catalog, configuration
+    }
+
+    private let kind: Kind
+
+    private init(_ kind: Kind) {
+      self.kind = kind
+    }
+
+    /// The stage's name, such as `image`.
+    public var description: String { kind.rawValue }
+
     /// Reading or decoding the photo.
-    case image
+    public static let image = Stage(.image)
     /// Loading or running the classifier.
-    case classification
+    public static let classification = Stage(.classification)
     /// None of the top labels maps to a catalog category that has products.
-    case noCategory
+    public static let noCategory = Stage(.noCategory)
     /// Querying the catalog.
-    case catalog
+    public static let catalog = Stage(.catalog)
     /// A bundled resource or a setting is wrong.
-    case configuration
+    public static let configuration = Stage(.configuration)
   }
 
   /// The stage that failed.

@@ -17,7 +17,7 @@ import Testing
   ]
 
   @Test func graphMatchesLayersOnARandomNetwork() throws {
-    let network = EfficientNetLite(
+    let network = try EfficientNetLite(
       stages: Self.stages, inputSize: 33, stemChannels: 8, headChannels: 40, classCount: 10)
     var random = SeededNumbers(seed: 7)
     let parameters = try Self.randomParameters(&random)
@@ -42,7 +42,7 @@ import Testing
   }
 
   @Test func missingParametersAreNamed() throws {
-    let network = EfficientNetLite(
+    let network = try EfficientNetLite(
       stages: Self.stages, inputSize: 33, stemChannels: 8, headChannels: 40, classCount: 10)
     var random = SeededNumbers(seed: 1)
     var parameters = try Self.randomParameters(&random)

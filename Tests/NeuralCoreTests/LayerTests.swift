@@ -32,8 +32,8 @@ import Testing
     return parameters
   }
 
-  static func network() -> Sequential {
-    Sequential(
+  static func network() throws(NeuralCoreError) -> Sequential {
+    try Sequential(
       Conv2D(
         name: "_conv_stem", inputChannels: 3, outputChannels: 8, kernelSize: 3, stride: 2,
         padding: .same, hasBias: false),
@@ -136,7 +136,7 @@ import Testing
   }
 
   @Test func convolutionRefusesTheWrongChannelCount() throws {
-    let layer = Conv2D(name: "c", inputChannels: 3, outputChannels: 4, kernelSize: 1)
+    let layer = try Conv2D(name: "c", inputChannels: 3, outputChannels: 4, kernelSize: 1)
     do {
       _ = try layer(Tensor(repeating: 1, shape: [1, 2, 4, 4]))
       Issue.record("a 2-channel input must be refused")

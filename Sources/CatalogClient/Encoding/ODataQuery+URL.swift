@@ -9,11 +9,14 @@ extension ODataQuery {
   ///
   /// - Parameter version: The protocol version to write for.
   /// - Returns: The relative URL text.
-  /// - Throws: ``CatalogError/Code/unsupportedQuery`` when the query uses a feature the version
-  ///   lacks (`$search` or nested expand options on v2) or a name is not an OData identifier.
+  /// - Throws: ``CatalogError/Code/invalidArgument`` when a chaining method was given an argument
+  ///   it cannot accept, such as a negative `top(_:)`;
+  ///   ``CatalogError/Code/unsupportedQuery`` when the query uses a feature the version lacks
+  ///   (`$search` or nested expand options on v2) or a name is not an OData identifier.
   public func relativeURL(version: ODataVersion) throws(CatalogError) -> String {
-    var path = try resourcePath(version: version)
+    // Options first, so an argument error is reported before a name error.
     let options = try queryOptions(version: version)
+    var path = try resourcePath(version: version)
     if !options.isEmpty {
       path +=
         "?"
@@ -32,8 +35,9 @@ extension ODataQuery {
   ///   - serviceRoot: The service root, for example `https://host/sap/opu/odata/ESPM/`.
   ///   - version: The protocol version to write for.
   /// - Returns: The URL to send.
-  /// - Throws: ``CatalogError/Code/unsupportedQuery`` as for ``relativeURL(version:)``, or
-  ///   ``CatalogError/Code/invalidURL`` when the result is not a URL.
+  /// - Throws: ``CatalogError/Code/invalidArgument`` or ``CatalogError/Code/unsupportedQuery`` as
+  ///   for ``relativeURL(version:)``, or ``CatalogError/Code/invalidURL`` when the result is not a
+  ///   URL.
   public func url(serviceRoot: URL, version: ODataVersion) throws(CatalogError) -> URL {
     let relative = try relativeURL(version: version)
     var root = serviceRoot.absoluteString
@@ -50,10 +54,12 @@ extension ODataQuery {
   ///
   /// - Parameter version: The protocol version to write for.
   /// - Returns: Pairs such as `("$filter", "CategoryName eq 'Mice'")`.
-  /// - Throws: ``CatalogError/Code/unsupportedQuery`` as for ``relativeURL(version:)``.
+  /// - Throws: ``CatalogError/Code/invalidArgument`` or ``CatalogError/Code/unsupportedQuery`` as
+  ///   for ``relativeURL(version:)``.
   public func queryOptions(version: ODataVersion) throws(CatalogError) -> [(
     name: String, value: String
   )] {
+    try validateArguments()
     var options: [(name: String, value: String)] = []
     if let filter {
       options.append(("$filter", try ODataRenderer(version: version).render(filter)))
@@ -252,6 +258,16 @@ struct ODataRenderer {
       select += nested.select
     }
     return (expand, select)
+  }
+
+  /// The v4 text of a term for an error message, written even where rendering would reject it.
+  static func summary(of operand: ODataOperand) -> String {
+    switch operand {
+    case .property(let path): path.description
+    case .literal(let value): value.literal(for: .v4)
+    case .toLower(let inner): "tolower(\(summary(of: inner)))"
+    case .toUpper(let inner): "toupper(\(summary(of: inner)))"
+    }
   }
 
   static func render(_ search: ODataSearch) throws(CatalogError) -> String {

@@ -3,6 +3,11 @@
 /// Build it with the chaining methods, then render it with ``url(serviceRoot:version:)`` or
 /// ``relativeURL(version:)`` (the exact text that will be sent), or hand it to a provider.
 ///
+/// The chaining methods never trap and never throw, so a chain stays one expression. An
+/// argument they cannot accept, such as `top(-1)`, is kept, and rendering the query (which
+/// every provider does before it sends or evaluates anything) throws
+/// ``CatalogError/Code/invalidArgument`` with a message naming it.
+///
 /// ```swift
 /// let query = ODataQuery(entitySet: "Products")
 ///   .filter(Product.categoryName == "Mice" && Product.price < Decimal(50))
@@ -42,6 +47,9 @@ public struct ODataQuery: Sendable, Hashable {
   public var search: ODataSearch?
   /// Custom query options (names without `$`), in order.
   public var customOptions: [CustomOption]
+  /// Why the first rejected chaining argument was rejected, for arguments the query cannot keep
+  /// (a function of a property passed to `select`); rendering throws it.
+  private var rejectedArgument: String?
 
   /// A custom (non-system) query option such as `sap-client=001`.
   public struct CustomOption: Sendable, Hashable {
@@ -76,6 +84,7 @@ public struct ODataQuery: Sendable, Hashable {
     count = .none
     search = nil
     customOptions = []
+    rejectedArgument = nil
   }
 
   /// Returns the query addressing one entity by its key.
@@ -111,15 +120,19 @@ public struct ODataQuery: Sendable, Hashable {
   /// Returns the query with more `$select` properties given as typed properties.
   ///
   /// - Parameter properties: The properties to return; each must be a plain property, not a
-  ///   function of one such as `lowercased()`.
+  ///   function of one such as `lowercased()`. A function is left out of `$select`, and rendering
+  ///   the query throws ``CatalogError/Code/invalidArgument`` naming it.
   /// - Returns: The changed query.
   public func select<each Value>(_ properties: repeat ODataProperty<each Value>) -> ODataQuery {
     var copy = self
     for property in repeat each properties {
-      guard let path = property.path else {
-        preconditionFailure("$select takes properties, not functions of properties")
+      if let path = property.path {
+        copy.select.append(path)
+      } else if copy.rejectedArgument == nil {
+        copy.rejectedArgument =
+          "select(_:) takes properties, not functions of properties such as "
+          + ODataRenderer.summary(of: property.operand)
       }
-      copy.select.append(path)
     }
     return copy
   }
@@ -146,10 +159,10 @@ public struct ODataQuery: Sendable, Hashable {
 
   /// Returns the query with a `$top` limit.
   ///
-  /// - Parameter count: The largest number of entities to return; must not be negative.
+  /// - Parameter count: The largest number of entities to return; must not be negative, or
+  ///   rendering the query throws ``CatalogError/Code/invalidArgument``.
   /// - Returns: The changed query.
   public func top(_ count: Int) -> ODataQuery {
-    precondition(count >= 0, "$top must not be negative")
     var copy = self
     copy.top = count
     return copy
@@ -157,10 +170,10 @@ public struct ODataQuery: Sendable, Hashable {
 
   /// Returns the query with a `$skip` offset.
   ///
-  /// - Parameter count: The number of entities to skip; must not be negative.
+  /// - Parameter count: The number of entities to skip; must not be negative, or rendering the
+  ///   query throws ``CatalogError/Code/invalidArgument``.
   /// - Returns: The changed query.
   public func skip(_ count: Int) -> ODataQuery {
-    precondition(count >= 0, "$skip must not be negative")
     var copy = self
     copy.skip = count
     return copy
@@ -204,5 +217,42 @@ public struct ODataQuery: Sendable, Hashable {
     var copy = self
     copy.customOptions.append(CustomOption(name: name, value: value))
     return copy
+  }
+}
+
+extension ODataQuery {
+  /// Throws for the first argument the query cannot be sent with: a rejected chaining argument,
+  /// then a negative `$top` or `$skip` here or in an `$expand` item.
+  ///
+  /// Rendering calls it, so a provider never sends, and the offline evaluator never runs, a
+  /// query with such an argument.
+  ///
+  /// - Throws: ``CatalogError/Code/invalidArgument`` naming the argument.
+  func validateArguments() throws(CatalogError) {
+    if let rejectedArgument {
+      throw CatalogError(.invalidArgument, rejectedArgument)
+    }
+    try Self.validatePaging(top: top, skip: skip, in: "the query")
+    for item in expand {
+      try Self.validatePaging(item)
+    }
+  }
+
+  private static func validatePaging(_ item: ODataExpand) throws(CatalogError) {
+    try validatePaging(top: item.top, skip: item.skip, in: "$expand=\(item.path)")
+    for child in item.expand {
+      try validatePaging(child)
+    }
+  }
+
+  private static func validatePaging(top: Int?, skip: Int?, in place: String)
+    throws(CatalogError)
+  {
+    if let top, top < 0 {
+      throw CatalogError(.invalidArgument, "$top must not be negative, got \(top) in \(place)")
+    }
+    if let skip, skip < 0 {
+      throw CatalogError(.invalidArgument, "$skip must not be negative, got \(skip) in \(place)")
+    }
   }
 }

@@ -3,18 +3,34 @@
 /// Failures of the layers below keep their own typed error as ``underlying`` so that callers can
 /// still switch on an `ImageDecodingError` or a `NeuralCoreError`.
 public struct ClassificationError: Error, Sendable, CustomStringConvertible {
-  /// What kind of failure occurred.
-  public enum Code: Sendable, Hashable {
+  /// What kind of failure occurred; compare with the static members such as ``Code/invalidImage``.
+  ///
+  /// A struct rather than an enum so that later versions can add kinds without breaking a
+  /// caller's `switch`; `description` is the kind's name, such as `invalidImage`.
+  public struct Code: Sendable, Hashable, CustomStringConvertible {
+    private enum Kind: String, Sendable, Hashable {
+      case invalidImage, modelUnavailable, invalidModelDescription, inferenceFailed, invalidArgument
+    }
+
+    private let kind: Kind
+
+    private init(_ kind: Kind) {
+      self.kind = kind
+    }
+
+    /// The kind's name, such as `invalidImage`.
+    public var description: String { kind.rawValue }
+
     /// The image could not be decoded or prepared.
-    case invalidImage
+    public static let invalidImage = Code(.invalidImage)
     /// The model file, its weights or its description could not be loaded.
-    case modelUnavailable
+    public static let modelUnavailable = Code(.modelUnavailable)
     /// The model's description (sidecar, labels) does not fit the network.
-    case invalidModelDescription
+    public static let invalidModelDescription = Code(.invalidModelDescription)
     /// Running the network failed.
-    case inferenceFailed
+    public static let inferenceFailed = Code(.inferenceFailed)
     /// An argument is out of range.
-    case invalidArgument
+    public static let invalidArgument = Code(.invalidArgument)
   }
 
   /// What kind of failure occurred.

@@ -91,18 +91,27 @@ public struct EfficientNetLite: Layer {
   ///   - stemChannels: The stem's output channels (32 in every Lite variant).
   ///   - headChannels: The head's output channels (1280 in every Lite variant).
   ///   - classCount: The classifier's outputs (1000 for ImageNet-1k).
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when there is no stage, a stage has
+  ///   no blocks, or a channel count, kernel size or stride is not one a layer accepts.
   public init(
     stages: [Stage], inputSize: Int, stemChannels: Int = 32, headChannels: Int = 1280,
     classCount: Int = 1000
-  ) {
-    precondition(!stages.isEmpty && stages.allSatisfy { $0.repeats > 0 })
+  ) throws(NeuralCoreError) {
+    guard !stages.isEmpty else {
+      throw NeuralCoreError(.invalidArgument, "EfficientNetLite needs at least one stage")
+    }
+    if let index = stages.firstIndex(where: { $0.repeats <= 0 }) {
+      throw NeuralCoreError(
+        .invalidArgument,
+        "EfficientNetLite stage \(index): repeats must be positive, got \(stages[index].repeats)")
+    }
     self.stages = stages
     self.inputSize = inputSize
     self.classCount = classCount
     let epsilon = Self.batchNormalizationEpsilon
     let relu6 = Activation.clip(min: 0, max: 6)
     var layers: [any Layer] = [
-      FoldedConvolution(
+      try FoldedConvolution(
         "_conv_stem", normalization: "_bn0", inputChannels: 3, outputChannels: stemChannels,
         kernelSize: 3, stride: 2, activation: relu6, epsilon: epsilon)
     ]
@@ -112,7 +121,7 @@ public struct EfficientNetLite: Layer {
         let input = repeatIndex == 0 ? stage.inputChannels : stage.outputChannels
         let stride = repeatIndex == 0 ? stage.stride : 1
         layers.append(
-          Self.block(
+          try Self.block(
             "_blocks.\(index)", stage: stage, inputChannels: input, stride: stride,
             epsilon: epsilon))
         index += 1
@@ -120,12 +129,12 @@ public struct EfficientNetLite: Layer {
     }
     let last = stages[stages.count - 1].outputChannels
     layers += [
-      FoldedConvolution(
+      try FoldedConvolution(
         "_conv_head", normalization: "_bn1", inputChannels: last, outputChannels: headChannels,
         kernelSize: 1, activation: relu6, epsilon: epsilon),
       GlobalAveragePool(),
       Flatten(),
-      Dense(name: "_fc", inputFeatures: headChannels, outputFeatures: classCount),
+      try Dense(name: "_fc", inputFeatures: headChannels, outputFeatures: classCount),
     ]
     network = Sequential(layers)
   }
@@ -134,30 +143,40 @@ public struct EfficientNetLite: Layer {
   ///
   /// - Returns: The structure with zero weights; load the checkpoint with ``loading(_:)``.
   public static func lite0() -> EfficientNetLite {
-    EfficientNetLite(stages: lite0Stages, inputSize: 224)
+    do {
+      return try EfficientNetLite(stages: lite0Stages, inputSize: 224)
+    } catch {
+      // The arguments are this type's own constants, which no caller can change.
+      preconditionFailure("EfficientNet-Lite0's constants were rejected: \(error)")
+    }
   }
 
   /// One mobile inverted bottleneck block, wrapped in a residual when it keeps the shape.
   private static func block(
     _ path: String, stage: Stage, inputChannels: Int, stride: Int, epsilon: Float
-  ) -> any Layer {
+  ) throws(NeuralCoreError) -> any Layer {
     let relu6 = Activation.clip(min: 0, max: 6)
-    let expanded = inputChannels * stage.expansion
+    let (expanded, overflow) = inputChannels.multipliedReportingOverflow(by: stage.expansion)
+    guard !overflow else {
+      throw NeuralCoreError(
+        .invalidArgument,
+        "\(path): \(inputChannels) channels times expansion \(stage.expansion) overflows")
+    }
     var layers: [any Layer] = []
     // Blocks without expansion name their batch normalizations from _bn1, as the checkpoint does.
     if stage.expansion != 1 {
       layers.append(
-        FoldedConvolution(
+        try FoldedConvolution(
           "\(path)._expand_conv", normalization: "\(path)._bn0", inputChannels: inputChannels,
           outputChannels: expanded, kernelSize: 1, activation: relu6, epsilon: epsilon))
     }
     layers.append(
-      FoldedConvolution(
+      try FoldedConvolution(
         "\(path)._depthwise_conv", normalization: "\(path)._bn1", inputChannels: expanded,
         outputChannels: expanded, kernelSize: stage.kernelSize, stride: stride, groups: expanded,
         activation: relu6, epsilon: epsilon))
     layers.append(
-      FoldedConvolution(
+      try FoldedConvolution(
         "\(path)._project_conv", normalization: "\(path)._bn2", inputChannels: expanded,
         outputChannels: stage.outputChannels, kernelSize: 1, activation: .identity,
         epsilon: epsilon))

@@ -17,10 +17,10 @@ struct FoldedConvolution: Layer {
   init(
     _ name: String, normalization: String, inputChannels: Int, outputChannels: Int,
     kernelSize: Int, stride: Int = 1, groups: Int = 1, activation: Activation, epsilon: Float
-  ) {
+  ) throws(NeuralCoreError) {
     normalizationName = normalization
     self.epsilon = epsilon
-    convolution = Conv2D(
+    convolution = try Conv2D(
       name: name, inputChannels: inputChannels, outputChannels: outputChannels,
       kernelSize: kernelSize, stride: stride, padding: .same, groups: groups, hasBias: true,
       activation: activation)

@@ -20,7 +20,9 @@ public struct BatchNorm: Layer {
   ///   - name: The module path of its parameters.
   ///   - channels: The number of channels.
   ///   - epsilon: Added to the variance (EfficientNet-Lite uses 1e-3, PyTorch's default 1e-5).
-  public init(name: String, channels: Int, epsilon: Float = 1e-5) {
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when `channels` is not positive.
+  public init(name: String, channels: Int, epsilon: Float = 1e-5) throws(NeuralCoreError) {
+    try LayerArguments.requirePositive(["channels": channels], layer: "BatchNorm '\(name)'")
     self.name = name
     self.channels = channels
     self.epsilon = epsilon

@@ -41,13 +41,30 @@ public struct Conv2D: Layer {
   ///   - groups: Channel groups (both channel counts must divide by it).
   ///   - hasBias: Whether to load and add a bias.
   ///   - activation: The activation fused into the output.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a count, size, stride or
+  ///   dilation is not positive, a padding amount is negative, a channel count does not divide
+  ///   by `groups`, or the weight would have more elements than an `Int` counts.
   public init(
     name: String, inputChannels: Int, outputChannels: Int, kernelSize: Int, stride: Int = 1,
     dilation: Int = 1, padding: Padding = .valid, groups: Int = 1, hasBias: Bool = true,
     activation: Activation = .identity
-  ) {
-    precondition(inputChannels > 0 && outputChannels > 0 && kernelSize > 0 && stride > 0)
-    precondition(groups > 0 && inputChannels % groups == 0 && outputChannels % groups == 0)
+  ) throws(NeuralCoreError) {
+    let layer = "Conv2D '\(name)'"
+    try LayerArguments.requirePositive(
+      ["inputChannels": inputChannels, "outputChannels": outputChannels, "groups": groups],
+      layer: layer)
+    try LayerArguments.requirePositive(
+      ["kernelSize": kernelSize, "stride": stride, "dilation": dilation], layer: layer,
+      bounded: true)
+    try LayerArguments.requireValid(padding, layer: layer)
+    guard inputChannels % groups == 0, outputChannels % groups == 0 else {
+      throw NeuralCoreError(
+        .invalidArgument,
+        "\(layer): inputChannels \(inputChannels) and outputChannels \(outputChannels) must "
+          + "both divide by groups \(groups)")
+    }
+    try LayerArguments.requireElementCount(
+      [outputChannels, inputChannels / groups, kernelSize, kernelSize], layer: layer)
     self.name = name
     self.inputChannels = inputChannels
     self.outputChannels = outputChannels

@@ -27,10 +27,16 @@ public struct Dense: Layer {
   ///   - outputFeatures: Features per output row.
   ///   - hasBias: Whether to load and add a bias.
   ///   - activation: The activation applied to the output.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a feature count is not
+  ///   positive or the weight would have more elements than an `Int` counts.
   public init(
     name: String, inputFeatures: Int, outputFeatures: Int, hasBias: Bool = true,
     activation: Activation = .identity
-  ) {
+  ) throws(NeuralCoreError) {
+    let layer = "Dense '\(name)'"
+    try LayerArguments.requirePositive(
+      ["inputFeatures": inputFeatures, "outputFeatures": outputFeatures], layer: layer)
+    try LayerArguments.requireElementCount([outputFeatures, inputFeatures], layer: layer)
     self.name = name
     self.inputFeatures = inputFeatures
     self.outputFeatures = outputFeatures

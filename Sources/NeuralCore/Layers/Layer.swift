@@ -109,3 +109,61 @@ enum LayerSupport {
     return try Tensor(shape: shape, scalars: scalars)
   }
 }
+
+/// Checks of the arguments public layer initializers take, so a bad argument is a typed error
+/// rather than a trap later in a kernel.
+enum LayerArguments {
+  /// The largest kernel size, stride, dilation or padding accepted: small enough that the window
+  /// arithmetic (`(kernel - 1) * dilation + 1`, `input + padding`) cannot overflow.
+  static let maximumExtent = Int(Int32.max)
+
+  /// Throws unless every value is positive (and, for window arguments, at most
+  /// ``maximumExtent``).
+  ///
+  /// - Parameters:
+  ///   - values: Argument names and values, in declaration order.
+  ///   - layer: The layer named in the message, such as `Conv2D '_conv_stem'`.
+  ///   - bounded: Whether the values are window extents limited to ``maximumExtent``.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` naming the first bad argument.
+  static func requirePositive(
+    _ values: KeyValuePairs<String, Int>, layer: String, bounded: Bool = false
+  ) throws(NeuralCoreError) {
+    for (name, value) in values {
+      guard value > 0 else {
+        throw NeuralCoreError(.invalidArgument, "\(layer): \(name) must be positive, got \(value)")
+      }
+      guard !bounded || value <= maximumExtent else {
+        throw NeuralCoreError(
+          .invalidArgument, "\(layer): \(name) must be at most \(maximumExtent), got \(value)")
+      }
+    }
+  }
+
+  /// Throws unless explicit padding amounts are between 0 and ``maximumExtent``.
+  ///
+  /// - Parameters:
+  ///   - padding: The padding argument.
+  ///   - layer: The layer named in the message.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument`.
+  static func requireValid(_ padding: Padding, layer: String) throws(NeuralCoreError) {
+    guard case .explicit(let top, let left, let bottom, let right) = padding else { return }
+    for amount in [top, left, bottom, right] where !(0...maximumExtent).contains(amount) {
+      throw NeuralCoreError(
+        .invalidArgument,
+        "\(layer): padding amounts must be between 0 and \(maximumExtent), got \(padding)")
+    }
+  }
+
+  /// Throws unless a parameter of `shape` has a representable element count.
+  ///
+  /// - Parameters:
+  ///   - shape: The parameter's shape.
+  ///   - layer: The layer named in the message.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument`.
+  static func requireElementCount(_ shape: [Int], layer: String) throws(NeuralCoreError) {
+    guard Tensor.elementCount(of: shape) != nil else {
+      throw NeuralCoreError(
+        .invalidArgument, "\(layer): a weight of shape \(shape) has too many elements")
+    }
+  }
+}

@@ -27,11 +27,15 @@ public struct Pool2D: Layer {
   ///   - stride: Step between windows; defaults to the kernel size.
   ///   - padding: How the input is padded.
   ///   - ceilMode: Whether a partial window at the end produces an output.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when the kernel size or stride is
+  ///   not positive or a padding amount is negative.
   public init(
     _ reduction: Reduction, kernelSize: Int, stride: Int? = nil, padding: Padding = .valid,
     ceilMode: Bool = false
-  ) {
-    precondition(kernelSize > 0 && (stride ?? 1) > 0)
+  ) throws(NeuralCoreError) {
+    try LayerArguments.requirePositive(
+      ["kernelSize": kernelSize, "stride": stride ?? kernelSize], layer: "Pool2D", bounded: true)
+    try LayerArguments.requireValid(padding, layer: "Pool2D")
     self.reduction = reduction
     self.kernelSize = kernelSize
     self.stride = stride ?? kernelSize
