@@ -3,7 +3,11 @@ import NeuralCore
 import Testing
 
 /// EfficientNet-Lite graphs against ONNX Runtime's logits on the reference photos.
-@Suite struct ModelParityTests {
+@Suite(
+  .requiresSharedModels(
+    "onnx/efficientnet-lite0.onnx", "onnx/efficientnet-lite0.bn.onnx",
+    "onnx/efficientnet-lite1.onnx", "ref/efficientnet-lite0", "ref/efficientnet-lite1"))
+struct ModelParityTests {
   struct Outcome {
     var maximumDifference: Float = 0
     var images = 0
@@ -41,9 +45,8 @@ import Testing
     ("efficientnet-lite1.onnx", "efficientnet-lite1"),
   ])
   func matchesONNXRuntime(model: String, reference: String) throws {
-    guard let modelPath = SharedModels.path("onnx/\(model)"),
-      let referencePath = SharedModels.path("ref/\(reference)")
-    else { return }
+    let modelPath = try SharedModels.requiredPath("onnx/\(model)")
+    let referencePath = try SharedModels.requiredPath("ref/\(reference)")
     let session = try InferenceSession(
       contentsOfFile: modelPath, options: SessionOptions(threadCount: 2))
     let inputName = try #require(session.inputs.first?.name)
@@ -53,10 +56,11 @@ import Testing
       .sorted()
     #expect(stems.contains("batch"))
     #if DEBUG
-      // An unoptimized build runs one image in about 45 s; the full sweep belongs to release.
+      // An unoptimized build runs one image in about 45 s; the full sweep belongs to release,
+      // which .ci/run runs after the debug suite.
       print(
-        "parity \(model): debug build checks chelsea only; run `swift test -c release "
-          + "-Xswiftc -enable-testing --filter ModelParityTests` for every input and the batch")
+        "parity \(model): debug build checks chelsea only; `swift test -c release "
+          + "--filter ModelParityTests` (as .ci/run does) checks every input and the batch")
       let checked = stems.filter { $0 == "chelsea" }
     #else
       let checked = stems

@@ -1,9 +1,11 @@
 public import Foundation
 
-/// Finds the shared, read-only test corpora (`../shared/testdata` next to the package root).
+/// Finds the shared, read-only test corpora (`testdata` under ``SharedData/expectedRoot``,
+/// normally `../shared/testdata` next to the package root).
 ///
 /// The location comes from this file's own path at compile time, never from the working
-/// directory, so tests find the corpora however they are launched.
+/// directory, so tests find the corpora however they are launched; `VISION_CATALOG_SHARED_ROOT`
+/// moves it as it moves ``SharedData``.
 public enum CorpusLocator {
   /// The package root: this file lives in `Tests/TestSupport/`.
   public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
@@ -12,22 +14,14 @@ public enum CorpusLocator {
     .deletingLastPathComponent()
 
   /// The corpora folder, whether or not it exists.
-  public static let testdata: URL =
-    packageRoot
-    .deletingLastPathComponent()
-    .appendingPathComponent("shared/testdata", isDirectory: true)
+  public static let testdata: URL = SharedData.expectedRoot.appendingPathComponent(
+    "testdata", isDirectory: true)
 
   /// Whether the corpora folder is present.
-  public static var isAvailable: Bool {
-    var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: testdata.path, isDirectory: &isDirectory)
-      && isDirectory.boolValue
-  }
+  public static var isAvailable: Bool { SharedData.isDirectory(testdata) }
 
-  /// The reason printed when corpus tests are skipped.
-  public static var skipReason: String {
-    "corpus folder \(testdata.path) is absent (tests that need ../shared/testdata are skipped)"
-  }
+  /// Why corpus tests are skipped, for `.enabled(if:_:)`.
+  public static var skipReason: String { SharedData.skipReason(for: "testdata") }
 
   /// The URL of a file or folder inside the corpora.
   ///

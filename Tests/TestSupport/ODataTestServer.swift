@@ -62,7 +62,7 @@ public final class ODataTestServer: Sendable {
   }()
 
   /// Whether the server tests should run: the venv exists, or `CATALOG_REQUIRE_ODATA_SERVERS=1`
-  /// is set (CI sets it, so a missing venv fails the run instead of skipping tests).
+  /// is set (`.ci/run` exports it, so a missing venv fails the run instead of skipping tests).
   public static var isAvailable: Bool {
     unavailableReason == nil
       || ProcessInfo.processInfo.environment["CATALOG_REQUIRE_ODATA_SERVERS"] == "1"

@@ -447,48 +447,6 @@ struct Convolution: Sendable {
       }
     }
   }
-
-  /// The scalar reference: a direct seven-loop convolution on arrays.
-  static func reference(
-    input: [Float], batch: Int, inputChannels: Int, height: Int, width: Int, weights: [Float],
-    bias: [Float]?, outputChannels: Int, groups: Int, window: Window, activation: Activation
-  ) -> [Float] {
-    guard let size = window.outputSize(height: height, width: width) else { return [] }
-    let groupInputs = inputChannels / groups
-    let groupOutputs = outputChannels / groups
-    var output = [Float](
-      repeating: 0, count: batch * outputChannels * size.height * size.width)
-    for n in 0..<batch {
-      for oc in 0..<outputChannels {
-        let group = oc / groupOutputs
-        for oy in 0..<size.height {
-          for ox in 0..<size.width {
-            var sum: Float = bias?[oc] ?? 0
-            for ic in 0..<groupInputs {
-              let channel = group * groupInputs + ic
-              for ky in 0..<window.kernelHeight {
-                let y = oy * window.strideY + ky * window.dilationY - window.padTop
-                guard y >= 0 && y < height else { continue }
-                for kx in 0..<window.kernelWidth {
-                  let x = ox * window.strideX + kx * window.dilationX - window.padLeft
-                  guard x >= 0 && x < width else { continue }
-                  let value = input[((n * inputChannels + channel) * height + y) * width + x]
-                  let weight =
-                    weights[
-                      ((oc * groupInputs + ic) * window.kernelHeight + ky) * window.kernelWidth
-                        + kx]
-                  sum += value * weight
-                }
-              }
-            }
-            output[((n * outputChannels + oc) * size.height + oy) * size.width + ox] =
-              activation(sum)
-          }
-        }
-      }
-    }
-    return output
-  }
 }
 
 extension Window {

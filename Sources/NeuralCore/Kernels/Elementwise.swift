@@ -160,26 +160,4 @@ enum Elementwise {
       index += 1
     }
   }
-
-  /// The scalar reference: each output element's operands found from its multi-index.
-  static func reference(
-    _ operation: Operation, a: [Float], aShape: [Int], b: [Float], bShape: [Int]
-  ) -> [Float]? {
-    guard let shape = broadcastShape(aShape, bShape), let count = Tensor.elementCount(of: shape)
-    else { return nil }
-    let aStrides = broadcastStrides(aShape, to: shape)
-    let bStrides = broadcastStrides(bShape, to: shape)
-    return (0..<count).map { flat in
-      var remainder = flat
-      var aOffset = 0
-      var bOffset = 0
-      for axis in Swift.stride(from: shape.count - 1, through: 0, by: -1) {
-        let coordinate = remainder % shape[axis]
-        remainder /= shape[axis]
-        aOffset += coordinate * aStrides[axis]
-        bOffset += coordinate * bStrides[axis]
-      }
-      return operation(a[aOffset], b[bOffset])
-    }
-  }
 }

@@ -376,24 +376,4 @@ enum GEMM {
       epilogue.activation.apply(target, count: n)
     }
   }
-
-  /// The scalar reference: `C = alpha * op(A) * op(B) + beta * C` with `op` an optional transpose.
-  ///
-  /// `a` is `m × k` (or `k × m` when `transposeA`), `b` is `k × n` (or `n × k`), `c` is `m × n`.
-  static func reference(
-    m: Int, n: Int, k: Int, a: [Float], transposeA: Bool, b: [Float], transposeB: Bool,
-    alpha: Float, beta: Float, c: inout [Float]
-  ) {
-    for i in 0..<m {
-      for j in 0..<n {
-        var sum: Float = 0
-        for p in 0..<k {
-          let aValue = transposeA ? a[p * m + i] : a[i * k + p]
-          let bValue = transposeB ? b[j * k + p] : b[p * n + j]
-          sum += aValue * bValue
-        }
-        c[i * n + j] = alpha * sum + (beta == 0 ? 0 : beta * c[i * n + j])
-      }
-    }
-  }
 }

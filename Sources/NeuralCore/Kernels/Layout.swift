@@ -49,21 +49,6 @@ enum Layout {
     }
   }
 
-  /// The scalar reference of ``transpose(input:shape:permutation:output:)`` on arrays.
-  static func transposeReference(input: [Float], shape: [Int], permutation: [Int]) -> [Float] {
-    let outputShape = permutation.map { shape[$0] }
-    let inputStrides = strides(of: shape)
-    return (0..<input.count).map { flat in
-      var remainder = flat
-      var offset = 0
-      for axis in Swift.stride(from: outputShape.count - 1, through: 0, by: -1) {
-        offset += (remainder % outputShape[axis]) * inputStrides[permutation[axis]]
-        remainder /= outputShape[axis]
-      }
-      return input[offset]
-    }
-  }
-
   /// Concatenates tensors along `axis`; `outer` is the product of the dimensions before it
   /// and `blocks[i]` is input i's element count per outer index.
   @_optimize(speed)
@@ -151,32 +136,6 @@ enum Layout {
         index[axis] = 0
         axis -= 1
       }
-    }
-  }
-
-  /// The scalar reference of ``pad(input:shape:begins:ends:mode:output:)`` on arrays.
-  static func padReference(
-    input: [Float], shape: [Int], begins: [Int], ends: [Int], mode: PadMode
-  ) -> [Float] {
-    let outputShape = (0..<shape.count).map { shape[$0] + begins[$0] + ends[$0] }
-    let count = Tensor.elementCount(of: outputShape) ?? 0
-    let inputStrides = strides(of: shape)
-    return (0..<count).map { flat in
-      var remainder = flat
-      var offset = 0
-      for axis in Swift.stride(from: outputShape.count - 1, through: 0, by: -1) {
-        let coordinate = remainder % outputShape[axis]
-        remainder /= outputShape[axis]
-        guard
-          let source = sourceCoordinate(
-            coordinate - begins[axis], length: shape[axis], mode: mode)
-        else {
-          if case .constant(let value) = mode { return value }
-          return 0
-        }
-        offset += source * inputStrides[axis]
-      }
-      return input[offset]
     }
   }
 }

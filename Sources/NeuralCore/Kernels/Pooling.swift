@@ -95,46 +95,6 @@ struct Pooling: Hashable, Sendable {
     }
   }
 
-  /// The scalar reference: every tap bounds-checked, on arrays.
-  func reference(input: [Float], planes: Int, height: Int, width: Int) -> [Float] {
-    guard let size = outputSize(height: height, width: width) else { return [] }
-    var output = [Float](repeating: 0, count: planes * size.height * size.width)
-    for plane in 0..<planes {
-      for oy in 0..<size.height {
-        for ox in 0..<size.width {
-          var maximum = -Float.infinity
-          var sum: Float = 0
-          var real = 0
-          var padded = 0
-          for ky in 0..<window.kernelHeight {
-            let y = oy * window.strideY - window.padTop + ky * window.dilationY
-            for kx in 0..<window.kernelWidth {
-              let x = ox * window.strideX - window.padLeft + kx * window.dilationX
-              let insidePadding =
-                y >= -window.padTop && y < height + window.padBottom && x >= -window.padLeft
-                && x < width + window.padRight
-              if insidePadding { padded += 1 }
-              guard y >= 0 && y < height && x >= 0 && x < width else { continue }
-              let value = input[(plane * height + y) * width + x]
-              if value > maximum || value.isNaN { maximum = value }
-              sum += value
-              real += 1
-            }
-          }
-          let result: Float
-          switch kind {
-          case .max: result = maximum
-          case .average(let countsPadding):
-            let divisor = countsPadding ? padded : real
-            result = divisor > 0 ? sum / Float(divisor) : 0
-          }
-          output[(plane * size.height + oy) * size.width + ox] = result
-        }
-      }
-    }
-    return output
-  }
-
   /// Averages each of `planes` planes of `count` values into one value.
   @_optimize(speed)
   static func globalAverage(
@@ -155,15 +115,6 @@ struct Pooling: Hashable, Sendable {
         index += 1
       }
       output[plane] = count > 0 ? sum / Float(count) : 0
-    }
-  }
-
-  /// The scalar reference of ``globalAverage(input:planes:count:output:threads:)``.
-  static func globalAverageReference(input: [Float], planes: Int, count: Int) -> [Float] {
-    (0..<planes).map { plane in
-      var sum: Float = 0
-      for index in 0..<count { sum += input[plane * count + index] }
-      return count > 0 ? sum / Float(count) : 0
     }
   }
 }

@@ -24,20 +24,4 @@ enum Softmax {
       }
     }
   }
-
-  /// The scalar reference, in double precision from the definition `exp(x) / sum(exp(x))`.
-  static func reference(input: [Float], outer: Int, length: Int, inner: Int) -> [Float] {
-    var output = [Float](repeating: 0, count: input.count)
-    for block in 0..<outer {
-      for lane in 0..<inner {
-        let indices = (0..<length).map { block * length * inner + $0 * inner + lane }
-        let maximum = indices.map { Double(input[$0]) }.max() ?? 0
-        let total = indices.reduce(0.0) { $0 + Foundation.exp(Double(input[$1]) - maximum) }
-        for index in indices {
-          output[index] = Float(Foundation.exp(Double(input[index]) - maximum) / total)
-        }
-      }
-    }
-    return output
-  }
 }

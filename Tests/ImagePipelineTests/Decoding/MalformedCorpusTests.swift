@@ -63,6 +63,10 @@ struct MalformedCorpusTests {
   @Test func imagePNGRegressionsAndFuzzCorpus() {
     let tests = CorpusLocator.files(in: "image-png-tests-fuzz/tests", recursive: true)
       .filter { $0.pathExtension == "png" }
+    // 8 `x_` files that must fail and 19 regressions that must decode, so a missing folder
+    // cannot pass as an empty loop.
+    #expect(tests.count == 27)
+    #expect(tests.filter { $0.lastPathComponent.hasPrefix("x_") }.count == 8)
     let outcomes = run("image-png tests", tests)
     for (name, outcome) in outcomes {
       let file = (name as NSString).lastPathComponent
@@ -87,6 +91,7 @@ struct MalformedCorpusTests {
     #expect(
       outcomes["jpeg-decoder-tests/crashtest/images/extraneous-bytes-after-sos.jpg"] == .decoded)
     let icc = CorpusLocator.files(in: "jpeg-decoder-tests/icc")
+    #expect(icc.count == 5)
     for (name, outcome) in run("jpeg-decoder icc", icc) {
       #expect(outcome == .decoded, "\(name)")
     }

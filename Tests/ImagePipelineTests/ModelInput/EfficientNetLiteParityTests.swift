@@ -8,8 +8,8 @@ import Testing
 /// produced ONNX Runtime's logits, on the decoded photos of ../shared/models.
 @Suite(
   .enabled(
-    if: SharedData.url("models/ref/manifest.json") != nil,
-    "../shared/models/ref/manifest.json is absent; reference parity skipped"))
+    if: SharedData.contains("models/ref/manifest.json"),
+    Comment(rawValue: SharedData.skipReason(for: "models/ref/manifest.json"))))
 struct EfficientNetLiteParityTests {
   private struct Case: Sendable, CustomStringConvertible {
     let model: String
@@ -25,7 +25,7 @@ struct EfficientNetLiteParityTests {
   }
 
   private static func cases() throws -> [Case] {
-    guard let manifestURL = SharedData.url("models/ref/manifest.json") else { return [] }
+    let manifestURL = try #require(SharedData.url("models/ref/manifest.json"))
     let manifest = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
     let photos = try #require(manifest["photos"] as? [String: [String: Any]])

@@ -3,8 +3,9 @@ import NeuralCore
 import Testing
 
 @Suite struct NPYFileTests {
-  @Test func readsReferenceInputAndWritesTheSameHeaderAsNumPy() throws {
-    guard let path = SharedModels.path("ref/efficientnet-lite0/chelsea.input.npy") else { return }
+  @Test(.requiresSharedModels("ref/efficientnet-lite0/chelsea.input.npy"))
+  func readsReferenceInputAndWritesTheSameHeaderAsNumPy() throws {
+    let path = try SharedModels.requiredPath("ref/efficientnet-lite0/chelsea.input.npy")
     let tensor = try NPYFile.read(contentsOfFile: path)
     #expect(tensor.shape == [1, 3, 224, 224])
     #expect(tensor.scalars.allSatisfy { $0.isFinite })

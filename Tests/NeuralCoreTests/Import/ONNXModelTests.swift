@@ -2,11 +2,15 @@ import NeuralCore
 import Testing
 
 @Suite struct ONNXModelTests {
-  @Test(arguments: [
-    "efficientnet-lite0.onnx", "efficientnet-lite0.bn.onnx", "efficientnet-lite1.onnx",
-  ])
+  @Test(
+    .requiresSharedModels(
+      "onnx/efficientnet-lite0.onnx", "onnx/efficientnet-lite0.bn.onnx",
+      "onnx/efficientnet-lite1.onnx"),
+    arguments: [
+      "efficientnet-lite0.onnx", "efficientnet-lite0.bn.onnx", "efficientnet-lite1.onnx",
+    ])
   func parsesReferenceModel(_ file: String) throws {
-    guard let path = SharedModels.path("onnx/\(file)") else { return }
+    let path = try SharedModels.requiredPath("onnx/\(file)")
     let model = try ONNXModel(contentsOfFile: path)
     let graph = model.graph
     #expect(model.opsetVersion(forDomain: "") == 13)
@@ -25,8 +29,9 @@ import Testing
   }
 }
 
-@Test func referenceModelWeightsAndConstantsDecode() throws {
-  guard let path = SharedModels.path("onnx/efficientnet-lite0.onnx") else { return }
+@Test(.requiresSharedModels("onnx/efficientnet-lite0.onnx"))
+func referenceModelWeightsAndConstantsDecode() throws {
+  let path = try SharedModels.requiredPath("onnx/efficientnet-lite0.onnx")
   let graph = try ONNXModel(contentsOfFile: path).graph
   let parameters = graph.initializers.reduce(0) { $0 + $1.value.count }
   // efficientnet-lite0.info.json: "params": 4631000.

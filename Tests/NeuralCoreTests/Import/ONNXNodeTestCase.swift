@@ -5,8 +5,9 @@ import NeuralCore
 /// its input and expected output tensors per data set, and the tolerances ONNX gives.
 ///
 /// The executor's conformance test loads cases through this type; ``allCaseDirectories()`` finds
-/// them in `.cache/onnx-node-tests` (or `$ONNX_NODE_TESTS_DIR`) and returns `nil`, printing why,
-/// when they have not been generated.
+/// them in `.cache/onnx-node-tests` (or `$ONNX_NODE_TESTS_DIR`) and returns `nil` when they have
+/// not been generated, which the tests' `.enabled(if:)` traits turn into a skip with
+/// ``skipReason``.
 struct ONNXNodeTestCase {
   /// One set of inputs with the outputs the reference produced for them.
   struct DataSet {
@@ -51,19 +52,20 @@ struct ONNXNodeTestCase {
     var finiteAbsSum: Double?
   }
 
-  /// The generated cases' root, or `nil` with a printed reason when they are absent.
+  /// Where the generated cases are looked for: `$ONNX_NODE_TESTS_DIR`, else `.cache/onnx-node-tests`.
+  static let expectedRoot: URL =
+    ProcessInfo.processInfo.environment["ONNX_NODE_TESTS_DIR"].map { URL(fileURLWithPath: $0) }
+    ?? SharedModels.cacheURL("onnx-node-tests")
+
+  /// The generated cases' root, or `nil` when they are absent.
   static func rootDirectory() -> URL? {
-    let environment = ProcessInfo.processInfo.environment["ONNX_NODE_TESTS_DIR"]
-    let root =
-      environment.map { URL(fileURLWithPath: $0) }
-      ?? SharedModels.packageRoot.appendingPathComponent(".cache/onnx-node-tests")
-    guard FileManager.default.fileExists(atPath: root.appendingPathComponent("VERSION").path)
-    else {
-      print(
-        "skipping: no ONNX node tests at \(root.path); run Scripts/onnx-node-tests/generate.sh")
-      return nil
-    }
-    return root
+    FileManager.default.fileExists(atPath: expectedRoot.appendingPathComponent("VERSION").path)
+      ? expectedRoot : nil
+  }
+
+  /// Why the node-test suites are skipped when ``rootDirectory()`` is `nil`.
+  static var skipReason: String {
+    "no ONNX node tests at \(expectedRoot.path) (run Scripts/onnx-node-tests/generate.sh): skipped"
   }
 
   /// Every case directory under ``rootDirectory()``, sorted by name.

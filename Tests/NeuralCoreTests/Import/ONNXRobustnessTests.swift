@@ -49,8 +49,9 @@ import Testing
     #expect(shape.integerValues() == [-1, 1_280])
   }
 
-  @Test func enforcesTheFileSizeLimitAndReportsMissingFiles() throws {
-    guard let path = SharedModels.path("onnx/efficientnet-lite0.onnx") else { return }
+  @Test(.requiresSharedModels("onnx/efficientnet-lite0.onnx"))
+  func enforcesTheFileSizeLimitAndReportsMissingFiles() throws {
+    let path = try SharedModels.requiredPath("onnx/efficientnet-lite0.onnx")
     expectNeuralCoreError(.limitExceeded) {
       _ = try ONNXModel(contentsOfFile: path, limits: ImportLimits(maximumFileBytes: 1_000_000))
     }
@@ -167,8 +168,9 @@ import Testing
   }
 
   /// Hundreds of deterministic mutations of the real model: each ends in a model or a typed error.
-  @Test func survivesMutationsOfTheReferenceModel() throws {
-    guard let path = SharedModels.path("onnx/efficientnet-lite0.onnx") else { return }
+  @Test(.requiresSharedModels("onnx/efficientnet-lite0.onnx"))
+  func survivesMutationsOfTheReferenceModel() throws {
+    let path = try SharedModels.requiredPath("onnx/efficientnet-lite0.onnx")
     let original = try ONNXModel(contentsOfFile: path)
     let bytes = try FileBytesForTests.read(path)
     var generator = SeededGenerator(seed: 0x0_4E58_2024)

@@ -33,14 +33,11 @@ import Testing
   }
 
   /// Seeded mutations of the real Lite0 checkpoint's pickles, when it has been fetched.
-  @Test func survivesMutationsOfTheLite0Checkpoint() throws {
-    let path = SharedModels.packageRoot.appendingPathComponent(
-      ".cache/models/efficientnet-lite0-57934424.pth"
-    ).path
-    guard FileManager.default.fileExists(atPath: path) else {
-      print("skipping: \(path) is absent; run Scripts/fetch-default-model.sh")
-      return
-    }
+  @Test(
+    .requiresGeneratedFixture(
+      SharedModels.lite0Checkpoint, madeBy: "Scripts/fetch-default-model.sh"))
+  func survivesMutationsOfTheLite0Checkpoint() throws {
+    let path = SharedModels.lite0Checkpoint.path
     let bytes = try FileBytesForTests.read(path)
     var generator = SeededGenerator(seed: 0x4C49_5445)
     var outcomes = FuzzOutcomes()

@@ -83,14 +83,14 @@ import Testing
 
   /// Checkpoints pickled by Python's own pickle module in both torch.save layouts, written by
   /// Scripts/make-checkpoint-fixtures.py (standard library only, stand-in torch globals).
-  @Test(arguments: ["zip.pth", "legacy.pth"])
+  @Test(
+    .requiresGeneratedFixture(
+      SharedModels.cacheURL("checkpoint-fixtures/expected.json"),
+      madeBy: "Scripts/make-checkpoint-fixtures.py .cache/checkpoint-fixtures"),
+    arguments: ["zip.pth", "legacy.pth"])
   func readsCheckpointsPickledByPython(_ file: String) throws {
-    let directory = SharedModels.packageRoot.appendingPathComponent(".cache/checkpoint-fixtures")
+    let directory = SharedModels.cacheURL("checkpoint-fixtures")
     let expectedURL = directory.appendingPathComponent("expected.json")
-    guard FileManager.default.fileExists(atPath: expectedURL.path) else {
-      print("skipping: no \(expectedURL.path); run Scripts/make-checkpoint-fixtures.py")
-      return
-    }
     struct Expected: Decodable {
       var name: String
       var dtype: String
@@ -110,14 +110,12 @@ import Testing
   }
 
   /// The default model's real checkpoint (legacy layout), fetched by Scripts/fetch-default-model.sh.
-  @Test func readsEfficientNetLite0Checkpoint() throws {
-    let path = SharedModels.packageRoot.appendingPathComponent(
-      ".cache/models/efficientnet-lite0-57934424.pth"
-    ).path
-    guard FileManager.default.fileExists(atPath: path) else {
-      print("skipping: \(path) is absent; run Scripts/fetch-default-model.sh")
-      return
-    }
+  @Test(
+    .requiresGeneratedFixture(
+      SharedModels.lite0Checkpoint, madeBy: "Scripts/fetch-default-model.sh"),
+    .requiresSharedModels("onnx/efficientnet-lite0.bn.onnx"))
+  func readsEfficientNetLite0Checkpoint() throws {
+    let path = SharedModels.lite0Checkpoint.path
     let stateDict = try StateDict(contentsOfFile: path)
     #expect(stateDict.count == 296)
     for name in [
@@ -128,7 +126,7 @@ import Testing
     #expect(stateDict["_conv_stem.weight"]?.shape == [32, 3, 3, 3])
     #expect(stateDict["_fc.weight"]?.shape == [1000, 1280])
     // The .bn.onnx graph keeps every parameter unfolded, named "m." + the state-dict name.
-    guard let onnxPath = SharedModels.path("onnx/efficientnet-lite0.bn.onnx") else { return }
+    let onnxPath = try SharedModels.requiredPath("onnx/efficientnet-lite0.bn.onnx")
     let graph = try ONNXModel(contentsOfFile: onnxPath).graph
     var compared = 0
     for initializer in graph.initializers where initializer.name.hasPrefix("m.") {
