@@ -121,3 +121,79 @@ func visionCatalogSample(photoURL: URL) async throws {
   let result = try await finder.find(contentsOf: photoURL)
   _ = result
 }
+
+// BuildingODataQueries.md
+func buildingQueriesSample() throws {
+  let query = ODataQuery(entitySet: Product.entitySet)
+    .filter(Product.categoryName == "Mice" && Product.price < Decimal(50))
+    .select(Product.productId, Product.name, Product.price)
+    .orderBy(Product.price.descending, Product.name.ascending)
+    .top(10)
+    .inlineCount()
+
+  print(try query.relativeURL(version: .v4))
+  print(try query.relativeURL(version: .v2))
+}
+
+func queryArgumentSample(requested: Int) {
+  let query = ODataQuery(entitySet: Product.entitySet).top(requested)  // requested is -1
+  do {
+    _ = try query.relativeURL(version: .v4)
+  } catch {
+    print(error)  // CatalogError.invalidArgument: $top must not be negative, got -1 in the query
+  }
+}
+
+func filterSample() {
+  let filter =
+    (Product.categoryName == "Mice" || Product.categoryName == "Keyboards") && Product.price < 40
+  _ = filter
+}
+
+// ImportingModels.md
+func importingONNXSample() throws {
+  let model = try ONNXModel(contentsOfFile: "efficientnet-lite0.onnx")
+  let session = try InferenceSession(model: model, options: SessionOptions(threadCount: 2))
+  print(session.inputs)  // [TensorDescription(name: "input", shape: [nil, 3, 224, 224])]
+}
+
+func importingCheckpointSample() throws {
+  let state = try StateDict(contentsOfFile: "efficientnet-lite0-57934424.pth")
+  print(state.count)  // 296
+  let stem = try state.tensor(named: "_conv_stem.weight")  // [32, 3, 3, 3]
+  _ = stem
+}
+
+func importLimitsSample(upload: String) throws {
+  let strict = ImportLimits(maximumFileBytes: 64 << 20, maximumElementCount: 1 << 24)
+  let model = try ONNXModel(contentsOfFile: upload, limits: strict)
+  _ = model
+}
+
+// NeuralCore.md
+func neuralCoreSample(image: Tensor) throws {
+  let session = try InferenceSession(
+    contentsOfFile: "efficientnet-lite0.onnx", options: SessionOptions(threadCount: 2))
+  let logits = try session.run(["input": image])["logits"]
+  _ = logits
+}
+
+// RunningModels.md
+func runningModelsSample(path: String, batch: Tensor) throws {
+  let session = try InferenceSession(contentsOfFile: path, options: SessionOptions(threadCount: 2))
+  print(session.inputs)  // [TensorDescription(name: "input", shape: [nil, 3, 224, 224])]
+  let outputs = try session.run(["input": batch])  // batch: [N, 3, 224, 224]
+  _ = outputs
+}
+
+func layersSample(parameters: [String: Tensor], image: Tensor) throws {
+  let stem = try Sequential(
+    Conv2D(
+      name: "_conv_stem", inputChannels: 3, outputChannels: 32, kernelSize: 3, stride: 2,
+      padding: .same, hasBias: false),
+    BatchNorm(name: "_bn0", channels: 32, epsilon: 1e-3),
+    ActivationLayer(.clip(min: 0, max: 6)))
+  let loaded = try stem.loading(parameters)  // parameters: [String: Tensor]
+  let features = try loaded.forward(image, threadCount: 2)
+  _ = features
+}
