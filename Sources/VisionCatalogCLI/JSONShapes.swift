@@ -96,16 +96,12 @@ enum JSONShapes {
       categoryAttempts = result.categoryAttempts.map(CategoryAttempt.init)
       query = result.query
       products = result.products.map(Product.init)
-      var timings = JSONShapes.milliseconds(result.timings.classification)
-      timings["classify"] = Self.milliseconds(
-        result.timings.classification.preprocess + result.timings.classification.inference)
-      timings["catalog"] = Self.milliseconds(result.timings.catalog)
-      timings["total"] = Self.milliseconds(result.timings.total)
+      let stages = result.timings.classification
+      var timings = JSONShapes.milliseconds(stages)
+      timings["classify"] = JSONShapes.milliseconds(stages.preprocess + stages.inference)
+      timings["catalog"] = JSONShapes.milliseconds(result.timings.catalog)
+      timings["total"] = JSONShapes.milliseconds(result.timings.total)
       timingsMs = timings
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Double {
-      JSONShapes.milliseconds(duration)
     }
   }
 
