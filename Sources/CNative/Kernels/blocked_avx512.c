@@ -1,4 +1,4 @@
-#include "CNativeKernels.h"
+#include "avx512_kernels.h"
 
 #include <string.h>
 
@@ -9,32 +9,6 @@
  */
 
 enum { LANES = CNK_BLOCK_LANES };
-
-void cnk_to_blocked(const float *input, int64_t channels, int64_t positions, int64_t first_block,
-                    int64_t block_count, float *output) {
-  for (int64_t block = first_block; block < first_block + block_count; block++) {
-    float *target = output + block * positions * LANES;
-    int64_t valid = channels - block * LANES < LANES ? channels - block * LANES : LANES;
-    const float *source = input + block * LANES * positions;
-    for (int64_t p = 0; p < positions; p++) {
-      for (int64_t lane = 0; lane < LANES; lane++) {
-        target[p * LANES + lane] = lane < valid ? source[lane * positions + p] : 0.0f;
-      }
-    }
-  }
-}
-
-void cnk_from_blocked(const float *input, int64_t channels, int64_t positions,
-                      int64_t first_block, int64_t block_count, float *output) {
-  for (int64_t block = first_block; block < first_block + block_count; block++) {
-    const float *source = input + block * positions * LANES;
-    int64_t valid = channels - block * LANES < LANES ? channels - block * LANES : LANES;
-    for (int64_t lane = 0; lane < valid; lane++) {
-      float *target = output + (block * LANES + lane) * positions;
-      for (int64_t p = 0; p < positions; p++) target[p] = source[p * LANES + lane];
-    }
-  }
-}
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -606,44 +580,4 @@ AVX512 void cnk_global_average_blocked_avx512(const float *input, int64_t channe
   }
 }
 
-#else
-/* Never called: Swift runs these only when cnk_has_avx512() returns 1. */
-void cnk_pointwise_blocked_avx512(const float *input, int64_t input_channels, int64_t positions,
-                                  const float *weights, const float *bias,
-                                  int64_t output_channels, int64_t first_block,
-                                  int64_t block_count, int64_t start, int64_t count,
-                                  const float *residual, float clamp_min, float clamp_max,
-                                  float *output, const cnk_blocked_tiling *tiling) {
-  (void)input, (void)input_channels, (void)positions, (void)weights, (void)bias;
-  (void)output_channels, (void)first_block, (void)block_count, (void)start, (void)count;
-  (void)residual, (void)clamp_min, (void)clamp_max, (void)output, (void)tiling;
-}
-
-void cnk_depthwise_blocked_avx512(const float *input, int64_t height, int64_t width,
-                                  const float *weights, const float *bias, int64_t block,
-                                  int64_t channels, const cnk_window *window, float *output,
-                                  int64_t output_height, int64_t output_width,
-                                  int64_t first_row, int64_t row_count, float clamp_min,
-                                  float clamp_max) {
-  (void)input, (void)height, (void)width, (void)weights, (void)bias, (void)block;
-  (void)channels, (void)window, (void)output, (void)output_height, (void)output_width;
-  (void)first_row, (void)row_count, (void)clamp_min, (void)clamp_max;
-}
-
-void cnk_conv_direct_blocked_avx512(const float *input, int64_t channels, int64_t height,
-                                    int64_t width, const float *weights, const float *bias,
-                                    int64_t output_channels, const cnk_window *window,
-                                    float *output, int64_t output_height, int64_t output_width,
-                                    int64_t first_block, int64_t block_count, int64_t first_row,
-                                    int64_t row_count, float clamp_min, float clamp_max) {
-  (void)input, (void)channels, (void)height, (void)width, (void)weights, (void)bias;
-  (void)output_channels, (void)window, (void)output, (void)output_height, (void)output_width;
-  (void)first_block, (void)block_count, (void)first_row, (void)row_count, (void)clamp_min;
-  (void)clamp_max;
-}
-
-void cnk_global_average_blocked_avx512(const float *input, int64_t channels, int64_t positions,
-                                       float *output) {
-  (void)input, (void)channels, (void)positions, (void)output;
-}
 #endif

@@ -1,5 +1,6 @@
-#include "CNativeKernels.h"
+#include "avx512_kernels.h"
 
+#if defined(__x86_64__)
 #include <string.h>
 
 /* Any window: one output at a time, taps outside the plane skipped. */
@@ -38,7 +39,6 @@ static void depthwise_scalar_planes(const float *input, int64_t planes, int64_t 
   }
 }
 
-#if defined(__x86_64__)
 #include <immintrin.h>
 
 #define AVX512 __attribute__((target("avx512f")))
@@ -320,13 +320,5 @@ AVX512 void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t hei
       else PADDED(0, 2);
     }
   }
-}
-#else
-void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t height, int64_t width,
-                          const float *weights, const float *bias, const cnk_window *w,
-                          float *output, int64_t output_height, int64_t output_width,
-                          float clamp_min, float clamp_max) {
-  depthwise_scalar_planes(input, planes, height, width, weights, bias, w, output, output_height,
-                          output_width, clamp_min, clamp_max);
 }
 #endif

@@ -1,4 +1,4 @@
-#include "CNativeKernels.h"
+#include "avx512_kernels.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -190,26 +190,5 @@ AVX512 void cnk_pointwise_tile_avx512(int64_t k, const float *packed_positions,
       }
     }
   }
-}
-#else
-/* Never called: Swift runs these only when cnk_has_avx512() returns 1. */
-void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first_panel,
-                          int64_t panel_count, int64_t rows, const float *b, int64_t ldb,
-                          int64_t columns, float *c, int64_t ldc, const cnk_epilogue *epilogue) {
-  (void)k, (void)packed_a, (void)first_panel, (void)panel_count, (void)rows, (void)b, (void)ldb;
-  (void)columns, (void)c, (void)ldc, (void)epilogue;
-}
-
-void cnk_pack_positions_avx512(const float *x, int64_t k, int64_t ldx, int64_t start,
-                               int64_t count, float *packed) {
-  (void)x, (void)k, (void)ldx, (void)start, (void)count, (void)packed;
-}
-
-void cnk_pointwise_tile_avx512(int64_t k, const float *packed_positions,
-                               int64_t position_count, const float *packed_weights,
-                               int64_t first_channel, int64_t channel_count, float *output,
-                               int64_t ldo, const cnk_epilogue *epilogue) {
-  (void)k, (void)packed_positions, (void)position_count, (void)packed_weights;
-  (void)first_channel, (void)channel_count, (void)output, (void)ldo, (void)epilogue;
 }
 #endif

@@ -1,4 +1,4 @@
-#include "CNativeKernels.h"
+#include "avx512_kernels.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -139,22 +139,5 @@ AVX512 void cnk_im2col_panels_avx512(const float *input, int64_t channels, int64
       }
     }
   }
-}
-#else
-void cnk_row_times_matrix_avx512(int64_t k, int64_t n, float alpha, const float *a,
-                                 int64_t a_stride, const float *b, int64_t ldb, float *c,
-                                 int accumulate) {
-  for (int64_t j = 0; j < n; j++) {
-    float sum = accumulate ? c[j] : 0;
-    for (int64_t p = 0; p < k; p++) sum += alpha * a[p * a_stride] * b[p * ldb + j];
-    c[j] = sum;
-  }
-}
-
-void cnk_im2col_panels_avx512(const float *input, int64_t channels, int64_t height,
-                              int64_t width, const cnk_window *w, int64_t output_width,
-                              int64_t start, int64_t count, float *destination) {
-  (void)input, (void)channels, (void)height, (void)width, (void)w, (void)output_width;
-  (void)start, (void)count, (void)destination;
 }
 #endif

@@ -2,19 +2,20 @@
 #define CNATIVE_KERNELS_H
 
 /*
- * Kernel half of the one C target: single-precision micro-kernels for NeuralCore written for
- * AVX-512 and compiled with per-function target attributes, so the package needs no
- * unsafeFlags. Swift asks cnk_has_avx512() once and calls these only when it returns 1; on
- * other CPUs NeuralCore runs its portable Swift kernels. Sizes are int64_t (Swift Int).
+ * Kernel half of the one C target: single-precision micro-kernels for NeuralCore, grouped in
+ * kernel sets. A set is one descriptor (cnk_kernel_set) holding its vector width, its tile sizes
+ * and its entry points; Swift asks for the sets this CPU runs once, picks one, and calls only
+ * through its descriptor, so no kernel is chosen by a scattered CPU check. Each x86 set is
+ * compiled with per-function target attributes (the package needs no unsafeFlags); the NEON set
+ * is aarch64's baseline. A set the CPU or the architecture lacks has no descriptor (NULL): no
+ * entry point exists that silently does nothing. Sizes are int64_t (Swift Int).
+ *
+ * The AVX2 and NEON sets are one source (kernels_generic.h) compiled per target over a small
+ * vector API; the AVX-512 set is hand-tuned separately (masks, gathers, permutes).
  */
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* Rows of C one GEMM micro-kernel call produces (the height of a packed A panel). */
-#define CNK_GEMM_ROW_TILE 12
-/* Columns of C one GEMM micro-kernel call produces (the width of a packed B panel). */
-#define CNK_GEMM_COLUMN_TILE 32
 
 /*
  * A 64-byte-aligned workspace of at least `bytes` owned by the calling thread: reused (grown
@@ -23,15 +24,14 @@
  */
 void *cnk_thread_scratch(size_t bytes);
 
-/* A hint to the CPU that the caller is spinning on a flag (x86 `pause`). */
+/* A hint to the CPU that the caller is spinning on a flag (x86 `pause`, ARM `yield`). */
 static inline void cnk_spin_pause(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield");
 #endif
 }
-
-/* 1 when the CPU and OS support the AVX-512 Foundation kernels of this target, else 0. */
-int cnk_has_avx512(void);
 
 /* What happens to each block of C after its sums are formed, in this order. */
 typedef struct cnk_epilogue {
@@ -46,40 +46,6 @@ typedef struct cnk_epilogue {
   float clamp_max;
 } cnk_epilogue;
 
-/*
- * Multiplies packed A panels first_panel..<first_panel + panel_count (each k x
- * CNK_GEMM_ROW_TILE, row r of step p at p * CNK_GEMM_ROW_TILE + r) by `columns` columns of B and
- * writes them to C. With ldb == 0, B is one packed tile: panels of k x CNK_GEMM_COLUMN_TILE,
- * zero-padded. Otherwise B is row-major with row stride ldb and `columns` a multiple of the
- * column tile, read in place. `c` and `residual` point at row 0 of this tile's first column;
- * rows at or past `rows` are not written.
- */
-void cnk_gemm_tile_avx512(int64_t k, const float *packed_a, int64_t first_panel,
-                          int64_t panel_count, int64_t rows, const float *b, int64_t ldb,
-                          int64_t columns, float *c, int64_t ldc, const cnk_epilogue *epilogue);
-
-/*
- * Packs positions start..<start + count of X (k rows of positions, row stride ldx) as panels of
- * CNK_GEMM_ROW_TILE positions: position r of a panel at step p is at p * CNK_GEMM_ROW_TILE + r,
- * unspecified past `count` (the kernels never read those lanes). The panels take count rounded
- * up to the row tile, times k, floats; nothing past them is written.
- */
-void cnk_pack_positions_avx512(const float *x, int64_t k, int64_t ldx, int64_t start,
-                               int64_t count, float *packed);
-
-/*
- * A pointwise (1x1) convolution block computed channel-vectorized: output[m * ldo + r] for
- * channels first_channel..<first_channel + channel_count and packed positions r <
- * position_count. Weights are packed as panels of CNK_GEMM_COLUMN_TILE channels (channel j of
- * a panel at step p is at p * CNK_GEMM_COLUMN_TILE + j); first_channel is a multiple of the
- * column tile. `output` and the epilogue's residual point at position 0 of this block in
- * channel 0's row; the bias is indexed by channel.
- */
-void cnk_pointwise_tile_avx512(int64_t k, const float *packed_positions,
-                               int64_t position_count, const float *packed_weights,
-                               int64_t first_channel, int64_t channel_count, float *output,
-                               int64_t ldo, const cnk_epilogue *epilogue);
-
 /* The geometry of a 2-D window over one plane. */
 typedef struct cnk_window {
   int64_t kernel_height, kernel_width;
@@ -88,52 +54,8 @@ typedef struct cnk_window {
   int64_t pad_top, pad_left;
 } cnk_window;
 
-/*
- * Convolves `planes` consecutive height x width planes, each with its own kernel
- * (kernel_height x kernel_width weights per plane, consecutive) and bias, clamps, and writes
- * output_height x output_width values per plane. Taps outside a plane read zero. Strides 1 and
- * 2 run vectorized; others fall back to scalar code.
- */
-void cnk_depthwise_avx512(const float *input, int64_t planes, int64_t height, int64_t width,
-                          const float *weights, const float *bias, const cnk_window *window,
-                          float *output, int64_t output_height, int64_t output_width,
-                          float clamp_min, float clamp_max);
-
-/*
- * c[j] (+)= alpha * sum over p < k of a[p * a_stride] * b[p * ldb + j], for j < n: one row of
- * a matrix product whose B rows are contiguous (a classifier head at batch 1). When
- * `accumulate` is 0, c is overwritten.
- */
-void cnk_row_times_matrix_avx512(int64_t k, int64_t n, float alpha, const float *a,
-                                 int64_t a_stride, const float *b, int64_t ldb, float *c,
-                                 int accumulate);
-
-/*
- * Writes im2col columns start..<start + count of a convolution over `channels` planes of
- * height x width as packed B panels of CNK_GEMM_COLUMN_TILE columns (row p = channel, ky, kx
- * of the window; column = output y * output_width + output x), zero where a tap falls outside.
- */
-void cnk_im2col_panels_avx512(const float *input, int64_t channels, int64_t height,
-                              int64_t width, const cnk_window *window, int64_t output_width,
-                              int64_t start, int64_t count, float *destination);
-
-/*
- * The blocked channel layout (NCHW16c): an image of C channels is ceil(C / 16) blocks, each a
- * plane of positions x CNK_BLOCK_LANES floats (one lane per channel). Lanes past the last
- * channel are zero in every tensor these kernels write.
- */
-#define CNK_BLOCK_LANES 16
-
-/* Copies blocks first_block..<first_block + block_count of an NCHW image into blocked layout. */
-void cnk_to_blocked(const float *input, int64_t channels, int64_t positions, int64_t first_block,
-                    int64_t block_count, float *output);
-
-/* Copies blocks first_block..<first_block + block_count of a blocked image back to NCHW. */
-void cnk_from_blocked(const float *input, int64_t channels, int64_t positions,
-                      int64_t first_block, int64_t block_count, float *output);
-
-/* How a pointwise call walks its work: output blocks per tile (1...3), positions per tile
-   (<= 8, 12, 16 for 3, 2, 1 blocks), and positions per cache chunk. */
+/* How a blocked pointwise call walks its work: output blocks per tile (1...3), positions per
+   tile (at most the set's accumulators / blocks), and positions per cache chunk. */
 typedef struct cnk_blocked_tiling {
   int64_t blocks;
   int64_t positions;
@@ -141,44 +63,161 @@ typedef struct cnk_blocked_tiling {
 } cnk_blocked_tiling;
 
 /*
+ * Multiplies packed A panels first_panel..<first_panel + panel_count (each k x gemm_row_tile,
+ * row r of step p at p * gemm_row_tile + r) by `columns` columns of B and writes them to C.
+ * With ldb == 0, B is one packed tile: panels of k x gemm_column_tile, zero-padded. Otherwise B
+ * is row-major with row stride ldb and `columns` a multiple of the column tile, read in place.
+ * `c` and `residual` point at row 0 of this tile's first column; rows at or past `rows` are not
+ * written.
+ */
+typedef void (*cnk_gemm_tile_fn)(int64_t k, const float *packed_a, int64_t first_panel,
+                                 int64_t panel_count, int64_t rows, const float *b, int64_t ldb,
+                                 int64_t columns, float *c, int64_t ldc,
+                                 const cnk_epilogue *epilogue);
+
+/*
+ * Packs positions start..<start + count of X (k rows of positions, row stride ldx) as panels of
+ * gemm_row_tile positions: position r of a panel at step p is at p * gemm_row_tile + r,
+ * unspecified past `count` (the kernels never read those lanes). The panels take count rounded
+ * up to the row tile, times k, floats; nothing past them is written.
+ */
+typedef void (*cnk_pack_positions_fn)(const float *x, int64_t k, int64_t ldx, int64_t start,
+                                      int64_t count, float *packed);
+
+/*
+ * A pointwise (1x1) convolution block computed channel-vectorized: output[m * ldo + r] for
+ * channels first_channel..<first_channel + channel_count and packed positions r <
+ * position_count. Weights are packed as panels of gemm_column_tile channels (channel j of a
+ * panel at step p is at p * gemm_column_tile + j); first_channel is a multiple of the column
+ * tile. `output` and the epilogue's residual point at position 0 of this block in channel 0's
+ * row; the bias is indexed by channel.
+ */
+typedef void (*cnk_pointwise_tile_fn)(int64_t k, const float *packed_positions,
+                                      int64_t position_count, const float *packed_weights,
+                                      int64_t first_channel, int64_t channel_count,
+                                      float *output, int64_t ldo, const cnk_epilogue *epilogue);
+
+/*
+ * Convolves `planes` consecutive height x width planes, each with its own kernel
+ * (kernel_height x kernel_width weights per plane, consecutive) and bias, clamps, and writes
+ * output_height x output_width values per plane. Taps outside a plane read zero.
+ */
+typedef void (*cnk_depthwise_fn)(const float *input, int64_t planes, int64_t height,
+                                 int64_t width, const float *weights, const float *bias,
+                                 const cnk_window *window, float *output, int64_t output_height,
+                                 int64_t output_width, float clamp_min, float clamp_max);
+
+/*
+ * c[j] (+)= alpha * sum over p < k of a[p * a_stride] * b[p * ldb + j], for j < n: one row of
+ * a matrix product whose B rows are contiguous (a classifier head at batch 1). When
+ * `accumulate` is 0, c is overwritten.
+ */
+typedef void (*cnk_row_times_matrix_fn)(int64_t k, int64_t n, float alpha, const float *a,
+                                        int64_t a_stride, const float *b, int64_t ldb, float *c,
+                                        int accumulate);
+
+/*
+ * Writes im2col columns start..<start + count of a convolution over `channels` planes of
+ * height x width as packed B panels of gemm_column_tile columns (row p = channel, ky, kx of the
+ * window; column = output y * output_width + output x), zero where a tap falls outside.
+ */
+typedef void (*cnk_im2col_panels_fn)(const float *input, int64_t channels, int64_t height,
+                                     int64_t width, const cnk_window *window,
+                                     int64_t output_width, int64_t start, int64_t count,
+                                     float *destination);
+
+/*
+ * The blocked channel layout (NCHWxc, x = the set's lanes): an image of C channels is
+ * ceil(C / lanes) blocks, each a plane of positions x lanes floats (one lane per channel).
+ * Lanes past the last channel are zero in every tensor the blocked kernels write.
+ */
+
+/*
  * A pointwise (1x1) convolution of one blocked image: output blocks first_block..<first_block +
  * block_count at positions start..<start + count. Weights are [output block][input channel,
- * padded to whole blocks][16]; bias is one value per output channel padded to whole blocks.
+ * padded to whole blocks][lanes]; bias is one value per output channel padded to whole blocks.
  * `residual` (or NULL) is a blocked image like the output, added before the clamp.
  */
-void cnk_pointwise_blocked_avx512(const float *input, int64_t input_channels,
-                                  int64_t positions, const float *weights, const float *bias,
-                                  int64_t output_channels, int64_t first_block,
-                                  int64_t block_count, int64_t start, int64_t count,
-                                  const float *residual, float clamp_min, float clamp_max,
-                                  float *output, const cnk_blocked_tiling *tiling);
+typedef void (*cnk_pointwise_blocked_fn)(const float *input, int64_t input_channels,
+                                         int64_t positions, const float *weights,
+                                         const float *bias, int64_t output_channels,
+                                         int64_t first_block, int64_t block_count,
+                                         int64_t start, int64_t count, const float *residual,
+                                         float clamp_min, float clamp_max, float *output,
+                                         const cnk_blocked_tiling *tiling);
 
 /*
  * A depthwise convolution of one channel block (`block` of a tensor of `channels` channels):
- * input is its height x width plane, weights [tap][16], bias [16]; writes output rows
+ * input is its height x width plane, weights [tap][lanes], bias [lanes]; writes output rows
  * first_row..<first_row + row_count. Taps outside the plane read zero.
  */
-void cnk_depthwise_blocked_avx512(const float *input, int64_t height, int64_t width,
-                                  const float *weights, const float *bias, int64_t block,
-                                  int64_t channels, const cnk_window *window, float *output,
-                                  int64_t output_height, int64_t output_width,
-                                  int64_t first_row, int64_t row_count, float clamp_min,
-                                  float clamp_max);
+typedef void (*cnk_depthwise_blocked_fn)(const float *input, int64_t height, int64_t width,
+                                         const float *weights, const float *bias, int64_t block,
+                                         int64_t channels, const cnk_window *window,
+                                         float *output, int64_t output_height,
+                                         int64_t output_width, int64_t first_row,
+                                         int64_t row_count, float clamp_min, float clamp_max);
 
 /*
  * A convolution (one group) from an NCHW image of few channels into blocked output: blocks
  * first_block..<first_block + block_count, output rows first_row..<first_row + row_count.
- * Weights are [output block][channel][ky][kx][16]; bias is padded to whole blocks.
+ * Weights are [output block][channel][ky][kx][lanes]; bias is padded to whole blocks.
  */
-void cnk_conv_direct_blocked_avx512(const float *input, int64_t channels, int64_t height,
-                                    int64_t width, const float *weights, const float *bias,
-                                    int64_t output_channels, const cnk_window *window,
-                                    float *output, int64_t output_height, int64_t output_width,
-                                    int64_t first_block, int64_t block_count, int64_t first_row,
-                                    int64_t row_count, float clamp_min, float clamp_max);
+typedef void (*cnk_conv_direct_blocked_fn)(const float *input, int64_t channels, int64_t height,
+                                           int64_t width, const float *weights,
+                                           const float *bias, int64_t output_channels,
+                                           const cnk_window *window, float *output,
+                                           int64_t output_height, int64_t output_width,
+                                           int64_t first_block, int64_t block_count,
+                                           int64_t first_row, int64_t row_count,
+                                           float clamp_min, float clamp_max);
 
 /* The mean of each channel of one blocked image over its positions, written as C floats. */
-void cnk_global_average_blocked_avx512(const float *input, int64_t channels, int64_t positions,
-                                       float *output);
+typedef void (*cnk_global_average_blocked_fn)(const float *input, int64_t channels,
+                                              int64_t positions, float *output);
+
+/* One kernel set: its geometry and every entry point, all non-NULL. */
+typedef struct cnk_kernel_set {
+  /* "avx512", "avx2" or "neon". */
+  const char *name;
+  /* Floats per vector register, and channels per block of the blocked layout. */
+  int64_t lanes;
+  /* Rows (packed A panel height) and columns (packed B panel width) of a GEMM micro-tile. */
+  int64_t gemm_row_tile;
+  int64_t gemm_column_tile;
+  /* Vector accumulators a blocked pointwise tile may hold (blocks x positions). */
+  int64_t pointwise_accumulators;
+  /* The blocked pointwise tilings the set prefers: for planes whose size is a multiple of 7
+     (every plane of a 224-input EfficientNet or MobileNet), and for any other. */
+  cnk_blocked_tiling pointwise_tiling_sevens;
+  cnk_blocked_tiling pointwise_tiling_other;
+  cnk_gemm_tile_fn gemm_tile;
+  cnk_pack_positions_fn pack_positions;
+  cnk_pointwise_tile_fn pointwise_tile;
+  cnk_depthwise_fn depthwise;
+  cnk_row_times_matrix_fn row_times_matrix;
+  cnk_im2col_panels_fn im2col_panels;
+  cnk_pointwise_blocked_fn pointwise_blocked;
+  cnk_depthwise_blocked_fn depthwise_blocked;
+  cnk_conv_direct_blocked_fn conv_direct_blocked;
+  cnk_global_average_blocked_fn global_average_blocked;
+} cnk_kernel_set;
+
+/* The AVX-512F set when this is x86-64 and the CPU and OS support it, else NULL. */
+const cnk_kernel_set *cnk_kernel_set_avx512(void);
+/* The AVX2 + FMA set when this is x86-64 and the CPU and OS support it, else NULL. */
+const cnk_kernel_set *cnk_kernel_set_avx2(void);
+/* The NEON set on aarch64 (where NEON is baseline), else NULL. */
+const cnk_kernel_set *cnk_kernel_set_neon(void);
+
+/* Copies blocks first_block..<first_block + block_count of an NCHW image into blocked layout
+   with `lanes` channels per block. */
+void cnk_to_blocked(const float *input, int64_t channels, int64_t positions, int64_t lanes,
+                    int64_t first_block, int64_t block_count, float *output);
+
+/* Copies blocks first_block..<first_block + block_count of a blocked image (`lanes` channels
+   per block) back to NCHW. */
+void cnk_from_blocked(const float *input, int64_t channels, int64_t positions, int64_t lanes,
+                      int64_t first_block, int64_t block_count, float *output);
 
 #endif

@@ -1,0 +1,17 @@
+#ifndef CNATIVE_GENERIC_KERNELS_H
+#define CNATIVE_GENERIC_KERNELS_H
+
+/* The kernel sets compiled from one source over the vector width (generic_kernels.inc): AVX2 +
+   FMA on x86-64 (kernels_avx2.c), NEON on aarch64 (kernels_neon.c). Each exists only on its
+   architecture. */
+
+#include "CNativeKernels.h"
+
+#if defined(__x86_64__)
+extern const cnk_kernel_set cnk_generic_set_avx2;
+#endif
+#if defined(__aarch64__)
+extern const cnk_kernel_set cnk_generic_set_neon;
+#endif
+
+#endif
