@@ -1,7 +1,7 @@
 #ifndef CNATIVE_GENERIC_KERNELS_H
 #define CNATIVE_GENERIC_KERNELS_H
 
-/* The kernel sets compiled from one source over the vector width (generic_kernels.inc): AVX2 +
+/* The kernel sets compiled from one source over the vector width (generic_kernel_bodies.h): AVX2 +
    FMA on x86-64 (kernels_avx2.c), NEON on aarch64 (kernels_neon.c). Each exists only on its
    architecture. */
 

@@ -77,7 +77,7 @@ const cnk_kernel_set *cnk_kernel_set_avx512(void) {
 
 const cnk_kernel_set *cnk_kernel_set_avx2(void) {
   static int slot = -1;
-  (void)detect_avx2; (void)slot; return 0; /* TEMPORARY until kernels_avx2.c lands */
+  return cached(&slot, detect_avx2) ? &cnk_generic_set_avx2 : 0;
 }
 
 const cnk_kernel_set *cnk_kernel_set_neon(void) { return 0; }

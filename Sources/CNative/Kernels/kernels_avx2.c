@@ -1,0 +1,56 @@
+#include "generic_kernels.h"
+
+/* The AVX2 + FMA kernel set: generic_kernel_bodies.h over 8-float ymm vectors. Every function is
+   compiled with target("avx2,fma") and reached only through cnk_kernel_set_avx2(), which
+   returns it only when the CPU and OS support both. */
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#include <string.h>
+
+#define TARGET __attribute__((target("avx2,fma")))
+#define INLINE static inline __attribute__((always_inline))
+#define SET_NAME "avx2"
+#define KERNEL(name) name##_avx2
+
+enum { VL = 8 };
+
+typedef __m256 vf;
+
+TARGET INLINE vf v_zero(void) { return _mm256_setzero_ps(); }
+TARGET INLINE vf v_set1(float value) { return _mm256_set1_ps(value); }
+TARGET INLINE vf v_load(const float *source) { return _mm256_loadu_ps(source); }
+TARGET INLINE void v_store(float *target, vf value) { _mm256_storeu_ps(target, value); }
+TARGET INLINE vf v_add(vf a, vf b) { return _mm256_add_ps(a, b); }
+TARGET INLINE vf v_mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
+/* a * b + c, fused. */
+TARGET INLINE vf v_fma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
+/* min(high, max(low, value)); maxps/minps return their second operand when either is NaN, so
+   a NaN value stays NaN. */
+TARGET INLINE vf v_clamp(vf value, vf low, vf high) {
+  return _mm256_min_ps(high, _mm256_max_ps(low, value));
+}
+
+/* All ones in lanes 0..<count (count clamped to 0...VL), zero above. */
+TARGET INLINE __m256i lane_mask(int64_t count) {
+  int32_t n = count < 0 ? 0 : (count > VL ? VL : (int32_t)count);
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* `value` with lanes at or past `count` zeroed (register operations only). */
+TARGET INLINE vf v_keep(vf value, int64_t count) {
+  return _mm256_and_ps(value, _mm256_castsi256_ps(lane_mask(count)));
+}
+
+/* The first `count` floats at `source`, zero above; reads nothing past them. */
+TARGET INLINE vf v_load_part(const float *source, int64_t count) {
+  return _mm256_maskload_ps(source, lane_mask(count));
+}
+
+/* Writes the first `count` lanes of `value`; touches nothing past them. */
+TARGET INLINE void v_store_part(float *target, vf value, int64_t count) {
+  _mm256_maskstore_ps(target, lane_mask(count), value);
+}
+
+#include "generic_kernel_bodies.h"
+#endif

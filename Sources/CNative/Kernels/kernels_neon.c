@@ -1,0 +1,71 @@
+#include "generic_kernels.h"
+
+/* The NEON kernel set: generic_kernel_bodies.h over 8-float vectors held as two float32x4 registers,
+   so the blocked layout and the tiles match the AVX2 set (aarch64 has 32 vector registers, AVX2
+   16 of twice the width: the same register budget). NEON and fused multiply-add are baseline on
+   aarch64, so no target attribute is needed. */
+
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#include <string.h>
+
+#define TARGET
+#define INLINE static inline __attribute__((always_inline))
+#define SET_NAME "neon"
+#define KERNEL(name) name##_neon
+
+enum { VL = 8 };
+
+typedef struct vf {
+  float32x4_t low, high;
+} vf;
+
+INLINE vf v_zero(void) { return (vf){vdupq_n_f32(0), vdupq_n_f32(0)}; }
+INLINE vf v_set1(float value) { return (vf){vdupq_n_f32(value), vdupq_n_f32(value)}; }
+INLINE vf v_load(const float *source) { return (vf){vld1q_f32(source), vld1q_f32(source + 4)}; }
+INLINE void v_store(float *target, vf value) {
+  vst1q_f32(target, value.low);
+  vst1q_f32(target + 4, value.high);
+}
+INLINE vf v_add(vf a, vf b) { return (vf){vaddq_f32(a.low, b.low), vaddq_f32(a.high, b.high)}; }
+INLINE vf v_mul(vf a, vf b) { return (vf){vmulq_f32(a.low, b.low), vmulq_f32(a.high, b.high)}; }
+/* a * b + c, fused. */
+INLINE vf v_fma(vf a, vf b, vf c) {
+  return (vf){vfmaq_f32(c.low, a.low, b.low), vfmaq_f32(c.high, a.high, b.high)};
+}
+/* min(high, max(low, value)); NEON's fmax/fmin return NaN when either operand is NaN, so a NaN
+   value stays NaN, as on x86. */
+INLINE vf v_clamp(vf value, vf low, vf high) {
+  return (vf){vminq_f32(high.low, vmaxq_f32(low.low, value.low)),
+              vminq_f32(high.high, vmaxq_f32(low.high, value.high))};
+}
+
+/* `value` with lanes at or past `count` zeroed. */
+INLINE vf v_keep(vf value, int64_t count) {
+  static const uint32_t iota[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  uint32_t n = count < 0 ? 0 : (count > VL ? VL : (uint32_t)count);
+  uint32x4_t limit = vdupq_n_u32(n);
+  uint32x4_t low = vcltq_u32(vld1q_u32(iota), limit);
+  uint32x4_t high = vcltq_u32(vld1q_u32(iota + 4), limit);
+  return (vf){vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(value.low), low)),
+              vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(value.high), high))};
+}
+
+/* The first `count` floats at `source`, zero above; reads nothing past them. */
+INLINE vf v_load_part(const float *source, int64_t count) {
+  float lanes[8] = {0};
+  int64_t n = count < 0 ? 0 : (count > VL ? VL : count);
+  memcpy(lanes, source, (size_t)n * sizeof(float));
+  return v_load(lanes);
+}
+
+/* Writes the first `count` lanes of `value`; touches nothing past them. */
+INLINE void v_store_part(float *target, vf value, int64_t count) {
+  float lanes[8];
+  int64_t n = count < 0 ? 0 : (count > VL ? VL : count);
+  v_store(lanes, value);
+  memcpy(target, lanes, (size_t)n * sizeof(float));
+}
+
+#include "generic_kernel_bodies.h"
+#endif

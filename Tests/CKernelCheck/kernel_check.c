@@ -1,0 +1,517 @@
+/*
+ * Differential test of every CNative kernel set against scalar references written here,
+ * independently of the kernels: direct convolution, matrix product, im2col and mean by their
+ * definitions. Built and run by Scripts/check-kernels.sh for the host (every set the CPU runs)
+ * and for aarch64 under qemu (the NEON set). Exit status 0 when every case matches.
+ *
+ *   kernel_check [set ...]   (default: every set this machine runs)
+ */
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "CNativeKernels.h"
+
+static int failures = 0;
+static int cases = 0;
+static uint64_t seed = 0x9E3779B97F4A7C15ull;
+
+static float random_float(void) {
+  seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+  return (float)((seed >> 40) & 0xFFFFFF) / (float)0x1000000 * 2.0f - 1.0f;
+}
+
+static float *random_array(int64_t count) {
+  float *values = malloc((size_t)(count > 0 ? count : 1) * sizeof(float));
+  for (int64_t i = 0; i < count; i++) values[i] = random_float();
+  return values;
+}
+
+static float *filled(int64_t count, float value) {
+  float *values = malloc((size_t)(count > 0 ? count : 1) * sizeof(float));
+  for (int64_t i = 0; i < count; i++) values[i] = value;
+  return values;
+}
+
+static float clamp(float value, float low, float high) {
+  value = value < low ? low : value;
+  return value > high ? high : value;
+}
+
+/* Compares `count` values; reports the first mismatch of a case. */
+static void expect_close(const char *set, const char *what, const float *actual,
+                         const float *expected, int64_t count, float tolerance) {
+  cases++;
+  for (int64_t i = 0; i < count; i++) {
+    float a = actual[i], e = expected[i];
+    float bound = tolerance * (1.0f + fabsf(e));
+    if (isnan(e) ? !isnan(a) : !(fabsf(a - e) <= bound)) {
+      fprintf(stderr, "FAIL %s %s: index %lld got %.7g expected %.7g\n", set, what,
+              (long long)i, a, e);
+      failures++;
+      return;
+    }
+  }
+}
+
+/* MARK: References */
+
+/* NCHW convolution of one image by its definition, with groups, bias and clamp. */
+static void convolution_reference(const float *input, int64_t channels, int64_t height,
+                                  int64_t width, const float *weights, const float *bias,
+                                  int64_t outputs, int64_t groups, const cnk_window *w,
+                                  int64_t output_height, int64_t output_width, float low,
+                                  float high, float *output) {
+  int64_t per_group = channels / groups, outputs_per_group = outputs / groups;
+  for (int64_t m = 0; m < outputs; m++) {
+    int64_t group = m / outputs_per_group;
+    for (int64_t oy = 0; oy < output_height; oy++) {
+      for (int64_t ox = 0; ox < output_width; ox++) {
+        double sum = bias ? bias[m] : 0;
+        for (int64_t c = 0; c < per_group; c++) {
+          for (int64_t ky = 0; ky < w->kernel_height; ky++) {
+            for (int64_t kx = 0; kx < w->kernel_width; kx++) {
+              int64_t y = oy * w->stride_y + ky * w->dilation_y - w->pad_top;
+              int64_t x = ox * w->stride_x + kx * w->dilation_x - w->pad_left;
+              if (y < 0 || y >= height || x < 0 || x >= width) continue;
+              float value = input[((group * per_group + c) * height + y) * width + x];
+              sum += (double)value *
+                     weights[((m * per_group + c) * w->kernel_height + ky) * w->kernel_width + kx];
+            }
+          }
+        }
+        output[(m * output_height + oy) * output_width + ox] = clamp((float)sum, low, high);
+      }
+    }
+  }
+}
+
+static int64_t output_extent(int64_t size, int64_t kernel, int64_t stride, int64_t dilation,
+                             int64_t pad_begin, int64_t pad_end) {
+  return (size + pad_begin + pad_end - (kernel - 1) * dilation - 1) / stride + 1;
+}
+
+/* MARK: GEMM family */
+
+static void check_gemm(const cnk_kernel_set *s, int64_t m, int64_t n, int64_t k, int in_place,
+                       int accumulate, int with_residual) {
+  int64_t mr = s->gemm_row_tile, nr = s->gemm_column_tile;
+  if (in_place) n = (n + nr - 1) / nr * nr;
+  float *a = random_array(m * k), *b = random_array(k * n), *bias = random_array(m);
+  float *residual = random_array(m * n), *c = random_array(m * n);
+  float *expected = malloc((size_t)(m * n) * sizeof(float));
+  for (int64_t i = 0; i < m; i++) {
+    for (int64_t j = 0; j < n; j++) {
+      double sum = bias[i] + (accumulate ? c[i * n + j] : 0) + (with_residual ? residual[i * n + j] : 0);
+      for (int64_t p = 0; p < k; p++) sum += (double)a[i * k + p] * b[p * n + j];
+      expected[i * n + j] = clamp((float)sum, -0.5f, 2.0f);
+    }
+  }
+  int64_t panels = (m + mr - 1) / mr;
+  float *packed_a = filled(panels * mr * k, 0);
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t p = 0; p < k; p++) packed_a[(i / mr) * mr * k + p * mr + i % mr] = a[i * k + p];
+  int64_t tiles = (n + nr - 1) / nr;
+  float *packed_b = filled(tiles * nr * k, 0);
+  for (int64_t p = 0; p < k; p++)
+    for (int64_t j = 0; j < n; j++) packed_b[(j / nr) * nr * k + p * nr + j % nr] = b[p * n + j];
+  cnk_epilogue e = {bias, accumulate, with_residual ? residual : 0, -0.5f, 2.0f};
+  s->gemm_tile(k, packed_a, 0, panels, m, in_place ? b : packed_b, in_place ? n : 0, n, c, n,
+               &e);
+  char what[96];
+  snprintf(what, sizeof what, "gemm_tile m%lld n%lld k%lld place%d acc%d res%d", (long long)m,
+           (long long)n, (long long)k, in_place, accumulate, with_residual);
+  expect_close(s->name, what, c, expected, m * n, 1e-4f);
+  free(a), free(b), free(bias), free(residual), free(c), free(expected), free(packed_a);
+  free(packed_b);
+}
+
+static void check_pointwise_tile(const cnk_kernel_set *s, int64_t channels, int64_t outputs,
+                                 int64_t positions) {
+  int64_t mr = s->gemm_row_tile, nr = s->gemm_column_tile;
+  float *x = random_array(channels * positions), *weights = random_array(outputs * channels);
+  float *bias = random_array(outputs), *output = filled(outputs * positions, NAN);
+  float *expected = malloc((size_t)(outputs * positions) * sizeof(float));
+  cnk_window one = {1, 1, 1, 1, 1, 1, 0, 0};
+  convolution_reference(x, channels, 1, positions, weights, bias, outputs, 1, &one, 1, positions,
+                        0.0f, 6.0f, expected);
+  float *packed = filled((positions + mr - 1) / mr * mr * channels, 0);
+  /* Packed in two calls, as the Swift side splits the work. */
+  int64_t half = (positions / 2 + mr - 1) / mr * mr;
+  if (half > positions) half = positions;
+  s->pack_positions(x, channels, positions, 0, half, packed);
+  s->pack_positions(x, channels, positions, half, positions - half, packed + half * channels);
+  float *panels = filled((outputs + nr - 1) / nr * nr * channels, 0);
+  for (int64_t o = 0; o < outputs; o++)
+    for (int64_t p = 0; p < channels; p++)
+      panels[(o / nr) * nr * channels + p * nr + o % nr] = weights[o * channels + p];
+  cnk_epilogue e = {bias, 0, 0, 0.0f, 6.0f};
+  s->pointwise_tile(channels, packed, positions, panels, 0, outputs, output, positions, &e);
+  char what[80];
+  snprintf(what, sizeof what, "pack_positions+pointwise_tile c%lld m%lld p%lld",
+           (long long)channels, (long long)outputs, (long long)positions);
+  expect_close(s->name, what, output, expected, outputs * positions, 1e-4f);
+  free(x), free(weights), free(bias), free(output), free(expected), free(packed), free(panels);
+}
+
+static void check_row_times_matrix(const cnk_kernel_set *s, int64_t k, int64_t n,
+                                   int accumulate) {
+  float *a = random_array(k * 2), *b = random_array(k * n), *c = random_array(n);
+  float *expected = malloc((size_t)n * sizeof(float));
+  for (int64_t j = 0; j < n; j++) {
+    double sum = accumulate ? c[j] : 0;
+    for (int64_t p = 0; p < k; p++) sum += 0.5 * a[p * 2] * b[p * n + j];
+    expected[j] = (float)sum;
+  }
+  s->row_times_matrix(k, n, 0.5f, a, 2, b, n, c, accumulate);
+  char what[64];
+  snprintf(what, sizeof what, "row_times_matrix k%lld n%lld acc%d", (long long)k, (long long)n,
+           accumulate);
+  expect_close(s->name, what, c, expected, n, 1e-4f);
+  free(a), free(b), free(c), free(expected);
+}
+
+static void check_im2col(const cnk_kernel_set *s, int64_t channels, int64_t height, int64_t width,
+                         cnk_window w, int64_t pad_bottom, int64_t pad_right) {
+  int64_t nr = s->gemm_column_tile;
+  int64_t oh = output_extent(height, w.kernel_height, w.stride_y, w.dilation_y, w.pad_top,
+                             pad_bottom);
+  int64_t ow = output_extent(width, w.kernel_width, w.stride_x, w.dilation_x, w.pad_left,
+                             pad_right);
+  int64_t taps = w.kernel_height * w.kernel_width, depth = channels * taps;
+  int64_t columns = oh * ow;
+  /* Columns from an offset, as a B tile of the GEMM would ask for them. */
+  int64_t start = columns > 5 ? 3 : 0, count = columns - start;
+  int64_t tiles = (count + nr - 1) / nr;
+  float *input = random_array(channels * height * width);
+  float *actual = filled(tiles * nr * depth, NAN), *expected = filled(tiles * nr * depth, 0);
+  for (int64_t j = 0; j < count; j++) {
+    int64_t column = start + j, oy = column / ow, ox = column % ow;
+    for (int64_t p = 0; p < depth; p++) {
+      int64_t c = p / taps, ky = p % taps / w.kernel_width, kx = p % w.kernel_width;
+      int64_t y = oy * w.stride_y + ky * w.dilation_y - w.pad_top;
+      int64_t x = ox * w.stride_x + kx * w.dilation_x - w.pad_left;
+      float value = y >= 0 && y < height && x >= 0 && x < width
+                        ? input[(c * height + y) * width + x] : 0.0f;
+      expected[(j / nr) * nr * depth + p * nr + j % nr] = value;
+    }
+  }
+  s->im2col_panels(input, channels, height, width, &w, ow, start, count, actual);
+  char what[64];
+  snprintf(what, sizeof what, "im2col_panels c%lld %lldx%lld k%lld s%lld", (long long)channels,
+           (long long)height, (long long)width, (long long)w.kernel_height, (long long)w.stride_x);
+  expect_close(s->name, what, actual, expected, tiles * nr * depth, 0);
+  free(input), free(actual), free(expected);
+}
+
+static void check_depthwise(const cnk_kernel_set *s, int64_t planes, int64_t height,
+                            int64_t width, cnk_window w, int64_t pad_bottom, int64_t pad_right) {
+  int64_t oh = output_extent(height, w.kernel_height, w.stride_y, w.dilation_y, w.pad_top,
+                             pad_bottom);
+  int64_t ow = output_extent(width, w.kernel_width, w.stride_x, w.dilation_x, w.pad_left,
+                             pad_right);
+  int64_t taps = w.kernel_height * w.kernel_width;
+  float *input = random_array(planes * height * width), *weights = random_array(planes * taps);
+  float *bias = random_array(planes);
+  /* One guard value past the output: whole-vector stores must stay inside it. */
+  float *output = filled(planes * oh * ow + 1, NAN);
+  float *expected = filled(planes * oh * ow + 1, NAN);
+  convolution_reference(input, planes, height, width, weights, bias, planes, planes, &w, oh, ow,
+                        -1.0f, 1.0f, expected);
+  s->depthwise(input, planes, height, width, weights, bias, &w, output, oh, ow, -1.0f, 1.0f);
+  char what[80];
+  snprintf(what, sizeof what, "depthwise planes%lld %lldx%lld k%lld s%lld d%lld",
+           (long long)planes, (long long)height, (long long)width, (long long)w.kernel_width,
+           (long long)w.stride_x, (long long)w.dilation_x);
+  expect_close(s->name, what, output, expected, planes * oh * ow + 1, 1e-5f);
+  free(input), free(weights), free(bias), free(output), free(expected);
+}
+
+/* MARK: Blocked family */
+
+static int64_t blocks_of(int64_t channels, int64_t lanes) { return (channels + lanes - 1) / lanes; }
+
+/* Checks the blocked output (unblocked) and that lanes past the last channel are zero. */
+static void expect_blocked(const cnk_kernel_set *s, const char *what, const float *blocked,
+                           int64_t channels, int64_t positions, const float *expected,
+                           float tolerance) {
+  int64_t lanes = s->lanes;
+  float *plain = filled(channels * positions, NAN);
+  cnk_from_blocked(blocked, channels, positions, lanes, 0, blocks_of(channels, lanes), plain);
+  expect_close(s->name, what, plain, expected, channels * positions, tolerance);
+  int64_t last = blocks_of(channels, lanes) - 1;
+  for (int64_t p = 0; p < positions; p++) {
+    for (int64_t lane = channels - last * lanes; lane < lanes; lane++) {
+      if (blocked[(last * positions + p) * lanes + lane] != 0.0f) {
+        fprintf(stderr, "FAIL %s %s: padding lane %lld at position %lld is not zero\n", s->name,
+                what, (long long)lane, (long long)p);
+        failures++;
+        free(plain);
+        return;
+      }
+    }
+  }
+  free(plain);
+}
+
+static void check_pointwise_blocked(const cnk_kernel_set *s, int64_t channels, int64_t outputs,
+                                    int64_t positions, int with_residual,
+                                    cnk_blocked_tiling tiling) {
+  int64_t lanes = s->lanes, ib = blocks_of(channels, lanes), ob = blocks_of(outputs, lanes);
+  float *x = random_array(channels * positions), *weights = random_array(outputs * channels);
+  float *bias = random_array(outputs), *residual = random_array(outputs * positions);
+  float *expected = malloc((size_t)(outputs * positions) * sizeof(float));
+  cnk_window one = {1, 1, 1, 1, 1, 1, 0, 0};
+  convolution_reference(x, channels, 1, positions, weights, bias, outputs, 1, &one, 1, positions,
+                        -INFINITY, INFINITY, expected);
+  for (int64_t i = 0; i < outputs * positions; i++) {
+    expected[i] = clamp(expected[i] + (with_residual ? residual[i] : 0), 0.0f, 6.0f);
+  }
+  float *blocked_x = filled(ib * lanes * positions, NAN);
+  cnk_to_blocked(x, channels, positions, lanes, 0, ib, blocked_x);
+  float *blocked_residual = filled(ob * lanes * positions, NAN);
+  cnk_to_blocked(residual, outputs, positions, lanes, 0, ob, blocked_residual);
+  float *packed = filled(ob * ib * lanes * lanes, 0), *padded_bias = filled(ob * lanes, 0);
+  for (int64_t o = 0; o < outputs; o++) {
+    padded_bias[o] = bias[o];
+    for (int64_t c = 0; c < channels; c++)
+      packed[(o / lanes) * ib * lanes * lanes + c * lanes + o % lanes] = weights[o * channels + c];
+  }
+  float *output = filled(ob * lanes * positions, NAN);
+  /* Split as the Swift side does: two ranges of blocks times two ranges of positions. */
+  int64_t block_split = ob / 2, position_split = positions / 2;
+  for (int part = 0; part < 4; part++) {
+    int64_t first_block = part % 2 ? block_split : 0;
+    int64_t block_count = part % 2 ? ob - block_split : block_split;
+    int64_t start = part / 2 ? position_split : 0;
+    int64_t count = part / 2 ? positions - position_split : position_split;
+    if (block_count == 0 || count == 0) continue;
+    s->pointwise_blocked(blocked_x, channels, positions, packed, padded_bias, outputs, first_block,
+                         block_count, start, count, with_residual ? blocked_residual : 0, 0.0f,
+                         6.0f, output, &tiling);
+  }
+  char what[96];
+  snprintf(what, sizeof what, "pointwise_blocked c%lld m%lld p%lld res%d tile%lldx%lld",
+           (long long)channels, (long long)outputs, (long long)positions, with_residual,
+           (long long)tiling.blocks, (long long)tiling.positions);
+  expect_blocked(s, what, output, outputs, positions, expected, 1e-4f);
+  free(x), free(weights), free(bias), free(residual), free(expected), free(blocked_x);
+  free(blocked_residual), free(packed), free(padded_bias), free(output);
+}
+
+static void check_depthwise_blocked(const cnk_kernel_set *s, int64_t channels, int64_t height,
+                                    int64_t width, cnk_window w, int64_t pad_bottom,
+                                    int64_t pad_right) {
+  int64_t lanes = s->lanes, blocks = blocks_of(channels, lanes);
+  int64_t oh = output_extent(height, w.kernel_height, w.stride_y, w.dilation_y, w.pad_top,
+                             pad_bottom);
+  int64_t ow = output_extent(width, w.kernel_width, w.stride_x, w.dilation_x, w.pad_left,
+                             pad_right);
+  int64_t taps = w.kernel_height * w.kernel_width;
+  float *x = random_array(channels * height * width), *weights = random_array(channels * taps);
+  float *bias = random_array(channels);
+  float *expected = malloc((size_t)(channels * oh * ow) * sizeof(float));
+  convolution_reference(x, channels, height, width, weights, bias, channels, channels, &w, oh, ow,
+                        0.0f, 6.0f, expected);
+  float *blocked_x = filled(blocks * lanes * height * width, NAN);
+  cnk_to_blocked(x, channels, height * width, lanes, 0, blocks, blocked_x);
+  float *packed = filled(blocks * taps * lanes, 0), *padded_bias = filled(blocks * lanes, 0);
+  for (int64_t c = 0; c < channels; c++) {
+    padded_bias[c] = bias[c];
+    for (int64_t t = 0; t < taps; t++)
+      packed[(c / lanes) * taps * lanes + t * lanes + c % lanes] = weights[c * taps + t];
+  }
+  float *output = filled(blocks * lanes * oh * ow, NAN);
+  int64_t split = oh / 2;
+  for (int64_t block = 0; block < blocks; block++) {
+    for (int part = 0; part < 2; part++) {
+      int64_t first = part ? split : 0, count = part ? oh - split : split;
+      if (count == 0) continue;
+      s->depthwise_blocked(blocked_x + block * height * width * lanes, height, width,
+                           packed + block * taps * lanes, padded_bias + block * lanes, block,
+                           channels, &w, output + block * oh * ow * lanes, oh, ow, first, count,
+                           0.0f, 6.0f);
+    }
+  }
+  char what[96];
+  snprintf(what, sizeof what, "depthwise_blocked c%lld %lldx%lld k%lld s%lld d%lld",
+           (long long)channels, (long long)height, (long long)width, (long long)w.kernel_width,
+           (long long)w.stride_x, (long long)w.dilation_x);
+  expect_blocked(s, what, output, channels, oh * ow, expected, 1e-5f);
+  free(x), free(weights), free(bias), free(expected), free(blocked_x), free(packed);
+  free(padded_bias), free(output);
+}
+
+static void check_direct_blocked(const cnk_kernel_set *s, int64_t channels, int64_t outputs,
+                                 int64_t height, int64_t width, cnk_window w, int64_t pad_bottom,
+                                 int64_t pad_right) {
+  int64_t lanes = s->lanes, blocks = blocks_of(outputs, lanes);
+  int64_t oh = output_extent(height, w.kernel_height, w.stride_y, w.dilation_y, w.pad_top,
+                             pad_bottom);
+  int64_t ow = output_extent(width, w.kernel_width, w.stride_x, w.dilation_x, w.pad_left,
+                             pad_right);
+  int64_t taps = w.kernel_height * w.kernel_width;
+  float *x = random_array(channels * height * width);
+  float *weights = random_array(outputs * channels * taps), *bias = random_array(outputs);
+  float *expected = malloc((size_t)(outputs * oh * ow) * sizeof(float));
+  convolution_reference(x, channels, height, width, weights, bias, outputs, 1, &w, oh, ow, 0.0f,
+                        6.0f, expected);
+  int64_t steps = channels * taps;
+  float *packed = filled(blocks * steps * lanes, 0), *padded_bias = filled(blocks * lanes, 0);
+  for (int64_t o = 0; o < outputs; o++) {
+    padded_bias[o] = bias[o];
+    for (int64_t p = 0; p < steps; p++)
+      packed[(o / lanes) * steps * lanes + p * lanes + o % lanes] = weights[o * steps + p];
+  }
+  float *output = filled(blocks * lanes * oh * ow, NAN);
+  int64_t split = oh / 3;
+  s->conv_direct_blocked(x, channels, height, width, packed, padded_bias, outputs, &w, output, oh,
+                         ow, 0, blocks, 0, split, 0.0f, 6.0f);
+  s->conv_direct_blocked(x, channels, height, width, packed, padded_bias, outputs, &w, output, oh,
+                         ow, 0, blocks, split, oh - split, 0.0f, 6.0f);
+  char what[96];
+  snprintf(what, sizeof what, "conv_direct_blocked c%lld m%lld %lldx%lld k%lld s%lld",
+           (long long)channels, (long long)outputs, (long long)height, (long long)width,
+           (long long)w.kernel_width, (long long)w.stride_x);
+  expect_blocked(s, what, output, outputs, oh * ow, expected, 1e-4f);
+  free(x), free(weights), free(bias), free(expected), free(packed), free(padded_bias);
+  free(output);
+}
+
+static void check_global_average(const cnk_kernel_set *s, int64_t channels, int64_t positions) {
+  int64_t lanes = s->lanes, blocks = blocks_of(channels, lanes);
+  float *x = random_array(channels * positions);
+  float *blocked = filled(blocks * lanes * positions, 0);
+  cnk_to_blocked(x, channels, positions, lanes, 0, blocks, blocked);
+  float *expected = malloc((size_t)(channels + 1) * sizeof(float));
+  float *actual = filled(channels + 1, NAN);
+  for (int64_t c = 0; c < channels; c++) {
+    double sum = 0;
+    for (int64_t p = 0; p < positions; p++) sum += x[c * positions + p];
+    expected[c] = (float)(sum / (double)positions);
+  }
+  /* The value past the last channel must stay untouched. */
+  expected[channels] = NAN;
+  s->global_average_blocked(blocked, channels, positions, actual);
+  char what[64];
+  snprintf(what, sizeof what, "global_average_blocked c%lld p%lld", (long long)channels,
+           (long long)positions);
+  expect_close(s->name, what, actual, expected, channels + 1, 1e-5f);
+  free(x), free(blocked), free(expected), free(actual);
+}
+
+static void check_layout(const cnk_kernel_set *s, int64_t channels, int64_t positions) {
+  int64_t lanes = s->lanes, blocks = blocks_of(channels, lanes);
+  float *x = random_array(channels * positions);
+  float *blocked = filled(blocks * lanes * positions, NAN);
+  cnk_to_blocked(x, channels, positions, lanes, 0, blocks, blocked);
+  float *expected = filled(blocks * lanes * positions, 0);
+  for (int64_t c = 0; c < channels; c++)
+    for (int64_t p = 0; p < positions; p++)
+      expected[((c / lanes) * positions + p) * lanes + c % lanes] = x[c * positions + p];
+  char what[64];
+  snprintf(what, sizeof what, "to_blocked c%lld p%lld", (long long)channels, (long long)positions);
+  expect_close(s->name, what, blocked, expected, blocks * lanes * positions, 0);
+  float *back = filled(channels * positions, NAN);
+  cnk_from_blocked(blocked, channels, positions, lanes, 0, blocks, back);
+  snprintf(what, sizeof what, "from_blocked c%lld p%lld", (long long)channels,
+           (long long)positions);
+  expect_close(s->name, what, back, x, channels * positions, 0);
+  free(x), free(blocked), free(expected), free(back);
+}
+
+/* MARK: Cases */
+
+static cnk_window window(int64_t kernel, int64_t stride, int64_t dilation, int64_t pad) {
+  cnk_window w = {kernel, kernel, stride, stride, dilation, dilation, pad, pad};
+  return w;
+}
+
+static void check_set(const cnk_kernel_set *s) {
+  printf("kernel set %s: %lld lanes, GEMM tile %lldx%lld\n", s->name, (long long)s->lanes,
+         (long long)s->gemm_row_tile, (long long)s->gemm_column_tile);
+  int64_t sizes[][3] = {{1, 1, 1}, {5, 7, 3}, {13, 37, 19}, {24, 64, 96}, {7, 100, 1}};
+  for (int i = 0; i < 5; i++) {
+    for (int variant = 0; variant < 4; variant++) {
+      check_gemm(s, sizes[i][0], sizes[i][1], sizes[i][2], variant & 1, variant >> 1 & 1,
+                 variant == 3);
+    }
+  }
+  check_pointwise_tile(s, 16, 40, 49);
+  check_pointwise_tile(s, 3, 17, 5);
+  check_pointwise_tile(s, 64, 64, 196);
+  int64_t rows[][2] = {{1, 1}, {3, 7}, {1280, 1000}, {5, 17}, {64, 9}};
+  for (int i = 0; i < 5; i++) {
+    check_row_times_matrix(s, rows[i][0], rows[i][1], 0);
+    check_row_times_matrix(s, rows[i][0], rows[i][1], 1);
+  }
+  check_im2col(s, 3, 17, 23, window(3, 1, 1, 1), 1, 1);
+  check_im2col(s, 2, 40, 40, window(3, 2, 1, 1), 0, 0);
+  check_im2col(s, 4, 9, 11, window(5, 1, 2, 2), 2, 2);
+  check_im2col(s, 1, 64, 64, window(1, 1, 1, 0), 0, 0);
+  check_im2col(s, 3, 29, 29, window(7, 2, 1, 3), 3, 3);
+  int64_t planes[][5] = {{3, 1, 1, 1, 1}, {5, 14, 14, 3, 1}, {4, 15, 17, 3, 2},
+                         {2, 28, 28, 5, 1}, {3, 9, 30, 5, 2}, {2, 12, 12, 3, 3}};
+  for (int i = 0; i < 6; i++) {
+    int64_t k = planes[i][3], stride = planes[i][4];
+    check_depthwise(s, planes[i][0], planes[i][1], planes[i][2], window(k, stride, 1, k / 2),
+                    k / 2, k / 2);
+  }
+  check_depthwise(s, 3, 16, 16, window(3, 1, 2, 2), 2, 2);
+  check_depthwise(s, 2, 7, 7, window(3, 2, 1, 0), 0, 0);
+  cnk_blocked_tiling tilings[] = {s->pointwise_tiling_sevens, s->pointwise_tiling_other,
+                                  {1, 1, 12}, {2, 5, 40}, {3, 3, 7}};
+  for (int t = 0; t < 5; t++) {
+    check_pointwise_blocked(s, 24, 40, 49, t % 2, tilings[t]);
+    check_pointwise_blocked(s, 5, 3, 13, 1, tilings[t]);
+    check_pointwise_blocked(s, 96, 17, 200, 0, tilings[t]);
+  }
+  int64_t blocked_planes[][5] = {{16, 14, 14, 3, 1}, {20, 15, 13, 3, 2}, {9, 28, 28, 5, 1},
+                                 {32, 7, 7, 5, 2},   {8, 1, 1, 3, 1},   {11, 10, 12, 3, 3},
+                                 {40, 56, 56, 3, 1}};
+  for (int i = 0; i < 7; i++) {
+    int64_t k = blocked_planes[i][3], stride = blocked_planes[i][4];
+    check_depthwise_blocked(s, blocked_planes[i][0], blocked_planes[i][1], blocked_planes[i][2],
+                            window(k, stride, 1, k / 2), k / 2, k / 2);
+  }
+  check_depthwise_blocked(s, 12, 9, 9, window(3, 1, 2, 2), 2, 2);
+  check_depthwise_blocked(s, 12, 9, 9, window(3, 2, 1, 0), 1, 1);
+  check_direct_blocked(s, 3, 32, 32, 32, window(3, 2, 1, 1), 0, 0);
+  check_direct_blocked(s, 3, 20, 19, 23, window(3, 1, 1, 1), 1, 1);
+  check_direct_blocked(s, 1, 8, 9, 9, window(5, 2, 1, 2), 2, 2);
+  check_direct_blocked(s, 4, 40, 12, 30, window(3, 2, 1, 0), 1, 1);
+  check_global_average(s, 1280, 49);
+  check_global_average(s, 3, 5);
+  check_global_average(s, 21, 1);
+  check_layout(s, 21, 13);
+  check_layout(s, 8, 4);
+}
+
+int main(int argc, char **argv) {
+  const cnk_kernel_set *sets[] = {cnk_kernel_set_avx512(), cnk_kernel_set_avx2(),
+                                  cnk_kernel_set_neon()};
+  const char *names[] = {"avx512", "avx2", "neon"};
+  int checked = 0;
+  for (int i = 0; i < 3; i++) {
+    int wanted = argc == 1;
+    for (int a = 1; a < argc; a++) wanted |= strcmp(argv[a], names[i]) == 0;
+    if (!wanted) continue;
+    if (!sets[i]) {
+      if (argc > 1) {
+        fprintf(stderr, "FAIL kernel set %s was asked for but this CPU does not run it\n",
+                names[i]);
+        failures++;
+      } else {
+        printf("kernel set %s: not on this CPU\n", names[i]);
+      }
+      continue;
+    }
+    check_set(sets[i]);
+    checked++;
+  }
+  printf("%d cases, %d failures, %d kernel sets\n", cases, failures, checked);
+  return failures == 0 && checked > 0 ? 0 : 1;
+}
