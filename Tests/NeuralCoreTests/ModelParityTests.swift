@@ -1,8 +1,11 @@
 import Foundation
-import NeuralCore
 import Testing
 
-/// EfficientNet-Lite graphs against ONNX Runtime's logits on the reference photos.
+@testable import NeuralCore
+
+/// EfficientNet-Lite graphs against ONNX Runtime's logits on the reference photos, on the active
+/// kernel set (`.ci/run` runs this suite once per set the CPU has, forced with
+/// `VISION_CATALOG_KERNELS`).
 @Suite(
   .requiresSharedModels(
     "onnx/efficientnet-lite0.onnx", "onnx/efficientnet-lite0.bn.onnx",
@@ -71,9 +74,9 @@ struct ModelParityTests {
       let expected = try NPYFile.read(contentsOfFile: "\(referencePath)/\(stem).logits.npy")
       let start = ContinuousClock.now
       let output = try #require(try session.run([inputName: input])[outputName])
-      print("parity \(model) \(stem): ran in \(ContinuousClock.now - start)")
+      print("parity \(model) \(KernelSet.active) \(stem): ran in \(ContinuousClock.now - start)")
       Self.compare(output, expected, label: "\(model) \(stem)", outcome: &outcome)
     }
-    print("parity \(model): \(outcome.images) images, max abs \(outcome.maximumDifference)")
+    print("parity \(model) \(KernelSet.active): \(outcome.images) images, max abs \(outcome.maximumDifference)")
   }
 }

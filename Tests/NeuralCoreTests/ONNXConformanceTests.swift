@@ -1,6 +1,7 @@
 import Foundation
-import NeuralCore
 import Testing
+
+@testable import NeuralCore
 
 /// ONNX's own backend node tests, run for every case whose operators NeuralCore claims.
 ///
@@ -8,11 +9,13 @@ import Testing
 /// ``InferenceSession/supportedOperators``, sequence/map values, or element types other than
 /// float32 data (integer inputs such as Reshape's shape or Pad's pads are bound as constants,
 /// because the engine computes integer tensors while planning). The cases in
-/// ``documentedExclusions`` must be refused at load time with an `unsupported` error.
+/// ``documentedExclusions`` must be refused at load time with an `unsupported` error. Every case
+/// runs under each kernel set this CPU has.
 @Test(
   .enabled(
-    if: ONNXNodeTestCase.rootDirectory() != nil, Comment(rawValue: ONNXNodeTestCase.skipReason)))
-func onnxBackendNodeTestsPassForClaimedOperators() throws {
+    if: ONNXNodeTestCase.rootDirectory() != nil, Comment(rawValue: ONNXNodeTestCase.skipReason)),
+  arguments: KernelSet.available)
+func onnxBackendNodeTestsPassForClaimedOperators(kernels: KernelSet) throws {
   let directories = try #require(ONNXNodeTestCase.allCaseDirectories())
   let supported = InferenceSession.supportedOperators
   var ran = 0
@@ -57,14 +60,14 @@ func onnxBackendNodeTestsPassForClaimedOperators() throws {
     }
     claimedOperators.formUnion(testCase.opTypes)
     ran += 1
-    if let failure = check(testCase) {
+    if let failure = check(testCase, kernels: kernels) {
       failures.append("\(testCase.name): \(failure)")
     } else {
       passed += 1
     }
   }
   print(
-    "ONNX node tests: \(ran) ran, \(passed) passed, skipped as unsupported: "
+    "ONNX node tests (\(kernels) kernels): \(ran) ran, \(passed) passed, skipped as unsupported: "
       + "\(skippedOperator) operator, \(skippedElementType) element type, "
       + "\(skippedNonTensor) non-tensor value, \(skippedExcluded) documented exclusion; "
       + "operators exercised: "
@@ -102,7 +105,7 @@ private func isRefusedAsUnsupported(_ testCase: ONNXNodeTestCase) -> Bool {
 }
 
 /// Runs every data set of a case; returns a description of the first difference, or `nil`.
-private func check(_ testCase: ONNXNodeTestCase) -> String? {
+private func check(_ testCase: ONNXNodeTestCase, kernels: KernelSet) -> String? {
   let graphInputs = testCase.model.graph.runtimeInputs
   for (index, dataSet) in testCase.dataSets.enumerated() {
     var model = testCase.model
@@ -117,7 +120,8 @@ private func check(_ testCase: ONNXNodeTestCase) -> String? {
       }
     }
     do {
-      let session = try InferenceSession(model: model, options: SessionOptions(threadCount: 2))
+      let session = try InferenceSession(
+        model: model, options: SessionOptions(threadCount: 2), kernels: kernels)
       let results = try session.run(feeds)
       for (info, expected) in zip(testCase.model.graph.outputs, dataSet.outputs) {
         guard case .float(let reference) = expected.value else { return "non-float output" }

@@ -55,7 +55,9 @@ typedef struct cnk_window {
 } cnk_window;
 
 /* How a blocked pointwise call walks its work: output blocks per tile (1...3), positions per
-   tile (at most the set's accumulators / blocks), and positions per cache chunk. */
+   tile (at most the set's accumulators / blocks), and positions per cache chunk. In a set's
+   descriptor `chunk` is instead the input floats one chunk should read; the caller divides it
+   by the padded input channels. */
 typedef struct cnk_blocked_tiling {
   int64_t blocks;
   int64_t positions;

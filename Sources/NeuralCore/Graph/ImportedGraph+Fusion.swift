@@ -155,12 +155,12 @@ extension ImportedGraph {
         let blocked = BlockedConvolution(
           weights: parts.weights.scalars, bias: parts.bias, outputChannels: parts.weights.shape[0],
           inputChannels: parts.weights.shape[1] * parts.groups, groups: parts.groups,
-          window: parts.window, activation: node.activation)
+          window: parts.window, activation: node.activation, kernels: kernels)
       {
         nodes[index].blocked = blocked
         continue
       }
-      nodes[index].convolution = Self.pack(parts, activation: node.activation)
+      nodes[index].convolution = Self.pack(parts, activation: node.activation, kernels: kernels)
     }
   }
 
@@ -171,17 +171,17 @@ extension ImportedGraph {
   /// kernels cannot run.
   func packedConvolution(_ node: Node) throws(NeuralCoreError) -> Convolution? {
     guard let parts = try constantConvolution(node) else { return nil }
-    return Self.pack(parts, activation: node.activation)
+    return Self.pack(parts, activation: node.activation, kernels: kernels)
   }
 
   private static func pack(
     _ parts: (weights: Tensor, bias: [Float]?, groups: Int, window: Window),
-    activation: Activation
+    activation: Activation, kernels: KernelSet
   ) -> Convolution {
     Convolution(
       weights: parts.weights.scalars, bias: parts.bias, outputChannels: parts.weights.shape[0],
       inputChannels: parts.weights.shape[1] * parts.groups, groups: parts.groups,
-      window: parts.window, activation: activation)
+      window: parts.window, activation: activation, kernels: kernels)
   }
 
   /// The constant weights and bias of a Conv node, its groups and its kernel window (without

@@ -21,6 +21,8 @@ struct ImportedGraph: Sendable {
     var attributes: NodeAttributes { NodeAttributes(node: source) }
   }
 
+  /// The kernel set convolutions are packed for and the blocked layout belongs to.
+  let kernels: KernelSet
   var nodes: [Node]
   var constants: [String: GraphConstant]
   var inputs: [TensorDescription]
@@ -50,7 +52,8 @@ struct ImportedGraph: Sendable {
   /// The operators NeuralCore runs, by ONNX name.
   static var supportedOperators: Set<String> { Set(knownAttributes.keys) }
 
-  init(model: ONNXModel) throws(NeuralCoreError) {
+  init(model: ONNXModel, kernels: KernelSet = .active) throws(NeuralCoreError) {
+    self.kernels = kernels
     let graph = model.graph
     let opset = Int(model.opsetVersion(forDomain: "") ?? 0)
     guard opset >= 7 else {

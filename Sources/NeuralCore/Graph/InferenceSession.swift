@@ -29,11 +29,17 @@ public final class InferenceSession: Sendable {
   ///   - model: The parsed model.
   ///   - options: Thread count and other settings.
   /// - Throws: ``NeuralCoreError`` with code `unsupported` naming the node and operator for an
-  ///   operator or attribute NeuralCore does not run, `malformedFile` for an inconsistent graph.
-  public init(model: ONNXModel, options: SessionOptions = SessionOptions())
+  ///   operator or attribute NeuralCore does not run, or when `VISION_CATALOG_KERNELS` asks for
+  ///   a kernel set this CPU lacks; `malformedFile` for an inconsistent graph.
+  public convenience init(model: ONNXModel, options: SessionOptions = SessionOptions())
     throws(NeuralCoreError)
   {
-    graph = try ImportedGraph(model: model)
+    try self.init(model: model, options: options, kernels: KernelSet.selected())
+  }
+
+  /// Loads a parsed ONNX model for the given kernel set (tests compare the sets this way).
+  init(model: ONNXModel, options: SessionOptions, kernels: KernelSet) throws(NeuralCoreError) {
+    graph = try ImportedGraph(model: model, kernels: kernels)
     inputs = graph.inputs
     outputs = graph.outputs
     self.options = options

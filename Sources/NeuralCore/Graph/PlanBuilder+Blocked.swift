@@ -1,13 +1,15 @@
 extension PlanBuilder {
-  /// Plans a node on blocked (NCHW16c) tensors when it can run there: convolutions with a
+  /// Plans a node on blocked (NCHWxc) tensors when it can run there: convolutions with a
   /// blocked form, additions of two blocked tensors, global average pooling of one.
   ///
-  /// - Returns: `false`, having planned nothing, when the node runs on NCHW tensors.
+  /// - Returns: `false`, having planned nothing, when the node runs on NCHW tensors (always, for
+  ///   a kernel set without blocked kernels).
   mutating func planBlocked(_ node: ImportedGraph.Node) throws(NeuralCoreError) -> Bool {
+    guard let layout = BlockedLayout(kernels: graph.kernels) else { return false }
     switch node.source.opType {
-    case "Conv": return try planBlockedConvolution(node)
-    case "Add": return try planBlockedAdd(node)
-    case "GlobalAveragePool": return try planBlockedGlobalAverage(node)
+    case "Conv": return try planBlockedConvolution(node, layout)
+    case "Add": return try planBlockedAdd(node, layout)
+    case "GlobalAveragePool": return try planBlockedGlobalAverage(node, layout)
     default: return false
     }
   }
@@ -20,15 +22,17 @@ extension PlanBuilder {
 
   /// Adds the step that copies a blocked-only value to NCHW, once.
   mutating func unblock(_ name: String) throws(NeuralCoreError) {
-    guard values[name] == nil, let (blockedID, shape) = blockedValues[name] else { return }
+    guard values[name] == nil, let (blockedID, shape) = blockedValues[name],
+      let layout = BlockedLayout(kernels: graph.kernels)
+    else { return }
     let id = try newBuffer(shape: shape, for: name)
-    addReorderStep(name, .unblock, from: blockedID, to: id, shape: shape)
+    addReorderStep(name, .unblock, layout, from: blockedID, to: id, shape: shape)
     values[name] = .runtime(id: id, shape: shape)
   }
 
   /// The blocked buffer of a 4-D run-time input, adding the copy from NCHW when there is none.
   private mutating func blockedInput(
-    _ node: ImportedGraph.Node, _ position: Int
+    _ node: ImportedGraph.Node, _ position: Int, _ layout: BlockedLayout
   ) throws(NeuralCoreError) -> (id: Int, shape: [Int])? {
     guard position < node.inputs.count else { return nil }
     let name = node.inputs[position]
@@ -36,16 +40,16 @@ extension PlanBuilder {
     guard case .runtime(let sourceID, let shape)? = values[name], shape.count == 4 else {
       return nil
     }
-    let id = try newBlockedBuffer(shape: shape, for: name)
-    addReorderStep(name, .block, from: sourceID, to: id, shape: shape)
+    let id = try newBlockedBuffer(shape: shape, layout, for: name)
+    addReorderStep(name, .block, layout, from: sourceID, to: id, shape: shape)
     blockedValues[name] = (id, shape)
     return (id, shape)
   }
 
   /// Adds the step `<name>::block` or `<name>::unblock` copying a 4-D value between layouts.
   private mutating func addReorderStep(
-    _ name: String, _ direction: BlockedLayout.Direction, from source: Int, to target: Int,
-    shape: [Int]
+    _ name: String, _ direction: BlockedLayout.Direction, _ layout: BlockedLayout,
+    from source: Int, to target: Int, shape: [Int]
   ) {
     let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
     steps.append(
@@ -53,23 +57,22 @@ extension PlanBuilder {
         name: name + (direction == .block ? "::block" : "::unblock"), inputs: [.buffer(source)],
         outputs: [target]
       ) { inputs, outputs, threads in
-        BlockedLayout.reorder(
+        layout.reorder(
           inputs[0], direction: direction, batch: batch, channels: channels,
           positions: positions, into: outputs[0], threads: threads)
       })
   }
 
   private mutating func newBlockedBuffer(
-    shape: [Int], for name: String
+    shape: [Int], _ layout: BlockedLayout, for name: String
   ) throws(NeuralCoreError) -> Int {
     try newBuffer(
-      shape: [shape[0], BlockedLayout.blocks(shape[1]) * BlockedLayout.lanes, shape[2], shape[3]],
-      for: name)
+      shape: [shape[0], layout.paddedChannels(shape[1]), shape[2], shape[3]], for: name)
   }
 
   /// Adds a step writing one blocked tensor of `shape` as the node's output.
   private mutating func addBlockedStep(
-    _ node: ImportedGraph.Node, inputs: [Int], shape: [Int],
+    _ node: ImportedGraph.Node, _ layout: BlockedLayout, inputs: [Int], shape: [Int],
     execute:
       @escaping @Sendable (
         _ inputs: [UnsafePointer<Float>], _ outputs: [UnsafeMutablePointer<Float>], _ threads: Int
@@ -78,7 +81,7 @@ extension PlanBuilder {
     guard let name = node.outputs.first, !name.isEmpty else {
       throw node.attributes.error(.malformedFile, "node has no output")
     }
-    let id = try newBlockedBuffer(shape: shape, for: name)
+    let id = try newBlockedBuffer(shape: shape, layout, for: name)
     blockedValues[name] = (id, shape)
     steps.append(
       ExecutionPlan.Step(
@@ -87,7 +90,7 @@ extension PlanBuilder {
   }
 
   private mutating func planBlockedConvolution(
-    _ node: ImportedGraph.Node
+    _ node: ImportedGraph.Node, _ layout: BlockedLayout
   ) throws(NeuralCoreError) -> Bool {
     guard let packed = node.blocked, node.outputs.dropFirst().allSatisfy(\.isEmpty),
       let inputName = node.inputs.first
@@ -106,12 +109,12 @@ extension PlanBuilder {
       guard case .runtime(let id, _)? = values[inputName] else { return false }
       input = id
     } else {
-      guard let blocked = try blockedInput(node, 0) else { return false }
+      guard let blocked = try blockedInput(node, 0, layout) else { return false }
       input = blocked.id
     }
     let (batch, height, width) = (inputShape[0], spatial[0], spatial[1])
     try addBlockedStep(
-      node, inputs: [input], shape: [batch, convolution.outputChannels, size.height, size.width]
+      node, layout, inputs: [input], shape: [batch, convolution.outputChannels, size.height, size.width]
     ) { inputs, outputs, threads in
       convolution.run(
         input: inputs[0], batch: batch, height: height, width: width, output: outputs[0],
@@ -161,14 +164,16 @@ extension PlanBuilder {
     return true
   }
 
-  private mutating func planBlockedAdd(_ node: ImportedGraph.Node) throws(NeuralCoreError) -> Bool {
+  private mutating func planBlockedAdd(
+    _ node: ImportedGraph.Node, _ layout: BlockedLayout
+  ) throws(NeuralCoreError) -> Bool {
     guard node.inputs.count == 2, let a = blockedValues[node.inputs[0]],
       let b = blockedValues[node.inputs[1]], a.shape == b.shape
     else { return false }
     if foldResidualAdd(node, a, b) { return true }
     let count =
-      a.shape[0] * BlockedLayout.imageSize(channels: a.shape[1], positions: a.shape[2] * a.shape[3])
-    try addBlockedStep(node, inputs: [a.id, b.id], shape: a.shape) { inputs, outputs, _ in
+      a.shape[0] * layout.imageSize(channels: a.shape[1], positions: a.shape[2] * a.shape[3])
+    try addBlockedStep(node, layout, inputs: [a.id, b.id], shape: a.shape) { inputs, outputs, _ in
       Elementwise.run(
         .add, a: inputs[0], aShape: [count], b: inputs[1], bShape: [count], output: outputs[0],
         outputShape: [count])
@@ -177,14 +182,14 @@ extension PlanBuilder {
   }
 
   private mutating func planBlockedGlobalAverage(
-    _ node: ImportedGraph.Node
+    _ node: ImportedGraph.Node, _ layout: BlockedLayout
   ) throws(NeuralCoreError) -> Bool {
     guard let input = node.inputs.first, let blocked = blockedValues[input] else { return false }
     let shape = blocked.shape
     let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
     try addStep(node, inputs: [.buffer(blocked.id)], outputShapes: [[batch, channels, 1, 1]]) {
       inputs, outputs, _ in
-      BlockedLayout.globalAverage(
+      layout.globalAverage(
         inputs[0], batch: batch, channels: channels, positions: positions, into: outputs[0])
     }
     return true

@@ -24,7 +24,7 @@ struct PlanBuilder {
   /// How many times each value is read (node inputs and graph outputs).
   let uses: [String: Int]
   var values: [String: Value] = [:]
-  /// Values held in the blocked channel layout (NCHW16c), with their logical NCHW shapes.
+  /// Values held in the blocked channel layout (NCHWxc), with their logical NCHW shapes.
   ///
   /// A value may be held in both layouts; one held only here is copied to NCHW before a node
   /// that needs NCHW reads it.

@@ -1,9 +1,9 @@
 import CNative
 
-/// A 2-D convolution over the blocked channel layout (NCHW16c), on the AVX-512 kernels.
+/// A 2-D convolution over the blocked channel layout (NCHWxc), on a vector kernel set.
 ///
-/// An image of `C` channels is `ceil(C / 16)` blocks, each a plane of 16-float vectors with one
-/// lane per channel (``BlockedLayout``). In this layout a depthwise convolution and a pointwise
+/// An image of `C` channels is `ceil(C / lanes)` blocks, each a plane of vectors with one lane
+/// per channel (``BlockedLayout``; 16 lanes for AVX-512, 8 for AVX2 and NEON). In this layout a depthwise convolution and a pointwise
 /// one use every vector lane whatever the plane's size or stride, and consecutive layers need
 /// no transposes. Three shapes of convolution run here; ``init(weights:bias:outputChannels:inputChannels:groups:window:activation:)``
 /// returns `nil` for any other, and for activations that are not a clamp:
@@ -23,23 +23,26 @@ struct BlockedConvolution: Sendable {
   static let directInputChannels = 4
 
   let kind: Kind
+  /// The layout, and the kernel set, the weights are packed for.
+  let layout: BlockedLayout
   let window: Window
   let inputChannels: Int
   let outputChannels: Int
   let bounds: (low: Float, high: Float)
-  /// Pointwise: `[output block][input channel, padded][16]`; depthwise: `[block][tap][16]`;
-  /// direct: `[output block][input channel][ky][kx][16]`.
+  /// Pointwise: `[output block][input channel, padded][lanes]`; depthwise:
+  /// `[block][tap][lanes]`; direct: `[output block][input channel][ky][kx][lanes]`.
   let weights: [Float]
   /// One value per output channel, zero-padded to whole blocks.
   let bias: [Float]
 
   /// Packs a convolution for the blocked kernels, or returns `nil` when it has no blocked form
-  /// (or this CPU has no AVX-512).
+  /// (or `kernels` is a set without blocked kernels).
   init?(
     weights raw: [Float], bias: [Float]?, outputChannels: Int, inputChannels: Int, groups: Int,
     window: Window, activation: Activation, kernels: KernelSet = .active
   ) {
-    guard kernels == .avx512, let bounds = activation.clampBounds, groups > 0,
+    guard let layout = BlockedLayout(kernels: kernels), let bounds = activation.clampBounds,
+      groups > 0,
       inputChannels > 0, outputChannels > 0
     else { return nil }
     let taps = window.kernelHeight * window.kernelWidth
@@ -55,19 +58,20 @@ struct BlockedConvolution: Sendable {
     }
     guard raw.count == outputChannels * inputChannels / groups * taps else { return nil }
     self.kind = kind
+    self.layout = layout
     self.window = window
     self.inputChannels = inputChannels
     self.outputChannels = outputChannels
     self.bounds = bounds
-    let lanes = BlockedLayout.lanes
-    let blocks = BlockedLayout.blocks(outputChannels)
+    let lanes = layout.lanes
+    let blocks = layout.blocks(outputChannels)
     var padded = [Float](repeating: 0, count: blocks * lanes)
     if let bias { padded.replaceSubrange(0..<outputChannels, with: bias) }
     self.bias = padded
     // Every layout keeps an output channel's weights in one lane of consecutive vectors.
     let steps: Int
     switch kind {
-    case .pointwise: steps = BlockedLayout.blocks(inputChannels) * lanes
+    case .pointwise: steps = layout.paddedChannels(inputChannels)
     case .depthwise: steps = taps
     case .direct: steps = inputChannels * taps
     }
@@ -94,6 +98,7 @@ struct BlockedConvolution: Sendable {
 
   private init(copying other: BlockedConvolution, window: Window) {
     kind = other.kind
+    layout = other.layout
     self.window = window
     inputChannels = other.inputChannels
     outputChannels = other.outputChannels
@@ -117,9 +122,8 @@ struct BlockedConvolution: Sendable {
     let inputImage =
       kind == .direct
       ? inputChannels * height * width
-      : BlockedLayout.blocks(inputChannels) * BlockedLayout.lanes * height * width
-    let outputImage =
-      BlockedLayout.blocks(outputChannels) * BlockedLayout.lanes * size.height * size.width
+      : layout.imageSize(channels: inputChannels, positions: height * width)
+    let outputImage = layout.imageSize(channels: outputChannels, positions: size.height * size.width)
     weights.withUnsafeBufferPointer { weightBuffer in
       bias.withUnsafeBufferPointer { biasBuffer in
         // Safety: the packed weights and padded bias match this convolution's shape, and each
@@ -154,15 +158,15 @@ struct BlockedConvolution: Sendable {
     output: UnsafeMutablePointer<Float>, weights: UnsafePointer<Float>,
     bias: UnsafePointer<Float>, threads: Int
   ) {
-    let blocks = BlockedLayout.blocks(outputChannels)
-    let inputFloats = BlockedLayout.blocks(inputChannels) * BlockedLayout.lanes
-    // Tiles of 3 output blocks by 7 positions when the plane is a multiple of 7 (every plane of
-    // a 224-input EfficientNet or MobileNet: no partial tile, and measured 3.5 % faster over
-    // Lite0's 1x1 layers than 2 x 12), else 2 x 12.
-    let (blockTile, positionTile) = positions % 7 == 0 ? (3, 7) : (2, 12)
-    var tiling = cnk_blocked_tiling(
-      blocks: Int64(blockTile), positions: Int64(positionTile),
-      chunk: Int64(max(12, 32_768 / inputFloats)))
+    let native = layout.native
+    let blocks = layout.blocks(outputChannels)
+    let inputFloats = layout.paddedChannels(inputChannels)
+    // The set's tiling for planes of a multiple of 7 positions (every plane of a 224-input
+    // EfficientNet or MobileNet: no partial tile) or for others; chunks of positions whose
+    // inputs stay in cache.
+    var tiling = positions % 7 == 0 ? native.pointwiseTilingSevens : native.pointwiseTilingOther
+    let (blockTile, positionTile) = (Int(tiling.blocks), Int(tiling.positions))
+    tiling.chunk = Int64(max(positionTile, Int(tiling.chunk) / inputFloats))
     // Work items: ranges of whole position tiles times ranges of whole block groups, at least
     // four per thread so that a late or busy thread costs little.
     let wanted = threads > 1 ? 4 * threads : 1
@@ -182,7 +186,7 @@ struct BlockedConvolution: Sendable {
       Parallel.forEach(blockPieces * positionPieces, threads: threads) { item in
         let firstBlock = (item % blockPieces) * blocksPerPiece
         let start = (item / blockPieces) * positionsPerPiece
-        cnk_pointwise_blocked_avx512(
+        native.pointwiseBlocked(
           input, channels.0, Int64(positions), weights, bias, channels.1, Int64(firstBlock),
           Int64(min(blocksPerPiece, blocks - firstBlock)), Int64(start),
           Int64(min(positionsPerPiece, positions - start)), residual, bounds.low, bounds.high,
@@ -196,20 +200,21 @@ struct BlockedConvolution: Sendable {
     size: (height: Int, width: Int), weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
     threads: Int
   ) {
-    let blocks = BlockedLayout.blocks(outputChannels)
-    let lanes = BlockedLayout.lanes
+    let native = layout.native
+    let blocks = layout.blocks(outputChannels)
+    let lanes = layout.lanes
     let taps = window.kernelHeight * window.kernelWidth
     let rowPieces = threads > 1 ? min(size.height, max(1, (4 * threads + blocks - 1) / blocks)) : 1
     let rowsPerPiece = (size.height + rowPieces - 1) / rowPieces
     let pieces = (size.height + rowsPerPiece - 1) / rowsPerPiece
-    var native = window.native
+    var cWindow = window.native
     let channels = Int64(outputChannels)
     let bounds = self.bounds
-    withUnsafePointer(to: &native) { window in
+    withUnsafePointer(to: &cWindow) { window in
       Parallel.forEach(blocks * pieces, threads: threads) { item in
         let block = item / pieces
         let firstRow = (item % pieces) * rowsPerPiece
-        cnk_depthwise_blocked_avx512(
+        native.depthwiseBlocked(
           input + block * height * width * lanes, Int64(height), Int64(width),
           weights + block * taps * lanes, bias + block * lanes, Int64(block), channels, window,
           output + block * size.height * size.width * lanes, Int64(size.height),
@@ -224,17 +229,18 @@ struct BlockedConvolution: Sendable {
     size: (height: Int, width: Int), weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
     threads: Int
   ) {
-    let blocks = BlockedLayout.blocks(outputChannels)
+    let native = layout.native
+    let blocks = layout.blocks(outputChannels)
     let rowPieces = threads > 1 ? min(size.height, 4 * threads) : 1
     let rowsPerPiece = (size.height + rowPieces - 1) / rowPieces
     let pieces = (size.height + rowsPerPiece - 1) / rowsPerPiece
-    var native = window.native
+    var cWindow = window.native
     let channels = (Int64(inputChannels), Int64(outputChannels))
     let bounds = self.bounds
-    withUnsafePointer(to: &native) { window in
+    withUnsafePointer(to: &cWindow) { window in
       Parallel.forEach(pieces, threads: threads) { piece in
         let firstRow = piece * rowsPerPiece
-        cnk_conv_direct_blocked_avx512(
+        native.convDirectBlocked(
           input, channels.0, Int64(height), Int64(width), weights, bias, channels.1, window,
           output, Int64(size.height), Int64(size.width), 0, Int64(blocks), Int64(firstRow),
           Int64(min(rowsPerPiece, size.height - firstRow)), bounds.low, bounds.high)

@@ -1,20 +1,33 @@
 import CNative
 
-/// The blocked channel layout (NCHW16c) that ``BlockedConvolution`` reads and writes.
+/// The blocked channel layout (NCHWxc) that ``BlockedConvolution`` reads and writes, where `x` is
+/// the vector width of a kernel set: 16 for AVX-512, 8 for AVX2 and NEON.
 ///
-/// An image of `C` channels and `P` positions is `ceil(C / 16)` blocks of `P × 16` floats:
-/// channel `c` at position `p` is at `(c / 16) * P * 16 + p * 16 + c % 16`. Lanes past the last
-/// channel are zero, so a blocked tensor can be added or pooled with whole vectors.
-enum BlockedLayout {
-  /// Channels per block: one AVX-512 vector of floats.
-  static let lanes = Int(CNK_BLOCK_LANES)
+/// An image of `C` channels and `P` positions is `ceil(C / lanes)` blocks of `P × lanes` floats:
+/// channel `c` at position `p` is at `(c / lanes) * P * lanes + p * lanes + c % lanes`. Lanes
+/// past the last channel are zero, so a blocked tensor can be added or pooled with whole vectors.
+struct BlockedLayout: Sendable {
+  /// The vector set whose kernels run on this layout.
+  let native: NativeKernels
+  /// Channels per block: one vector of the set.
+  var lanes: Int { native.lanes }
+
+  /// The layout of a vector set, or `nil` for a set without blocked kernels (``KernelSet/portable``
+  /// or one this CPU lacks).
+  init?(kernels: KernelSet) {
+    guard let native = kernels.native else { return nil }
+    self.native = native
+  }
 
   /// The blocks that hold `channels` channels.
-  static func blocks(_ channels: Int) -> Int { (channels + lanes - 1) / lanes }
+  func blocks(_ channels: Int) -> Int { (channels + lanes - 1) / lanes }
+
+  /// Channels rounded up to whole blocks.
+  func paddedChannels(_ channels: Int) -> Int { blocks(channels) * lanes }
 
   /// The floats one blocked image of `channels × positions` occupies.
-  static func imageSize(channels: Int, positions: Int) -> Int {
-    blocks(channels) * lanes * positions
+  func imageSize(channels: Int, positions: Int) -> Int {
+    paddedChannels(channels) * positions
   }
 
   /// Which way ``reorder(_:direction:batch:channels:positions:into:threads:)`` copies.
@@ -26,35 +39,36 @@ enum BlockedLayout {
   }
 
   /// Copies `batch` images between NCHW and blocked layout, one block of channels per work item.
-  static func reorder(
+  func reorder(
     _ input: UnsafePointer<Float>, direction: Direction, batch: Int, channels: Int,
     positions: Int, into output: UnsafeMutablePointer<Float>, threads: Int
   ) {
     let blockCount = blocks(channels)
     let plain = channels * positions
     let blocked = imageSize(channels: channels, positions: positions)
+    let lanes = Int64(self.lanes)
     Parallel.forEach(batch * blockCount, threads: threads) { item in
       let (image, block) = (item / blockCount, Int64(item % blockCount))
       switch direction {
       case .block:
         cnk_to_blocked(
-          input + image * plain, Int64(channels), Int64(positions), block, 1,
+          input + image * plain, Int64(channels), Int64(positions), lanes, block, 1,
           output + image * blocked)
       case .unblock:
         cnk_from_blocked(
-          input + image * blocked, Int64(channels), Int64(positions), block, 1,
+          input + image * blocked, Int64(channels), Int64(positions), lanes, block, 1,
           output + image * plain)
       }
     }
   }
 
   /// The mean of every channel of `batch` blocked images, written as `batch × channels` floats.
-  static func globalAverage(
+  func globalAverage(
     _ input: UnsafePointer<Float>, batch: Int, channels: Int, positions: Int,
     into output: UnsafeMutablePointer<Float>
   ) {
     for image in 0..<batch {
-      cnk_global_average_blocked_avx512(
+      native.globalAverageBlocked(
         input + image * imageSize(channels: channels, positions: positions), Int64(channels),
         Int64(positions), output + image * channels)
     }

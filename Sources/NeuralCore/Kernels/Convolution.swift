@@ -17,8 +17,8 @@ struct Convolution: Sendable {
   let isDepthwise: Bool
   /// Depthwise: the raw weights; otherwise one packed A per group.
   let weights: [Float]
-  /// 1x1 ungrouped AVX-512 convolutions: the weights again, as panels of output channels for the
-  /// channel-vectorized kernel that small planes use; otherwise empty.
+  /// 1x1 ungrouped convolutions on a vector set: the weights again, as panels of output channels
+  /// for the channel-vectorized kernel that small planes use; otherwise empty.
   let channelPanels: [Float]
   let bias: [Float]
 
@@ -38,9 +38,12 @@ struct Convolution: Sendable {
     self.bias = bias ?? [Float](repeating: 0, count: outputChannels)
     isDepthwise = groups == inputChannels && groups == outputChannels
     let isOneByOne = window.kernelHeight == 1 && window.kernelWidth == 1 && groups == 1
-    channelPanels =
-      kernels == .avx512 && isOneByOne
-      ? Convolution.packChannelPanels(raw, outputChannels: outputChannels, depth: depth) : []
+    if let native = kernels.native, isOneByOne {
+      channelPanels = Convolution.packChannelPanels(
+        raw, outputChannels: outputChannels, depth: depth, tile: native.columnTile)
+    } else {
+      channelPanels = []
+    }
     if isDepthwise {
       weights = raw
     } else {
@@ -61,12 +64,11 @@ struct Convolution: Sendable {
     }
   }
 
-  /// Weights `[outputChannels, depth]` as panels of the AVX-512 column tile of channels, each
-  /// `depth` steps of one value per channel, zero past the last channel.
+  /// Weights `[outputChannels, depth]` as panels of `tile` channels (the set's GEMM column
+  /// tile), each `depth` steps of one value per channel, zero past the last channel.
   private static func packChannelPanels(
-    _ raw: [Float], outputChannels: Int, depth: Int
+    _ raw: [Float], outputChannels: Int, depth: Int, tile: Int
   ) -> [Float] {
-    let tile = KernelSet.avx512.columnTile
     let panels = (outputChannels + tile - 1) / tile
     var packed = [Float](repeating: 0, count: panels * tile * depth)
     for channel in 0..<outputChannels {
@@ -134,6 +136,7 @@ struct Convolution: Sendable {
       && window.padLeft == 0 && window.padBottom == 0 && window.padRight == 0
     let groupSize = GEMM.packedSize(rows: rows, depth: depth, kernels: kernels)
     let kernels = self.kernels
+    let native = kernels.native
     // Per row of the im2col matrix: the channel plane offset and the kernel tap's offsets.
     var channelOffsets = [Int](repeating: 0, count: depth)
     var rowOffsets = [Int](repeating: 0, count: depth)
@@ -159,9 +162,11 @@ struct Convolution: Sendable {
               bias: biasBase + group * rows, accumulates: false, activation: activation)
             let ranByChannels =
               isPointwise && prefersChannelVectors(positions: columns, depth: depth)
-              && runPointwiseByChannels(
-                input: source, positions: columns, depth: depth, output: target,
-                bias: biasBase, threads: threads)
+              && native.map {
+                runPointwiseByChannels(
+                  $0, input: source, positions: columns, depth: depth, output: target,
+                  bias: biasBase, threads: threads)
+              } ?? false
             if ranByChannels { continue }
             if isPointwise {
               GEMM.multiply(
@@ -172,13 +177,13 @@ struct Convolution: Sendable {
                     width: count, columnTile: kernels.columnTile, into: destination)
                 }, directB: source, directRowStride: plane, c: target, ldc: columns,
                 epilogue: epilogue, threads: threads, kernels: kernels)
-            } else if kernels == .avx512 {
+            } else if let native {
               withUnsafePointer(to: nativeWindow) { windowPointer in
                 GEMM.multiply(
                   rows: rows, columns: columns, depth: depth,
                   packedA: weightBase + group * groupSize,
                   packB: { start, count, destination in
-                    cnk_im2col_panels_avx512(
+                    native.im2colPanels(
                       source, Int64(groupInputs), Int64(height), Int64(width), windowPointer,
                       Int64(outputWidth), Int64(start), Int64(count), destination)
                   }, c: target, ldc: columns, epilogue: epilogue, threads: threads,
@@ -214,11 +219,11 @@ struct Convolution: Sendable {
   /// - Returns: `false`, having written nothing, when no workspace for the packed positions
   ///   could be had (the caller then runs the ordinary GEMM).
   private func runPointwiseByChannels(
-    input: UnsafePointer<Float>, positions: Int, depth: Int, output: UnsafeMutablePointer<Float>,
+    _ native: NativeKernels, input: UnsafePointer<Float>, positions: Int, depth: Int, output: UnsafeMutablePointer<Float>,
     bias: UnsafePointer<Float>, threads: Int
   ) -> Bool {
-    let rowTile = KernelSet.avx512.rowTile
-    let columnTile = KernelSet.avx512.columnTile
+    let rowTile = native.rowTile
+    let columnTile = native.columnTile
     let packedFloats = (positions + rowTile - 1) / rowTile * rowTile * depth
     guard let raw = cnk_thread_scratch(packedFloats * 4) else { return false }
     let packed = raw.assumingMemoryBound(to: Float.self)
@@ -230,7 +235,7 @@ struct Convolution: Sendable {
       piece in
       let start = piece * panelsPerPiece * rowTile
       let count = min(panelsPerPiece * rowTile, positions - start)
-      cnk_pack_positions_avx512(
+      native.packPositions(
         input, Int64(depth), Int64(positions), Int64(start), Int64(count), packed + start * depth)
     }
     let fit = max(rowTile, (65_536 / max(depth, 1)) / rowTile * rowTile)
@@ -245,13 +250,13 @@ struct Convolution: Sendable {
     let panelsPerGroup = (channelPanelCount + channelGroups - 1) / channelGroups
     channelGroups = (channelPanelCount + panelsPerGroup - 1) / panelsPerGroup
     let bounds = activation.clampBounds
-    var native = cnk_epilogue(
+    var fused = cnk_epilogue(
       bias: bias, accumulate: 0, residual: nil, clamp_min: bounds?.low ?? -.infinity,
       clamp_max: bounds?.high ?? .infinity)
     let outputChannels = self.outputChannels
     let activation = self.activation
     channelPanels.withUnsafeBufferPointer { panelBuffer in
-      withUnsafePointer(to: &native) { epilogue in
+      withUnsafePointer(to: &fused) { epilogue in
         // Safety: the panels hold every channel's weights and `packed` every position (this
         // thread's workspace, only read by the items); each item writes its own channel rows
         // within its own block of positions.
@@ -261,7 +266,7 @@ struct Convolution: Sendable {
           let count = min(block, positions - start)
           let firstChannel = (item % channelGroups) * panelsPerGroup * columnTile
           let channelCount = min(panelsPerGroup * columnTile, outputChannels - firstChannel)
-          cnk_pointwise_tile_avx512(
+          native.pointwiseTile(
             Int64(depth), packed + start * depth, Int64(count), panels, Int64(firstChannel),
             Int64(channelCount), output + start, Int64(positions), epilogue)
           if bounds == nil {
@@ -317,9 +322,9 @@ struct Convolution: Sendable {
     let window = self.window
     let taps = window.kernelHeight * window.kernelWidth
     let activation = self.activation
-    if kernels == .avx512, let bounds = activation.clampBounds {
-      runDepthwiseAVX512(
-        input: input, batch: batch, height: height, width: width, output: output,
+    if let native = kernels.native, let bounds = activation.clampBounds {
+      runDepthwise(
+        native, input: input, batch: batch, height: height, width: width, output: output,
         outputHeight: outputHeight, outputWidth: outputWidth, bounds: bounds, threads: threads)
       return
     }
@@ -340,20 +345,21 @@ struct Convolution: Sendable {
     }
   }
 
-  private func runDepthwiseAVX512(
-    input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
+  /// A vector set's depthwise kernel over runs of consecutive planes.
+  private func runDepthwise(
+    _ native: NativeKernels, input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
     output: UnsafeMutablePointer<Float>, outputHeight: Int, outputWidth: Int,
     bounds: (low: Float, high: Float), threads: Int
   ) {
     let taps = window.kernelHeight * window.kernelWidth
     let channels = outputChannels
-    var native = window.native
+    var cWindow = window.native
     let planes = batch * channels
     // A few runs of consecutive planes per thread: each run shares one padded scratch.
     let runLength = threads > 1 ? max(1, (planes + 4 * threads - 1) / (4 * threads)) : planes
     weights.withUnsafeBufferPointer { weightBuffer in
       bias.withUnsafeBufferPointer { biasBuffer in
-        withUnsafePointer(to: &native) { nativeWindow in
+        withUnsafePointer(to: &cWindow) { nativeWindow in
           // Safety: weights hold channels * taps floats and bias one float per channel; a run
           // never crosses an image, so its weights and biases are consecutive; runs read and
           // write disjoint planes.
@@ -365,7 +371,7 @@ struct Convolution: Sendable {
             let channel = (item % runsPerImage) * runLength
             let count = min(runLength, channels - channel)
             let plane = image * channels + channel
-            cnk_depthwise_avx512(
+            native.depthwise(
               input + plane * height * width, Int64(count), Int64(height), Int64(width),
               weightBase + channel * taps, biasBase + channel, nativeWindow,
               output + plane * outputHeight * outputWidth, Int64(outputHeight),

@@ -88,8 +88,8 @@ enum GEMM {
 
   /// Computes `C = epilogue(packedA × B)` for an `m × n` C with leading dimension `ldc`.
   ///
-  /// When B is a plain row-major matrix (`directB`, rows `directRowStride` apart), the AVX-512
-  /// kernels read its whole column panels in place and pack only a last partial panel.
+  /// When B is a plain row-major matrix (`directB`, rows `directRowStride` apart), the vector
+  /// kernel sets read its whole column panels in place and pack only a last partial panel.
   static func multiply(
     rows m: Int, columns n: Int, depth k: Int, packedA: UnsafePointer<Float>,
     packB: PackB, directB: UnsafePointer<Float>? = nil, directRowStride: Int = 0,
@@ -101,6 +101,7 @@ enum GEMM {
       applyEpilogueToZeroDepth(rows: m, columns: n, c: c, ldc: ldc, epilogue: epilogue)
       return
     }
+    let native = kernels.native
     let rowTile = kernels.rowTile
     let columnTile = kernels.columnTile
     var width = tileWidth(depth: k, columns: n, columnTile: columnTile)
@@ -132,52 +133,49 @@ enum GEMM {
         let columns = min(width, n - start)
         vectors.withMemoryRebound(to: Float.self, capacity: tileFloats) { packed in
           let tileRange = firstPanel..<min(panels, firstPanel + panelsPerGroup)
-          switch kernels {
-          case .portable:
+          guard let native else {
             packB(start, columns, packed)
             vectors.withMemoryRebound(to: SIMD8<Float>.self, capacity: tileFloats / 8) {
               computeTile(
                 rows: m, depth: k, packedA: packedA, packedB: $0, panels: tileRange,
                 columns: start..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
             }
-          case .avx512:
-            let inPlace = directB == nil ? 0 : columns / columnTile * columnTile
-            if let directB, inPlace > 0 {
-              computeTileAVX512(
-                rows: m, depth: k, packedA: packedA, b: directB + start, ldb: directRowStride,
-                panels: tileRange, columns: start..<(start + inPlace), c: c, ldc: ldc,
-                epilogue: epilogue)
-            }
-            if inPlace < columns {
-              packB(start + inPlace, columns - inPlace, packed)
-              computeTileAVX512(
-                rows: m, depth: k, packedA: packedA, b: packed, ldb: 0, panels: tileRange,
-                columns: (start + inPlace)..<(start + columns), c: c, ldc: ldc,
-                epilogue: epilogue)
-            }
+            return
+          }
+          let inPlace = directB == nil ? 0 : columns / columnTile * columnTile
+          if let directB, inPlace > 0 {
+            computeTile(
+              native, rows: m, depth: k, packedA: packedA, b: directB + start,
+              ldb: directRowStride, panels: tileRange, columns: start..<(start + inPlace), c: c,
+              ldc: ldc, epilogue: epilogue)
+          }
+          if inPlace < columns {
+            packB(start + inPlace, columns - inPlace, packed)
+            computeTile(
+              native, rows: m, depth: k, packedA: packedA, b: packed, ldb: 0, panels: tileRange,
+              columns: (start + inPlace)..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
           }
         }
       }
     }
   }
 
-  /// The AVX-512 micro-kernels of the C target over the given A panels and a packed B tile
-  /// (`ldb` 0) or B in place; a clamp-like activation is fused into the stores, any other runs
-  /// afterwards.
-  private static func computeTileAVX512(
-    rows m: Int, depth k: Int, packedA: UnsafePointer<Float>, b: UnsafePointer<Float>, ldb: Int,
+  /// A vector set's micro-kernels over the given A panels and a packed B tile (`ldb` 0) or B in
+  /// place; a clamp-like activation is fused into the stores, any other runs afterwards.
+  private static func computeTile(
+    _ native: NativeKernels, rows m: Int, depth k: Int, packedA: UnsafePointer<Float>, b: UnsafePointer<Float>, ldb: Int,
     panels: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
     epilogue: Epilogue
   ) {
     let bounds = epilogue.activation.clampBounds
-    var native = cnk_epilogue(
+    var fused = cnk_epilogue(
       bias: epilogue.bias, accumulate: epilogue.accumulates ? 1 : 0, residual: nil,
       clamp_min: bounds?.low ?? -.infinity, clamp_max: bounds?.high ?? .infinity)
-    cnk_gemm_tile_avx512(
+    native.gemmTile(
       Int64(k), packedA, Int64(panels.lowerBound), Int64(panels.count), Int64(m), b, Int64(ldb),
-      Int64(columns.count), c + columns.lowerBound, Int64(ldc), &native)
+      Int64(columns.count), c + columns.lowerBound, Int64(ldc), &fused)
     if bounds == nil {
-      let rowTile = KernelSet.avx512.rowTile
+      let rowTile = native.rowTile
       let rows = (panels.lowerBound * rowTile)..<min(m, panels.upperBound * rowTile)
       for row in rows {
         epilogue.activation.apply(c + row * ldc + columns.lowerBound, count: columns.count)
@@ -256,12 +254,13 @@ enum GEMM {
     c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int, kernels: KernelSet
   ) {
     let chunk = 512
+    let native = kernels.native
     Parallel.forEach((n + chunk - 1) / chunk, threads: threads) { index in
       let start = index * chunk
       let width = min(chunk, n - start)
-      if kernels == .avx512 {
+      if let native {
         for row in 0..<m {
-          cnk_row_times_matrix_avx512(
+          native.rowTimesMatrix(
             Int64(k), Int64(width), alpha, a + row * aRowStride, Int64(aColumnStride), b + start,
             Int64(bRowStride), c + row * ldc + start, accumulates ? 1 : 0)
         }

@@ -28,7 +28,8 @@ public struct Dense: Layer {
   ///   - hasBias: Whether to load and add a bias.
   ///   - activation: The activation applied to the output.
   /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a feature count is not
-  ///   positive or the weight would have more elements than an `Int` counts.
+  ///   positive or the weight would have more elements than an `Int` counts; `unsupported`
+  ///   when `VISION_CATALOG_KERNELS` asks for a kernel set this CPU lacks.
   public init(
     name: String, inputFeatures: Int, outputFeatures: Int, hasBias: Bool = true,
     activation: Activation = .identity
@@ -37,6 +38,7 @@ public struct Dense: Layer {
     try LayerArguments.requirePositive(
       ["inputFeatures": inputFeatures, "outputFeatures": outputFeatures], layer: layer)
     try LayerArguments.requireElementCount([outputFeatures, inputFeatures], layer: layer)
+    _ = try KernelSet.selected()
     self.name = name
     self.inputFeatures = inputFeatures
     self.outputFeatures = outputFeatures

@@ -2,31 +2,43 @@ import Testing
 
 @testable import NeuralCore
 
-@Suite(.enabled(if: KernelSet.available.contains(.avx512), "the blocked kernels need AVX-512"))
+/// The sets with blocked kernels on this CPU.
+private let vectorSets = KernelSet.available.filter { $0.native != nil }
+
+/// The blocked kernels of every vector set this CPU runs (AVX-512, AVX2 or NEON), each against
+/// the scalar reference convolution.
+@Suite(.enabled(if: !vectorSets.isEmpty, "this CPU runs no vector kernel set"))
 struct BlockedConvolutionTests {
   /// NCHW arrays to blocked layout and back.
-  static func blocked(_ values: [Float], batch: Int, channels: Int, positions: Int) -> [Float] {
-    reordered(values, .block, batch: batch, channels: channels, positions: positions, threads: 2)
+  static func blocked(
+    _ values: [Float], _ layout: BlockedLayout, batch: Int, channels: Int, positions: Int
+  ) -> [Float] {
+    reordered(
+      values, .block, layout, batch: batch, channels: channels, positions: positions, threads: 2)
   }
 
-  static func unblocked(_ values: [Float], batch: Int, channels: Int, positions: Int) -> [Float] {
-    reordered(values, .unblock, batch: batch, channels: channels, positions: positions, threads: 1)
+  static func unblocked(
+    _ values: [Float], _ layout: BlockedLayout, batch: Int, channels: Int, positions: Int
+  ) -> [Float] {
+    reordered(
+      values, .unblock, layout, batch: batch, channels: channels, positions: positions,
+      threads: 1)
   }
 
   static func reordered(
-    _ values: [Float], _ direction: BlockedLayout.Direction, batch: Int, channels: Int,
-    positions: Int, threads: Int
+    _ values: [Float], _ direction: BlockedLayout.Direction, _ layout: BlockedLayout, batch: Int,
+    channels: Int, positions: Int, threads: Int
   ) -> [Float] {
     let count =
       direction == .block
-      ? batch * BlockedLayout.imageSize(channels: channels, positions: positions)
+      ? batch * layout.imageSize(channels: channels, positions: positions)
       : batch * channels * positions
     var output = [Float](repeating: .nan, count: count)
     values.withUnsafeBufferPointer { source in
       output.withUnsafeMutableBufferPointer { target in
         // Safety: both buffers have the sizes the copy reads and writes.
         guard let from = source.baseAddress, let to = target.baseAddress else { return }
-        BlockedLayout.reorder(
+        layout.reorder(
           from, direction: direction, batch: batch, channels: channels, positions: positions,
           into: to, threads: threads)
       }
@@ -40,19 +52,20 @@ struct BlockedConvolutionTests {
     residual: [Float]? = nil, threads: Int
   ) -> [Float] {
     guard let size = convolution.window.outputSize(height: height, width: width) else { return [] }
+    let layout = convolution.layout
     let positions = size.height * size.width
     let source =
       convolution.kind == .direct
       ? input
       : blocked(
-        input, batch: batch, channels: convolution.inputChannels, positions: height * width)
+        input, layout, batch: batch, channels: convolution.inputChannels,
+        positions: height * width)
     let addend = residual.map {
-      blocked($0, batch: batch, channels: convolution.outputChannels, positions: positions)
+      blocked($0, layout, batch: batch, channels: convolution.outputChannels, positions: positions)
     }
     var output = [Float](
       repeating: .nan,
-      count: batch
-        * BlockedLayout.imageSize(channels: convolution.outputChannels, positions: positions))
+      count: batch * layout.imageSize(channels: convolution.outputChannels, positions: positions))
     source.withUnsafeBufferPointer { from in
       output.withUnsafeMutableBufferPointer { to in
         // Safety: the buffers have the sizes the convolution reads and writes.
@@ -70,33 +83,39 @@ struct BlockedConvolutionTests {
         }
       }
     }
-    let lanes = BlockedLayout.lanes
+    let lanes = layout.lanes
     for (index, value) in output.enumerated() {
       let channel =
-        (index / (positions * lanes))
-        % BlockedLayout.blocks(
-          convolution.outputChannels) * lanes + index % lanes
+        (index / (positions * lanes)) % layout.blocks(convolution.outputChannels) * lanes
+        + index % lanes
       if channel >= convolution.outputChannels && value != 0 {
         Issue.record("padding lane \(index) holds \(value)")
         break
       }
     }
     return unblocked(
-      output, batch: batch, channels: convolution.outputChannels, positions: positions)
+      output, layout, batch: batch, channels: convolution.outputChannels, positions: positions)
   }
 
-  @Test func layoutRoundTripsAndZeroesPaddingLanes() {
+  @Test(arguments: vectorSets)
+  func layoutRoundTripsAndZeroesPaddingLanes(kernels: KernelSet) throws {
+    let layout = try #require(BlockedLayout(kernels: kernels))
+    #expect(layout.lanes == (kernels == .avx512 ? 16 : 8))
     var generator = SeededGenerator(seed: 3)
-    for channels in [1, 5, 16, 17, 40] {
+    for channels in [1, 5, 8, 9, 16, 17, 40] {
       let values = generator.floats(2 * channels * 9)
-      let blocked = Self.blocked(values, batch: 2, channels: channels, positions: 9)
-      #expect(blocked.count == 2 * BlockedLayout.blocks(channels) * 16 * 9)
+      let blocked = Self.blocked(values, layout, batch: 2, channels: channels, positions: 9)
+      let blocks = (channels + layout.lanes - 1) / layout.lanes
+      #expect(blocked.count == 2 * blocks * layout.lanes * 9)
+      // Position 0's lane 1 is channel 1 at position 0; position 1's lane 0 is channel 0.
       #expect(blocked[1] == (channels > 1 ? values[9] : 0))
-      #expect(Self.unblocked(blocked, batch: 2, channels: channels, positions: 9) == values)
+      #expect(blocked[layout.lanes] == values[1])
+      #expect(Self.unblocked(blocked, layout, batch: 2, channels: channels, positions: 9) == values)
     }
   }
 
-  @Test func randomizedShapesMatchTheReference() throws {
+  @Test(arguments: vectorSets)
+  func randomizedShapesMatchTheReference(kernels: KernelSet) throws {
     var generator = SeededGenerator(seed: 19)
     let activations: [Activation] = [.identity, .relu, .clip(min: 0, max: 6)]
     var ran: [BlockedConvolution.Kind: Int] = [:]
@@ -127,7 +146,7 @@ struct BlockedConvolutionTests {
       let convolution = try #require(
         BlockedConvolution(
           weights: weights, bias: bias, outputChannels: outputs, inputChannels: channels,
-          groups: groups, window: window, activation: activation, kernels: .avx512))
+          groups: groups, window: window, activation: activation, kernels: kernels))
       #expect(convolution.kind == kind)
       let size = try #require(window.outputSize(height: height, width: width))
       let residual =
@@ -150,7 +169,8 @@ struct BlockedConvolutionTests {
     #expect(ran.count == 3)
   }
 
-  @Test func networkShapesMatchTheReference() throws {
+  @Test(arguments: vectorSets)
+  func networkShapesMatchTheReference(kernels: KernelSet) throws {
     var generator = SeededGenerator(seed: 23)
     // EfficientNet-Lite0's layers, smaller planes: the stem, expansions, depthwise 3x3/5x5 at
     // strides 1 and 2 (TensorFlow SAME padding), projections with residuals, the head.
@@ -178,7 +198,7 @@ struct BlockedConvolutionTests {
         BlockedConvolution(
           weights: weights, bias: bias, outputChannels: item.outputs,
           inputChannels: item.channels, groups: groups, window: window,
-          activation: .clip(min: 0, max: 6), kernels: .avx512))
+          activation: .clip(min: 0, max: 6), kernels: kernels))
       let expected = Convolution.reference(
         input: input, batch: 1, inputChannels: item.channels, height: item.size,
         width: item.size, weights: weights, bias: bias, outputChannels: item.outputs,
@@ -192,20 +212,21 @@ struct BlockedConvolutionTests {
     }
   }
 
-  @Test func unsupportedConvolutionsHaveNoBlockedForm() {
+  @Test(arguments: vectorSets)
+  func unsupportedConvolutionsHaveNoBlockedForm(kernels: KernelSet) {
     let window = Window(kernelHeight: 3, kernelWidth: 3)
     let grouped = BlockedConvolution(
       weights: [Float](repeating: 1, count: 8 * 2 * 9), bias: nil, outputChannels: 8,
-      inputChannels: 4, groups: 2, window: window, activation: .relu, kernels: .avx512)
+      inputChannels: 4, groups: 2, window: window, activation: .relu, kernels: kernels)
     #expect(grouped == nil)
     let wide = BlockedConvolution(
       weights: [Float](repeating: 1, count: 8 * 8 * 9), bias: nil, outputChannels: 8,
-      inputChannels: 8, groups: 1, window: window, activation: .relu, kernels: .avx512)
+      inputChannels: 8, groups: 1, window: window, activation: .relu, kernels: kernels)
     #expect(wide == nil)
     let sigmoid = BlockedConvolution(
       weights: [Float](repeating: 1, count: 8 * 8), bias: nil, outputChannels: 8,
       inputChannels: 8, groups: 1, window: Window(kernelHeight: 1, kernelWidth: 1),
-      activation: .sigmoid, kernels: .avx512)
+      activation: .sigmoid, kernels: kernels)
     #expect(sigmoid == nil)
     let portable = BlockedConvolution(
       weights: [Float](repeating: 1, count: 8 * 8), bias: nil, outputChannels: 8,
