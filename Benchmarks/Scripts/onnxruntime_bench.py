@@ -20,11 +20,13 @@ CASES = [("batch1.threads1", 1, 1), ("batch1.threads2", 1, 2), ("batch8.threads2
 
 
 def open_session(model, threads, profile_prefix=None):
-    """An ONNX Runtime CPU session as every script here uses it: `threads` intra-op threads, one
-    inter-op thread, sequential execution, all graph optimizations; profiling when a prefix is
-    given."""
+    """An ONNX Runtime CPU session as every script here uses it: `threads` intra-op threads that
+    do not spin between runs (the project's rule for comparisons: a spinning pool holds both cores
+    of this 2-core machine), one inter-op thread, sequential execution, all graph optimizations;
+    profiling when a prefix is given."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL

@@ -10,7 +10,8 @@ struct InferCommand: Subcommand {
 
     Feeds IN.npy (float32) to the model's single graph input and writes the first graph
     output to OUT.npy (float32, C order). With --runs R it times R runs after one warm-up
-    and prints 'runs=R median_ms=X min_ms=Y' on standard error.
+    and prints 'kernels=SET cpu=MODEL' and 'runs=R median_ms=X min_ms=Y' on standard error.
+    VISION_CATALOG_KERNELS=portable|avx2|avx512|neon forces a kernel set.
 
     OPTIONS:
       --model FILE      the ONNX model
@@ -53,6 +54,7 @@ struct InferCommand: Subcommand {
           )
         }
         samples.sort()
+        StandardError.write("kernels=\(session.kernelSet) cpu=\(Self.processorName)\n")
         StandardError.write(
           String(
             format: "runs=%d median_ms=%.3f min_ms=%.3f\n", runs, samples[runs / 2], samples[0]))
@@ -68,5 +70,20 @@ struct InferCommand: Subcommand {
     } catch {
       throw CLIError.failure("\(error)")
     }
+  }
+
+  /// The CPU's model name from /proc/cpuinfo, or the architecture where it has none.
+  static var processorName: String {
+    let text = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+    for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+      if let colon = line.firstIndex(of: ":") {
+        return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      }
+    }
+    #if arch(arm64)
+      return "aarch64"
+    #else
+      return "x86_64"
+    #endif
   }
 }

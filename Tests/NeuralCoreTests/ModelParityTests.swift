@@ -77,6 +77,8 @@ struct ModelParityTests {
       print("parity \(model) \(KernelSet.active) \(stem): ran in \(ContinuousClock.now - start)")
       Self.compare(output, expected, label: "\(model) \(stem)", outcome: &outcome)
     }
-    print("parity \(model) \(KernelSet.active): \(outcome.images) images, max abs \(outcome.maximumDifference)")
+    print(
+      "parity \(model) \(KernelSet.active): \(outcome.images) images, max abs \(outcome.maximumDifference)"
+    )
   }
 }

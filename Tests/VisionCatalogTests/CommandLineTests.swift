@@ -43,6 +43,25 @@ import Testing
     }
   }
 
+  /// Docs/Design.md section 7.1: an unknown or unsupported `VISION_CATALOG_KERNELS` is exit 1
+  /// with one line naming the sets this CPU supports, before any model work.
+  @Test func anUnsupportedKernelSetIsOneLineAndExitOne() throws {
+    #if arch(arm64)
+      let missing = "avx2"
+    #else
+      let missing = "neon"
+    #endif
+    for value in [missing, "sse9"] {
+      let outcome = try run(
+        ["classify", "Samples/coffee.png"], environment: ["VISION_CATALOG_KERNELS": value])
+      #expect(outcome.status == 1, "\(value)")
+      let lines = errorLines(outcome)
+      #expect(lines.count == 1, "\(value): \(outcome.error)")
+      #expect(lines.first?.contains("VISION_CATALOG_KERNELS=\(value)") == true)
+      #expect(lines.first?.contains("portable") == true, "names the supported sets")
+    }
+  }
+
   @Test func unknownCategoryAndDownServerAreOneLineAndExitOne() throws {
     let unknown = try run(["products", "--category", "Unicorns"])
     #expect(unknown.status == 1)

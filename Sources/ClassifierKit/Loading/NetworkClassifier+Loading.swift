@@ -13,10 +13,12 @@ extension NetworkClassifier {
   /// - Throws: ``ClassificationError`` with code `modelUnavailable`: when no checkpoint is found
   ///   (the message says which command downloads it), or when the file is not a valid
   ///   EfficientNet-Lite0 checkpoint (the `NeuralCoreError` as
-  ///   ``ClassificationError/underlying``).
+  ///   ``ClassificationError/underlying``), or when `VISION_CATALOG_KERNELS` names a kernel set
+  ///   this CPU lacks.
   public static func efficientNetLite0(checkpoint: URL? = nil, threadCount: Int? = nil)
     throws(ClassificationError) -> NetworkClassifier
   {
+    try requireKernelSet()
     let url: URL
     if let checkpoint {
       url = checkpoint
@@ -49,7 +51,8 @@ extension NetworkClassifier {
   /// - Returns: The classifier.
   /// - Throws: ``ClassificationError``: `modelUnavailable` when the model or sidecar cannot be
   ///   read or the model is damaged or unsupported (the `NeuralCoreError` as
-  ///   ``ClassificationError/underlying``), `invalidModelDescription` naming a wrong sidecar field.
+  ///   ``ClassificationError/underlying``) or `VISION_CATALOG_KERNELS` names a kernel set this CPU
+  ///   lacks; `invalidModelDescription` naming a wrong sidecar field.
   public static func onnx(contentsOf url: URL, sidecar: URL? = nil, threadCount: Int? = nil)
     throws(ClassificationError) -> NetworkClassifier
   {
@@ -61,6 +64,7 @@ extension NetworkClassifier {
           + "describing its input size, crop, normalization and labels")
     }
     let description = try ModelDescription(sidecarAt: sidecarURL)
+    try requireKernelSet()
     let session: InferenceSession
     do {
       session = try InferenceSession(
@@ -70,5 +74,15 @@ extension NetworkClassifier {
         .modelUnavailable, "cannot load the ONNX model \(url.path)", underlying: error)
     }
     return try NetworkClassifier(session: session, description: description)
+  }
+
+  /// Fails when `VISION_CATALOG_KERNELS` names a kernel set this CPU lacks, with NeuralCore's
+  /// message (it names the sets this CPU runs) rather than as a damaged model.
+  private static func requireKernelSet() throws(ClassificationError) {
+    do {
+      _ = try InferenceSession.selectedKernelSet()
+    } catch {
+      throw ClassificationError(.modelUnavailable, error.message, underlying: error)
+    }
   }
 }

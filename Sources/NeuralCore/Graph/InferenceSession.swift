@@ -12,6 +12,21 @@ public final class InferenceSession: Sendable {
   /// The settings the session was created with.
   public let options: SessionOptions
 
+  /// The kernel set the session's convolutions and matrix products run: `portable`, `avx2`,
+  /// `avx512` or `neon`.
+  ///
+  /// The fastest set the CPU supports, unless `VISION_CATALOG_KERNELS` names another.
+  public var kernelSet: String { graph.kernels.rawValue }
+
+  /// The kernel set new sessions run: the fastest this CPU supports, or the one
+  /// `VISION_CATALOG_KERNELS` (`portable`, `avx2`, `avx512` or `neon`) names.
+  ///
+  /// - Throws: ``NeuralCoreError`` with code `unsupported`, naming the sets this CPU runs, when
+  ///   the variable names an unknown set or one this CPU lacks; loading a model throws the same.
+  public static func selectedKernelSet() throws(NeuralCoreError) -> String {
+    try KernelSet.selected().rawValue
+  }
+
   /// The ONNX operators (default domain) a session can run.
   public static var supportedOperators: Set<String> { ImportedGraph.supportedOperators }
 

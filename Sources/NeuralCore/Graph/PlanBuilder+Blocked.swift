@@ -114,7 +114,8 @@ extension PlanBuilder {
     }
     let (batch, height, width) = (inputShape[0], spatial[0], spatial[1])
     try addBlockedStep(
-      node, layout, inputs: [input], shape: [batch, convolution.outputChannels, size.height, size.width]
+      node, layout, inputs: [input],
+      shape: [batch, convolution.outputChannels, size.height, size.width]
     ) { inputs, outputs, threads in
       convolution.run(
         input: inputs[0], batch: batch, height: height, width: width, output: outputs[0],

@@ -123,7 +123,8 @@ struct BlockedConvolution: Sendable {
       kind == .direct
       ? inputChannels * height * width
       : layout.imageSize(channels: inputChannels, positions: height * width)
-    let outputImage = layout.imageSize(channels: outputChannels, positions: size.height * size.width)
+    let outputImage = layout.imageSize(
+      channels: outputChannels, positions: size.height * size.width)
     weights.withUnsafeBufferPointer { weightBuffer in
       bias.withUnsafeBufferPointer { biasBuffer in
         // Safety: the packed weights and padded bias match this convolution's shape, and each

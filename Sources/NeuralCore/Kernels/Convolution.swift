@@ -219,7 +219,8 @@ struct Convolution: Sendable {
   /// - Returns: `false`, having written nothing, when no workspace for the packed positions
   ///   could be had (the caller then runs the ordinary GEMM).
   private func runPointwiseByChannels(
-    _ native: NativeKernels, input: UnsafePointer<Float>, positions: Int, depth: Int, output: UnsafeMutablePointer<Float>,
+    _ native: NativeKernels, input: UnsafePointer<Float>, positions: Int, depth: Int,
+    output: UnsafeMutablePointer<Float>,
     bias: UnsafePointer<Float>, threads: Int
   ) -> Bool {
     let rowTile = native.rowTile

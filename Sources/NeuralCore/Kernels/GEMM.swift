@@ -163,7 +163,8 @@ enum GEMM {
   /// A vector set's micro-kernels over the given A panels and a packed B tile (`ldb` 0) or B in
   /// place; a clamp-like activation is fused into the stores, any other runs afterwards.
   private static func computeTile(
-    _ native: NativeKernels, rows m: Int, depth k: Int, packedA: UnsafePointer<Float>, b: UnsafePointer<Float>, ldb: Int,
+    _ native: NativeKernels, rows m: Int, depth k: Int, packedA: UnsafePointer<Float>,
+    b: UnsafePointer<Float>, ldb: Int,
     panels: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
     epilogue: Epilogue
   ) {

@@ -123,7 +123,8 @@ struct NativeKernels: @unchecked Sendable {
       let gemmTile = table.gemm_tile, let packPositions = table.pack_positions,
       let pointwiseTile = table.pointwise_tile, let depthwise = table.depthwise,
       let rowTimesMatrix = table.row_times_matrix, let im2colPanels = table.im2col_panels,
-      let pointwiseBlocked = table.pointwise_blocked, let depthwiseBlocked = table.depthwise_blocked,
+      let pointwiseBlocked = table.pointwise_blocked,
+      let depthwiseBlocked = table.depthwise_blocked,
       let convDirectBlocked = table.conv_direct_blocked,
       let globalAverageBlocked = table.global_average_blocked,
       table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0

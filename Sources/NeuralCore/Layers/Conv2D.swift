@@ -43,8 +43,7 @@ public struct Conv2D: Layer {
   ///   - activation: The activation fused into the output.
   /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a count, size, stride or
   ///   dilation is not positive, a padding amount is negative, a channel count does not divide
-  ///   by `groups`, or the weight would have more elements than an `Int` counts; `unsupported`
-  ///   when `VISION_CATALOG_KERNELS` asks for a kernel set this CPU lacks.
+  ///   by `groups`, or the weight would have more elements than an `Int` counts.
   public init(
     name: String, inputChannels: Int, outputChannels: Int, kernelSize: Int, stride: Int = 1,
     dilation: Int = 1, padding: Padding = .valid, groups: Int = 1, hasBias: Bool = true,
@@ -66,7 +65,6 @@ public struct Conv2D: Layer {
     }
     try LayerArguments.requireElementCount(
       [outputChannels, inputChannels / groups, kernelSize, kernelSize], layer: layer)
-    _ = try KernelSet.selected()
     self.name = name
     self.inputChannels = inputChannels
     self.outputChannels = outputChannels
@@ -88,8 +86,10 @@ public struct Conv2D: Layer {
   ///
   /// - Parameter stateDictionary: Parameters by full name.
   /// - Returns: The loaded layer.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`.
+  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`; `unsupported`
+  ///   when `VISION_CATALOG_KERNELS` asks for a kernel set this CPU lacks.
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Conv2D {
+    _ = try KernelSet.selected()
     let weight = try ParameterLookup.parameter(
       ParameterLookup.name(name, "weight"), shape: weightShape, in: stateDictionary)
     let bias =

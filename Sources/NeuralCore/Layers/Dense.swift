@@ -28,8 +28,7 @@ public struct Dense: Layer {
   ///   - hasBias: Whether to load and add a bias.
   ///   - activation: The activation applied to the output.
   /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a feature count is not
-  ///   positive or the weight would have more elements than an `Int` counts; `unsupported`
-  ///   when `VISION_CATALOG_KERNELS` asks for a kernel set this CPU lacks.
+  ///   positive or the weight would have more elements than an `Int` counts.
   public init(
     name: String, inputFeatures: Int, outputFeatures: Int, hasBias: Bool = true,
     activation: Activation = .identity
@@ -38,7 +37,6 @@ public struct Dense: Layer {
     try LayerArguments.requirePositive(
       ["inputFeatures": inputFeatures, "outputFeatures": outputFeatures], layer: layer)
     try LayerArguments.requireElementCount([outputFeatures, inputFeatures], layer: layer)
-    _ = try KernelSet.selected()
     self.name = name
     self.inputFeatures = inputFeatures
     self.outputFeatures = outputFeatures
@@ -52,8 +50,10 @@ public struct Dense: Layer {
   ///
   /// - Parameter stateDictionary: Parameters by full name.
   /// - Returns: The loaded layer.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`.
+  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`; `unsupported`
+  ///   when `VISION_CATALOG_KERNELS` asks for a kernel set this CPU lacks.
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Dense {
+    _ = try KernelSet.selected()
     var copy = self
     let weight =
       try ParameterLookup.parameter(
