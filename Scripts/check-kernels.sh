@@ -13,9 +13,10 @@ mkdir -p "$out"
 sources=(Tests/CKernelCheck/kernel_check.c Sources/CNative/Kernels/*.c)
 flags=(-std=gnu11 -O2 -Wall -Wextra -Werror -ISources/CNative/include -ISources/CNative/Kernels)
 
-echo "== kernel sets on this CPU ($(uname -m))"
-clang "${flags[@]}" -o "$out/kernel_check" "${sources[@]}" -lm -lpthread
-"$out/kernel_check"
+echo "== kernel sets on this CPU ($(uname -m)), with AddressSanitizer and UBSan"
+clang "${flags[@]}" -g -fsanitize=address,undefined -fno-sanitize-recover=all -fuse-ld=lld \
+  -o "$out/kernel_check" "${sources[@]}" -lm -lpthread
+ASAN_OPTIONS=detect_leaks=0 "$out/kernel_check"
 
 [ "${1:-}" = "--host-only" ] && exit 0
 if [ "$(uname -m)" = aarch64 ]; then exit 0; fi
