@@ -75,12 +75,12 @@ import Testing
     #expect(PPMEncoder().encode(image).count == "P6\n16 8\n255\n".utf8.count + 16 * 8 * 3)
   }
 
-  @Test func resamplingTapsStayInsideTheInput() {
+  @Test func resamplingTapsStayInsideTheInput() throws {
     for inputCount in 1...40 {
       for outputCount in 1...40 {
-        let weights = ResamplingWeights(inputCount: inputCount, outputCount: outputCount)
+        let weights = try ResamplingWeights(inputCount: inputCount, outputCount: outputCount)
         for output in 0..<outputCount {
-          let (first, taps) = weights.taps(of: output)
+          let (first, taps) = try #require(weights.taps(of: output))
           #expect(first >= 0 && !taps.isEmpty && first + taps.count <= inputCount)
         }
       }

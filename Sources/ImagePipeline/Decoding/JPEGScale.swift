@@ -23,9 +23,10 @@ public enum JPEGScale: Int, Sendable, Hashable, CaseIterable {
   /// - Parameters:
   ///   - width: The stored width.
   ///   - height: The stored height.
-  /// - Returns: `ceil(width / d)` and `ceil(height / d)`.
+  /// - Returns: `ceil(width / d)` and `ceil(height / d)` (without overflow for any `Int`).
   public func scaledSize(width: Int, height: Int) -> (width: Int, height: Int) {
-    ((width + rawValue - 1) / rawValue, (height + rawValue - 1) / rawValue)
+    func rounded(_ value: Int) -> Int { value / rawValue + (value % rawValue > 0 ? 1 : 0) }
+    return (rounded(width), rounded(height))
   }
 
   /// The strongest reduction that keeps the shorter side of the decoded image at least `side`

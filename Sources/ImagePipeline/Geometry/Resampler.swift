@@ -33,8 +33,8 @@ enum Resampler {
     let turnedHeight = orientation.swapsDimensions ? target.width : target.height
     resample(
       image, stored: stored,
-      across: ResamplingWeights(inputCount: stored.width, outputCount: turnedWidth),
-      down: ResamplingWeights(inputCount: stored.height, outputCount: turnedHeight),
+      across: ResamplingWeights(validInputCount: stored.width, outputCount: turnedWidth),
+      down: ResamplingWeights(validInputCount: stored.height, outputCount: turnedHeight),
       orientation: orientation, into: &canvas, canvasWidth: canvasWidth, target: target,
       background: background)
   }
@@ -104,8 +104,8 @@ enum Resampler {
   ) {
     resample(
       image, rect: rect,
-      across: ResamplingWeights(inputCount: rect.width, outputCount: target.width),
-      down: ResamplingWeights(inputCount: rect.height, outputCount: target.height),
+      across: ResamplingWeights(validInputCount: rect.width, outputCount: target.width),
+      down: ResamplingWeights(validInputCount: rect.height, outputCount: target.height),
       into: &canvas, canvasWidth: canvasWidth, target: target, background: background)
   }
 

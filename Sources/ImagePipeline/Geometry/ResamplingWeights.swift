@@ -27,11 +27,24 @@ public struct ResamplingWeights: Sendable, Hashable {
   /// - Parameters:
   ///   - inputCount: The number of input samples, 1...16,777,216.
   ///   - outputCount: The number of output samples, 1...16,777,216.
-  public init(inputCount: Int, outputCount: Int) {
-    precondition(
+  /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when a count is outside
+  ///   1...16,777,216.
+  public init(inputCount: Int, outputCount: Int) throws(ImageDecodingError) {
+    guard
       (1...CropAndScale.maximumExtent).contains(inputCount)
-        && (1...CropAndScale.maximumExtent).contains(outputCount),
-      "resampling needs sizes in 1...\(CropAndScale.maximumExtent)")
+        && (1...CropAndScale.maximumExtent).contains(outputCount)
+    else {
+      throw ImageDecodingError(
+        .invalidArgument,
+        "resampling \(inputCount) to \(outputCount) samples needs both counts in "
+          + "1...\(CropAndScale.maximumExtent)")
+    }
+    self.init(inputCount: inputCount, from: 0, to: Double(inputCount), outputCount: outputCount)
+  }
+
+  /// The weights for sizes the caller has already checked (crop rectangles and model inputs
+  /// inside ``CropAndScale/maximumExtent``).
+  init(validInputCount inputCount: Int, outputCount: Int) {
     self.init(inputCount: inputCount, from: 0, to: Double(inputCount), outputCount: outputCount)
   }
 
@@ -90,8 +103,10 @@ public struct ResamplingWeights: Sendable, Hashable {
   /// The taps of one output sample.
   ///
   /// - Parameter output: The output index, in `0..<outputCount`.
-  /// - Returns: The first input index and the weights of the consecutive input samples from there.
-  public func taps(of output: Int) -> (first: Int, weights: [Float]) {
+  /// - Returns: The first input index and the weights of the consecutive input samples from
+  ///   there, or `nil` for an index outside `0..<outputCount`.
+  public func taps(of output: Int) -> (first: Int, weights: [Float])? {
+    guard (0..<outputCount).contains(output) else { return nil }
     let row = output * stride
     return (starts[output], Array(table[row..<(row + counts[output])]))
   }

@@ -225,6 +225,12 @@ import Testing
       JPEGScale.largestReduction(width: 300, height: 200, keepingShorterSideAtLeast: 224) == .full)
   }
 
+  @Test func scaledSizesRoundUpWithoutOverflow() {
+    #expect(JPEGScale.eighth.scaledSize(width: 17, height: 16) == (3, 2))
+    #expect(JPEGScale.eighth.scaledSize(width: .max, height: 0) == (.max / 8 + 1, 0))
+    #expect(JPEGScale.full.scaledSize(width: .max, height: 1) == (.max, 1))
+  }
+
   @Test func decodesConcurrently() async throws {
     let png = try PNGEncoder().encode(image(.rgba, width: 120, height: 90))
     let jpeg = try JPEGEncoder(isProgressive: true).encode(photo(width: 120, height: 90))

@@ -2,12 +2,12 @@ import ImagePipeline
 import Testing
 
 @Suite struct ResamplingTests {
-  @Test func fiveToTwoWeightsMatchTheHandComputation() {
+  @Test func fiveToTwoWeightsMatchTheHandComputation() throws {
     // scale 2.5: output 0 has center 1.25, taps 0..<4 with raw weights 1 - |j - 0.75| / 2.5 =
     // 0.7, 0.9, 0.5, 0.1 (sum 2.2); output 1 mirrors it from tap 1.
-    let weights = ResamplingWeights(inputCount: 5, outputCount: 2)
-    let first = weights.taps(of: 0)
-    let second = weights.taps(of: 1)
+    let weights = try ResamplingWeights(inputCount: 5, outputCount: 2)
+    let first = try #require(weights.taps(of: 0))
+    let second = try #require(weights.taps(of: 1))
     #expect(first.first == 0 && second.first == 1)
     let expected: [Float] = [7, 9, 5, 1].map { $0 / 22 }
     #expect(first.weights.count == 4 && second.weights.count == 4)
@@ -19,12 +19,20 @@ import Testing
     }
   }
 
-  @Test func twoToFourWeightsInterpolateLinearly() {
-    let weights = ResamplingWeights(inputCount: 2, outputCount: 4)
-    #expect(weights.taps(of: 0) == (0, [1]))
-    #expect(weights.taps(of: 1) == (0, [0.75, 0.25]))
-    #expect(weights.taps(of: 2) == (0, [0.25, 0.75]))
-    #expect(weights.taps(of: 3) == (1, [1]))
+  @Test func twoToFourWeightsInterpolateLinearly() throws {
+    let weights = try ResamplingWeights(inputCount: 2, outputCount: 4)
+    #expect(try #require(weights.taps(of: 0)) == (0, [1]))
+    #expect(try #require(weights.taps(of: 1)) == (0, [0.75, 0.25]))
+    #expect(try #require(weights.taps(of: 2)) == (0, [0.25, 0.75]))
+    #expect(try #require(weights.taps(of: 3)) == (1, [1]))
+    #expect(weights.taps(of: 4) == nil && weights.taps(of: -1) == nil)
+  }
+
+  @Test(arguments: [(0, 4), (4, 0), (-1, 4), (4, 16_777_217)])
+  func countsOutsideTheLimitsThrow(_ sizes: (Int, Int)) {
+    #expect(throws: ImageDecodingError.self) {
+      try ResamplingWeights(inputCount: sizes.0, outputCount: sizes.1)
+    }
   }
 
   @Test func fiveToTwoRowResamplesAsComputedByHand() throws {
@@ -45,10 +53,10 @@ import Testing
     (1, 1), (1, 7), (7, 1), (5, 2), (2, 5), (224, 224), (451, 224), (3024, 224),
     (13, 12), (100, 99), (4032, 240),
   ])
-  func weightsAreNonNegativeInsideTheInputAndSumToOne(_ sizes: (Int, Int)) {
-    let weights = ResamplingWeights(inputCount: sizes.0, outputCount: sizes.1)
+  func weightsAreNonNegativeInsideTheInputAndSumToOne(_ sizes: (Int, Int)) throws {
+    let weights = try ResamplingWeights(inputCount: sizes.0, outputCount: sizes.1)
     for output in 0..<sizes.1 {
-      let taps = weights.taps(of: output)
+      let taps = try #require(weights.taps(of: output))
       #expect(taps.first >= 0 && taps.first + taps.weights.count <= sizes.0)
       #expect(!taps.weights.isEmpty && taps.weights.allSatisfy { $0 >= 0 })
       #expect(abs(taps.weights.reduce(0, +) - 1) < 1e-5, "output \(output)")
@@ -56,10 +64,10 @@ import Testing
   }
 
   @Test(arguments: [1, 2, 3, 17, 224])
-  func sameSizeWeightsAreTheIdentity(_ count: Int) {
-    let weights = ResamplingWeights(inputCount: count, outputCount: count)
+  func sameSizeWeightsAreTheIdentity(_ count: Int) throws {
+    let weights = try ResamplingWeights(inputCount: count, outputCount: count)
     for output in 0..<count {
-      let taps = weights.taps(of: output)
+      let taps = try #require(weights.taps(of: output))
       #expect(taps.first == output)
       #expect(taps.weights.first == 1 && taps.weights.dropFirst().allSatisfy { $0 == 0 })
     }
