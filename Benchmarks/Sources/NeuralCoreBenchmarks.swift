@@ -78,6 +78,8 @@ enum NeuralCoreBenchmarks {
       columns.append(best)
       wholeRuns.append(fastestRun)
     }
+    let kernels = try InferenceSession.selectedKernelSet()
+    print("# kernel set \(kernels) (VISION_CATALOG_KERNELS forces another)")
     print("step\t1 thread (ms)\t2 threads (ms)")
     var kinds: [String: (Double, Double)] = [:]
     var order: [String] = []
