@@ -10,11 +10,11 @@ import Testing
 /// float32 data (integer inputs such as Reshape's shape or Pad's pads are bound as constants,
 /// because the engine computes integer tensors while planning). The cases in
 /// ``documentedExclusions`` must be refused at load time with an `unsupported` error. Every case
-/// runs under each kernel set this CPU has.
+/// runs under each kernel set this CPU has, or under the one `VISION_CATALOG_KERNELS` forces.
 @Test(
   .enabled(
     if: ONNXNodeTestCase.rootDirectory() != nil, Comment(rawValue: ONNXNodeTestCase.skipReason)),
-  arguments: KernelSet.available)
+  arguments: KernelSet.underTest)
 func onnxBackendNodeTestsPassForClaimedOperators(kernels: KernelSet) throws {
   let directories = try #require(ONNXNodeTestCase.allCaseDirectories())
   let supported = InferenceSession.supportedOperators

@@ -51,6 +51,13 @@ enum KernelSet: String, Sendable, Equatable, CaseIterable, CustomStringConvertib
     (try? selection.get()) ?? fastest
   }
 
+  /// The sets a test compares: the one `VISION_CATALOG_KERNELS` forces, or every set this CPU
+  /// runs when it forces none.
+  static var underTest: [KernelSet] {
+    let forced = ProcessInfo.processInfo.environment[environmentVariable] ?? ""
+    return forced.isEmpty ? available : [active]
+  }
+
   /// The fastest set this CPU runs.
   static var fastest: KernelSet { available.last ?? .portable }
 
