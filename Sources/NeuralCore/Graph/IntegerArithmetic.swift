@@ -1,6 +1,6 @@
 /// Integer arithmetic on constants while planning (shape computations inside expanded functions).
 enum IntegerArithmetic {
-  /// Applies Add, Sub, Mul or Div with broadcasting; division truncates toward zero.
+  /// Applies Add, Sub, Mul, Div, Max or Min with broadcasting; division truncates toward zero.
   ///
   /// - Returns: The values and shape, or `nil` for incompatible shapes, division by zero or
   ///   overflow.
@@ -31,6 +31,8 @@ enum IntegerArithmetic {
       case "Add": result = x.addingReportingOverflow(y)
       case "Sub": result = x.subtractingReportingOverflow(y)
       case "Mul": result = x.multipliedReportingOverflow(by: y)
+      case "Max": result = (Swift.max(x, y), false)
+      case "Min": result = (Swift.min(x, y), false)
       default:
         guard y != 0 else { return nil }
         result = x.dividedReportingOverflow(by: y)

@@ -9,10 +9,14 @@ extension PlanBuilder {
     case "GlobalAveragePool": try planGlobalAveragePool(node)
     case "BatchNormalization": try planBatchNormalization(node)
     case "Relu", "Sigmoid", "HardSigmoid", "HardSwish", "Clip": try planActivation(node)
-    case "Add", "Sub", "Mul", "Div": try planBinary(node)
+    case "Add", "Sub", "Mul", "Div", "Pow", "PRelu": try planBinary(node)
+    case let name where UnaryFunction.operatorNames.contains(name): try planUnary(node)
+    case let name where Reduction(rawValue: name) != nil: try planReduction(node)
     case "Gemm": try planGemm(node)
     case "MatMul": try planMatMul(node)
-    case "Softmax": try planSoftmax(node)
+    case "Softmax", "LogSoftmax", "Hardmax": try planSoftmax(node)
+    case "Max", "Min", "Sum", "Mean": try planVariadic(node)
+    case "GlobalMaxPool": try planGlobalMaxPool(node)
     case "Transpose": try planTranspose(node)
     case "Concat": try planConcat(node)
     case "Pad": try planPad(node)
@@ -329,7 +333,10 @@ extension PlanBuilder {
       return
     }
     let (a, aShape) = try floatOperand(node, 0)
-    let (b, bShape) = try floatOperand(node, 1)
+    // Pow's exponent may be an integer tensor (ONNX allows it); its values become floats.
+    let (b, bShape) =
+      node.source.opType == "Pow"
+      ? try floatOperand(node, 1, convertingIntegers: true) : try floatOperand(node, 1)
     guard let shape = Elementwise.broadcastShape(aShape, bShape) else {
       throw node.attributes.error(.shapeMismatch, "shapes \(aShape) and \(bShape) do not broadcast")
     }
@@ -338,6 +345,8 @@ extension PlanBuilder {
       case "Add": .add
       case "Sub": .subtract
       case "Mul": .multiply
+      case "Pow": .power
+      case "PRelu": .prelu
       default: .divide
       }
     try addStep(node, inputs: [a, b], outputShapes: [shape]) { inputs, outputs, _ in
@@ -464,9 +473,15 @@ extension PlanBuilder {
     let outer = shape[..<axis].reduce(1, *)
     let length = legacy ? shape[axis...].reduce(1, *) : (shape.isEmpty ? 1 : shape[axis])
     let inner = legacy ? 1 : shape.dropFirst(axis + 1).reduce(1, *)
+    let kind: Softmax.Kind =
+      switch node.source.opType {
+      case "LogSoftmax": .logSoftmax
+      case "Hardmax": .hardmax
+      default: .softmax
+      }
     try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
       Softmax.run(
-        input: inputs[0], output: outputs[0], outer: outer, length: length, inner: inner)
+        kind, input: inputs[0], output: outputs[0], outer: outer, length: length, inner: inner)
     }
   }
 

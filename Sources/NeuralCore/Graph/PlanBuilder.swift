@@ -115,14 +115,20 @@ struct PlanBuilder {
   }
 
   /// A float input as a step operand with its shape.
+  ///
+  /// With `convertingIntegers`, an integer constant is converted to floats (for operands that
+  /// ONNX lets be of another type, such as Pow's exponent); otherwise it is refused.
   mutating func floatOperand(
-    _ node: ImportedGraph.Node, _ position: Int
+    _ node: ImportedGraph.Node, _ position: Int, convertingIntegers: Bool = false
   ) throws(NeuralCoreError) -> (operand: ExecutionPlan.Operand, shape: [Int]) {
     switch try requiredValue(node, position) {
     case .runtime(let id, let shape):
       return (.buffer(id), shape)
     case .constant(.float(let tensor)):
       return (intern(node.inputs[position], tensor), tensor.shape)
+    case .constant(.integer(let values, let shape)) where convertingIntegers:
+      let tensor = try Tensor(shape: shape, scalars: values.map { Float($0) })
+      return (intern(node.inputs[position], tensor), shape)
     case .constant(.integer):
       throw node.attributes.error(
         .unsupported, "integer tensor '\(node.inputs[position])' used as float data")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Binary element-wise arithmetic with NumPy broadcasting.
 enum Elementwise {
   /// The arithmetic applied to each pair of elements.
@@ -6,6 +8,14 @@ enum Elementwise {
     case subtract
     case multiply
     case divide
+    /// `pow(a, b)` (ONNX `Pow`).
+    case power
+    /// `a` where `a >= 0`, else `a * b` (ONNX `PRelu`, `b` the slope).
+    case prelu
+    /// The larger of `a` and `b`; NaN when either is NaN (ONNX `Max`).
+    case maximum
+    /// The smaller of `a` and `b`; NaN when either is NaN (ONNX `Min`).
+    case minimum
 
     @inline(__always)
     func callAsFunction(_ a: Float, _ b: Float) -> Float {
@@ -14,6 +24,10 @@ enum Elementwise {
       case .subtract: return a - b
       case .multiply: return a * b
       case .divide: return a / b
+      case .power: return Foundation.pow(a, b)
+      case .prelu: return a < 0 ? a * b : a
+      case .maximum: return b > a || b.isNaN ? b : a
+      case .minimum: return b < a || b.isNaN ? b : a
       }
     }
 
@@ -24,6 +38,13 @@ enum Elementwise {
       case .subtract: return a - b
       case .multiply: return a * b
       case .divide: return a / b
+      case .power:
+        var result = SIMD8<Float>()
+        for lane in 0..<8 { result[lane] = Foundation.pow(a[lane], b[lane]) }
+        return result
+      case .prelu: return a.replacing(with: a * b, where: a .< 0)
+      case .maximum: return a.replacing(with: b, where: (b .> a) .| (b .!= b))
+      case .minimum: return a.replacing(with: b, where: (b .< a) .| (b .!= b))
       }
     }
   }

@@ -1,23 +1,48 @@
 import Foundation
 
-/// Softmax over the middle axis of a `[outer, axis, inner]` view.
+/// Softmax and its relatives over the middle axis of a `[outer, axis, inner]` view.
 enum Softmax {
-  /// Normalizes each of the `outer × inner` lines of `length` values so it sums to one.
+  /// What each line becomes.
+  enum Kind: Sendable {
+    /// `exp(x - max) / sum(exp(x - max))` (ONNX `Softmax`).
+    case softmax
+    /// `x - max - log(sum(exp(x - max)))` (ONNX `LogSoftmax`).
+    case logSoftmax
+    /// 1 at the first maximum of the line, 0 elsewhere (ONNX `Hardmax`).
+    case hardmax
+  }
+
+  /// Transforms each of the `outer × inner` lines of `length` values.
   @_optimize(speed)
   static func run(
-    input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, outer: Int, length: Int,
-    inner: Int
+    _ kind: Kind = .softmax, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+    outer: Int, length: Int, inner: Int
   ) {
     for block in 0..<outer {
       let base = block * length * inner
       for lane in 0..<inner {
         var maximum = -Float.infinity
-        for index in 0..<length { maximum = max(maximum, input[base + index * inner + lane]) }
+        var first = 0
+        for index in 0..<length where input[base + index * inner + lane] > maximum {
+          maximum = input[base + index * inner + lane]
+          first = index
+        }
+        if kind == .hardmax {
+          for index in 0..<length { output[base + index * inner + lane] = index == first ? 1 : 0 }
+          continue
+        }
         var sum: Float = 0
         for index in 0..<length {
           let value = Foundation.exp(input[base + index * inner + lane] - maximum)
           output[base + index * inner + lane] = value
           sum += value
+        }
+        if kind == .logSoftmax {
+          let offset = maximum + Foundation.log(sum)
+          for index in 0..<length {
+            output[base + index * inner + lane] = input[base + index * inner + lane] - offset
+          }
+          continue
         }
         let scale = 1 / sum
         for index in 0..<length { output[base + index * inner + lane] *= scale }

@@ -1,0 +1,145 @@
+extension PlanBuilder {
+  /// Plans an element-wise math function of one float tensor (``UnaryFunction``).
+  mutating func planUnary(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    guard let function = try UnaryFunction.named(node.source.opType, attributes: node.attributes)
+    else {
+      throw node.attributes.error(.unsupported, "operator \(node.source.opType) is not supported")
+    }
+    let (input, shape) = try floatOperand(node, 0)
+    let count = Tensor.elementCount(of: shape) ?? 0
+    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
+      function.apply(inputs[0], count: count, into: outputs[0])
+    }
+  }
+
+  /// Plans a `Reduce*` operator: axes from the attribute or (ReduceSum from opset 13, all from
+  /// opset 18) a constant integer input, `keepdims` and `noop_with_empty_axes`.
+  mutating func planReduction(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let attributes = node.attributes
+    guard let reduction = Reduction(rawValue: node.source.opType) else {
+      throw attributes.error(.unsupported, "operator \(node.source.opType) is not supported")
+    }
+    let (input, shape) = try floatOperand(node, 0)
+    var listed = try attributes.ints("axes")
+    if let axesInput = try value(node, 1) {
+      guard case .constant(.integer(let values, _)) = axesInput else {
+        throw attributes.error(.unsupported, "axes computed while the network runs")
+      }
+      listed = values.map { Int(clamping: $0) }
+    }
+    let keepDimensions = try attributes.int("keepdims", default: 1) != 0
+    if listed?.isEmpty ?? true, try attributes.int("noop_with_empty_axes", default: 0) != 0 {
+      try bind(node, try requiredValue(node, 0))
+      return
+    }
+    var axes = Set(shape.indices)
+    if let listed, !listed.isEmpty {
+      axes = []
+      for axis in listed {
+        guard axes.insert(try PlanBuilder.axis(axis, rank: shape.count, node)).inserted else {
+          throw attributes.error(.malformedFile, "axis \(axis) is listed twice")
+        }
+      }
+    }
+    let outputShape = Reduction.outputShape(shape, axes: axes, keepDimensions: keepDimensions)
+    let reduced = axes
+    try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, _ in
+      reduction.run(inputs[0], shape: shape, axes: reduced, into: outputs[0])
+    }
+  }
+
+  /// Plans `Max`, `Min`, `Sum` or `Mean` of one or more tensors, broadcast together.
+  mutating func planVariadic(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    if try foldIntegerVariadic(node) { return }
+    var operands: [ExecutionPlan.Operand] = []
+    var shapes: [[Int]] = []
+    for position in node.inputs.indices where !node.inputs[position].isEmpty {
+      let (operand, shape) = try floatOperand(node, position)
+      operands.append(operand)
+      shapes.append(shape)
+    }
+    guard var shape = shapes.first else {
+      throw node.attributes.error(.missingValue, "\(node.source.opType) needs an input")
+    }
+    for other in shapes.dropFirst() {
+      guard let combined = Elementwise.broadcastShape(shape, other) else {
+        throw node.attributes.error(.shapeMismatch, "shapes \(shapes) do not broadcast")
+      }
+      shape = combined
+    }
+    let operation: Elementwise.Operation =
+      switch node.source.opType {
+      case "Max": .maximum
+      case "Min": .minimum
+      default: .add
+      }
+    let isMean = node.source.opType == "Mean"
+    let (outputShape, inputShapes) = (shape, shapes)
+    let count = Tensor.elementCount(of: shape) ?? 0
+    try addStep(node, inputs: operands, outputShapes: [shape]) { inputs, outputs, _ in
+      // The first input broadcast to the output (combined with the operation's identity), then
+      // each further input folded in place: the accumulator has the output's shape, so every
+      // element is read before it is written, at the same index.
+      var identity: Float =
+        operation == .add ? 0 : (operation == .maximum ? -.infinity : .infinity)
+      Elementwise.run(
+        operation, a: inputs[0], aShape: inputShapes[0], b: &identity, bShape: [],
+        output: outputs[0], outputShape: outputShape)
+      for index in inputs.indices.dropFirst() {
+        Elementwise.run(
+          operation, a: outputs[0], aShape: outputShape, b: inputs[index],
+          bShape: inputShapes[index], output: outputs[0], outputShape: outputShape)
+      }
+      if isMean {
+        let scale = 1 / Float(inputs.count)
+        for element in 0..<count { outputs[0][element] *= scale }
+      }
+    }
+  }
+
+  /// Folds `Max`, `Min` or `Sum` of integer constants (shape arithmetic in expanded functions).
+  ///
+  /// - Returns: `false`, having bound nothing, when an input is not an integer constant.
+  private mutating func foldIntegerVariadic(
+    _ node: ImportedGraph.Node
+  ) throws(NeuralCoreError) -> Bool {
+    let present = node.inputs.indices.filter { !node.inputs[$0].isEmpty }
+    var constants: [(values: [Int64], shape: [Int])] = []
+    for position in present {
+      guard case .constant(.integer(let values, let shape)) = try requiredValue(node, position)
+      else { return false }
+      constants.append((values, shape))
+    }
+    guard var result = constants.first, node.source.opType != "Mean" else { return false }
+    let operation = node.source.opType == "Sum" ? "Add" : node.source.opType
+    for other in constants.dropFirst() {
+      guard
+        let combined = IntegerArithmetic.apply(
+          operation, a: result.values, aShape: result.shape, b: other.values, bShape: other.shape)
+      else {
+        throw node.attributes.error(
+          .shapeMismatch, "integer operands \(constants.map(\.shape)) do not combine")
+      }
+      result = combined
+    }
+    try bind(node, .constant(.integer(result.values, shape: result.shape)))
+    return true
+  }
+
+  /// Plans `GlobalMaxPool`: the maximum of each channel over its spatial axes.
+  mutating func planGlobalMaxPool(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let (input, shape) = try floatOperand(node, 0)
+    guard shape.count >= 3 else {
+      throw node.attributes.error(.shapeMismatch, "input \(shape) has no spatial axes")
+    }
+    let axes = Set(2..<shape.count)
+    let outputShape = Reduction.outputShape(shape, axes: axes, keepDimensions: true)
+    try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, _ in
+      Reduction.max.run(inputs[0], shape: shape, axes: axes, into: outputs[0])
+    }
+  }
+}

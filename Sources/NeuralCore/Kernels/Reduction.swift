@@ -1,0 +1,112 @@
+import Foundation
+
+/// A reduction over some axes of a row-major tensor, as ONNX's `Reduce*` operators define it.
+///
+/// Sums accumulate in `Double`. Over an empty set of elements (an axis of length 0) the result is
+/// the operation's identity: 0 for the sums and norms, 1 for the product, `-inf` for the
+/// maximum and the logarithmic sums, `+inf` for the minimum, and NaN for the mean.
+enum Reduction: String, Sendable, Hashable, CaseIterable {
+  case sum = "ReduceSum"
+  case mean = "ReduceMean"
+  case max = "ReduceMax"
+  case min = "ReduceMin"
+  case product = "ReduceProd"
+  case l1 = "ReduceL1"
+  case l2 = "ReduceL2"
+  case logSum = "ReduceLogSum"
+  case logSumExp = "ReduceLogSumExp"
+  case sumSquare = "ReduceSumSquare"
+
+  /// The output shape: reduced axes become 1, or are dropped without `keepDimensions`.
+  static func outputShape(_ shape: [Int], axes: Set<Int>, keepDimensions: Bool) -> [Int] {
+    shape.indices.compactMap { axis in
+      axes.contains(axis) ? (keepDimensions ? 1 : nil) : shape[axis]
+    }
+  }
+
+  /// Reduces `input` of `shape` over `axes` (each in `0..<shape.count`) into `output`, which holds
+  /// one value per combination of the other axes, in their order.
+  func run(
+    _ input: UnsafePointer<Float>, shape: [Int], axes: Set<Int>,
+    into output: UnsafeMutablePointer<Float>
+  ) {
+    let kept = Reduction.outputShape(shape, axes: axes, keepDimensions: true)
+    let outputCount = kept.reduce(1, *)
+    let reducedCount = shape.indices.filter { axes.contains($0) }.reduce(1) { $0 * shape[$1] }
+    // Output strides of each input axis (0 along reduced axes).
+    var strides = [Int](repeating: 0, count: shape.count)
+    var stride = 1
+    for axis in shape.indices.reversed() {
+      strides[axis] = axes.contains(axis) ? 0 : stride
+      stride *= kept[axis]
+    }
+    var shift = [Double](repeating: 0, count: outputCount)
+    if self == .logSumExp {
+      // log(sum(exp(x))) = m + log(sum(exp(x - m))) with m the maximum, so exp cannot overflow.
+      var maxima = [Double](repeating: -.infinity, count: outputCount)
+      Reduction.visit(shape, strides) { inputIndex, outputIndex in
+        maxima[outputIndex] = Swift.max(maxima[outputIndex], Double(input[inputIndex]))
+      }
+      shift = maxima.map { $0.isFinite ? $0 : 0 }
+    }
+    var accumulators = [Double](repeating: initialValue, count: outputCount)
+    Reduction.visit(shape, strides) { inputIndex, outputIndex in
+      accumulators[outputIndex] = combine(
+        accumulators[outputIndex], Double(input[inputIndex]) - shift[outputIndex])
+    }
+    for index in 0..<outputCount {
+      output[index] = Float(finish(accumulators[index], count: reducedCount) + shift[index])
+    }
+  }
+
+  /// Calls `body` with every input element's flat index and its output index.
+  private static func visit(_ shape: [Int], _ strides: [Int], _ body: (Int, Int) -> Void) {
+    let count = shape.reduce(1, *)
+    guard count > 0 else { return }
+    var position = [Int](repeating: 0, count: shape.count)
+    var outputIndex = 0
+    for inputIndex in 0..<count {
+      body(inputIndex, outputIndex)
+      // Odometer step over the input, keeping the output index in step.
+      var axis = shape.count - 1
+      while axis >= 0 {
+        position[axis] += 1
+        outputIndex += strides[axis]
+        if position[axis] < shape[axis] { break }
+        outputIndex -= strides[axis] * shape[axis]
+        position[axis] = 0
+        axis -= 1
+      }
+    }
+  }
+
+  private var initialValue: Double {
+    switch self {
+    case .max: -.infinity
+    case .min: .infinity
+    case .product: 1
+    default: 0
+    }
+  }
+
+  private func combine(_ accumulator: Double, _ value: Double) -> Double {
+    switch self {
+    case .sum, .mean, .logSum: accumulator + value
+    case .max: value > accumulator || value.isNaN ? value : accumulator
+    case .min: value < accumulator || value.isNaN ? value : accumulator
+    case .product: accumulator * value
+    case .l1: accumulator + Swift.abs(value)
+    case .l2, .sumSquare: accumulator + value * value
+    case .logSumExp: accumulator + Foundation.exp(value)
+    }
+  }
+
+  private func finish(_ accumulator: Double, count: Int) -> Double {
+    switch self {
+    case .mean: accumulator / Double(count)
+    case .l2: accumulator.squareRoot()
+    case .logSum, .logSumExp: Foundation.log(accumulator)
+    default: accumulator
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import Testing
+
+@testable import NeuralCore
+
+/// The element-wise, reduction and variadic operators beyond what ONNX's node tests cover: bad
+/// axes are load errors naming the node, and a computed result checked by hand.
+struct MathOperatorTests {
+  func session(_ build: (inout GraphBuilder) -> Void) throws -> InferenceSession {
+    var builder = GraphBuilder()
+    build(&builder)
+    return try InferenceSession(model: builder.model(inputs: [("x", [2, 3])], outputs: ["y"]))
+  }
+
+  @Test(arguments: [[2], [-3], [0, 0]] as [[Int64]])
+  func reductionAxesOutOfRangeOrRepeatedAreLoadErrors(axes: [Int64]) {
+    #expect {
+      try session { $0.node("ReduceMax", ["x"], ["y"], ["axes": .ints(axes)]) }
+    } throws: { error in
+      guard let error = error as? NeuralCoreError else { return false }
+      return error.message.contains("ReduceMax") && error.message.contains("axis")
+    }
+  }
+
+  @Test func reductionAxesComputedWhileRunningAreRefused() {
+    #expect(throws: NeuralCoreError.self) {
+      try session { $0.node("ReduceSum", ["x", "x"], ["y"]) }
+    }
+  }
+
+  @Test func reductionsMatchAHandComputation() throws {
+    let x = try Tensor(shape: [2, 3], scalars: [1, -2, 3, 4, 5, -6])
+    let cases: [(String, [Float])] = [
+      ("ReduceSum", [2, 3]), ("ReduceMean", [2.0 / 3, 1]), ("ReduceMax", [3, 5]),
+      ("ReduceMin", [-2, -6]), ("ReduceProd", [-6, -120]), ("ReduceL1", [6, 15]),
+      ("ReduceSumSquare", [14, 77]), ("ReduceL2", [Float(14).squareRoot(), Float(77).squareRoot()]),
+    ]
+    for (name, expected) in cases {
+      let model = try session {
+        $0.node(name, ["x"], ["y"], ["axes": .ints([1]), "keepdims": .int(0)])
+      }
+      let y = try #require(try model.run(["x": x])["y"])
+      #expect(y.shape == [2], "\(name)")
+      #expect(zip(y.scalars, expected).allSatisfy { abs($0 - $1) < 1e-5 }, "\(name): \(y.scalars)")
+    }
+  }
+
+  @Test func logSumExpDoesNotOverflow() throws {
+    let model = try session { $0.node("ReduceLogSumExp", ["x"], ["y"], ["axes": .ints([1])]) }
+    let x = try Tensor(shape: [2, 3], scalars: [1000, 1000, 1000, -1000, -1000, -1000])
+    let y = try #require(try model.run(["x": x])["y"])
+    let log3: Float = 1.0986123
+    #expect(y.shape == [2, 1])
+    #expect(abs(y.scalars[0] - (1000 + log3)) < 1e-2 && abs(y.scalars[1] - (-1000 + log3)) < 1e-2)
+  }
+
+  @Test func variadicMaxBroadcastsAndKeepsNaN() throws {
+    var builder = GraphBuilder()
+    builder.constant("row", try Tensor(shape: [3], scalars: [0, 10, .nan]))
+    builder.node("Max", ["x", "row"], ["y"])
+    let model = try InferenceSession(
+      model: builder.model(inputs: [("x", [2, 3])], outputs: ["y"]))
+    let x = try Tensor(shape: [2, 3], scalars: [1, -2, 3, -4, 50, 6])
+    let y = try #require(try model.run(["x": x])["y"])
+    #expect(Array(y.scalars[0..<2]) == [1, 10] && Array(y.scalars[3..<5]) == [0, 50])
+    #expect(y.scalars[2].isNaN && y.scalars[5].isNaN)
+  }
+}
