@@ -32,7 +32,8 @@ struct MathOperatorTests {
     let cases: [(String, [Float])] = [
       ("ReduceSum", [2, 3]), ("ReduceMean", [2.0 / 3, 1]), ("ReduceMax", [3, 5]),
       ("ReduceMin", [-2, -6]), ("ReduceProd", [-6, -120]), ("ReduceL1", [6, 15]),
-      ("ReduceSumSquare", [14, 77]), ("ReduceL2", [Float(14).squareRoot(), Float(77).squareRoot()]),
+      ("ReduceSumSquare", [14, 77]),
+      ("ReduceL2", [Float(14).squareRoot(), Float(77).squareRoot()]),
     ]
     for (name, expected) in cases {
       let model = try session {
