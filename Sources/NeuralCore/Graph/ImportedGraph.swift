@@ -47,7 +47,7 @@ struct ImportedGraph: Sendable {
     "Constant": ["value", "value_float", "value_floats", "value_int", "value_ints"],
     "Shape": ["start", "end"], "Gather": ["axis"], "Cast": ["to", "saturate"],
     "Slice": ["starts", "ends", "axes"],
-    "Pow": [], "PRelu": [], "Max": [], "Min": [], "Sum": [], "Mean": [],
+    "CastLike": ["saturate"], "Pow": [], "PRelu": [], "Max": [], "Min": [], "Sum": [], "Mean": [],
     "LogSoftmax": ["axis"], "Hardmax": ["axis"], "GlobalMaxPool": [],
     "Shrink": ["bias", "lambd"], "Sin": [], "Cos": [], "Tan": [], "Asin": [], "Acos": [],
     "Atan": [], "Sinh": [], "Cosh": [], "Asinh": [], "Acosh": [], "Atanh": [],

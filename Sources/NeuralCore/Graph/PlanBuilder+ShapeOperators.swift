@@ -76,6 +76,8 @@ extension PlanBuilder {
       try bind(node, .constant(.integer(dimensions, shape: [dimensions.count])))
     case "Cast":
       try planCast(node)
+    case "CastLike":
+      try planCastLike(node)
     case "Gather":
       try planGather(node)
     case "Slice":
@@ -146,8 +148,25 @@ extension PlanBuilder {
     guard let target = try attributes.int("to") else {
       throw attributes.error(.malformedFile, "'to' is required")
     }
-    let type = ONNXDataType(rawValue: Int32(clamping: target))
-    let isFloat = type == .float
+    try cast(node, to: ONNXDataType(rawValue: Int32(clamping: target)))
+  }
+
+  /// CastLike: a cast to the element type of the second input. Values here are float data or
+  /// integer constants (their ONNX width is not kept), so the target is float or int64.
+  private mutating func planCastLike(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    switch try requiredValue(node, 1) {
+    case .constant(.integer): try cast(node, to: .int64)
+    case .runtime, .constant(.float): try cast(node, to: .float)
+    }
+  }
+
+  /// Casts the first input. Float data stays float32: a cast to float64 (which expanded ONNX
+  /// functions use for intermediate precision) is computed in float32 too.
+  private mutating func cast(
+    _ node: ImportedGraph.Node, to type: ONNXDataType
+  ) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    let isFloat = type == .float || type == .double
     let isInteger = [
       ONNXDataType.int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64, .bool,
     ].contains(type)
