@@ -151,8 +151,9 @@ extension PlanBuilder {
     try cast(node, to: ONNXDataType(rawValue: Int32(clamping: target)))
   }
 
-  /// CastLike: a cast to the element type of the second input. Values here are float data or
-  /// integer constants (their ONNX width is not kept), so the target is float or int64.
+  /// CastLike: a cast to the element type of the second input.
+  ///
+  /// Values here are float data or integer constants (their ONNX width is not kept), so the target is float or int64.
   private mutating func planCastLike(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     switch try requiredValue(node, 1) {
     case .constant(.integer): try cast(node, to: .int64)
@@ -160,7 +161,9 @@ extension PlanBuilder {
     }
   }
 
-  /// Casts the first input. Float data stays float32: a cast to float64 (which expanded ONNX
+  /// Casts the first input.
+  ///
+  /// Float data stays float32: a cast to float64 (which expanded ONNX
   /// functions use for intermediate precision) is computed in float32 too.
   private mutating func cast(
     _ node: ImportedGraph.Node, to type: ONNXDataType
