@@ -143,3 +143,58 @@ extension PlanBuilder {
     }
   }
 }
+
+extension PlanBuilder {
+  /// Plans `LayerNormalization` over the axes from `axis` on, with its optional `Mean` and
+  /// `InvStdDev` outputs; `Scale` and `B` broadcast to the normalized axes.
+  mutating func planLayerNormalization(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    let (input, shape) = try floatOperand(node, 0)
+    let axis = try PlanBuilder.axis(
+      try attributes.int("axis", default: -1), rank: shape.count, node)
+    let epsilon = try attributes.float("epsilon", default: 1e-5)
+    let tail = Array(shape[axis...])
+    let (scale, scaleShape) = try floatOperand(node, 1)
+    var operands = [input, scale]
+    var biasShape: [Int]?
+    if try value(node, 2) != nil {
+      let (bias, shape) = try floatOperand(node, 2)
+      operands.append(bias)
+      biasShape = shape
+    }
+    let bias = biasShape
+    for parameter in [scaleShape, biasShape].compactMap({ $0 })
+    where Elementwise.broadcastShape(parameter, tail) != tail {
+      throw attributes.error(
+        .shapeMismatch, "scale or bias \(parameter) does not broadcast to \(tail)")
+    }
+    let rows = shape[..<axis].reduce(1, *)
+    let length = tail.reduce(1, *)
+    let statistics = Array(shape[..<axis]) + [Int](repeating: 1, count: shape.count - axis)
+    let wanted = (1..<3).map { $0 < node.outputs.count && !node.outputs[$0].isEmpty }
+    let outputShapes =
+      [shape] + (wanted[1] ? [statistics, statistics] : wanted[0] ? [statistics] : [])
+    try addStep(node, inputs: operands, outputShapes: outputShapes) { inputs, outputs, _ in
+      // Scale and bias broadcast to one row of the normalized axes.
+      var broadcast = [Float](repeating: 0, count: 2 * length)
+      broadcast.withUnsafeMutableBufferPointer { buffer in
+        // Safety: the buffer holds two rows of `length` floats.
+        guard let rowsBase = buffer.baseAddress else { return }
+        var zero: Float = 0
+        Elementwise.run(
+          .add, a: inputs[1], aShape: scaleShape, b: &zero, bShape: [], output: rowsBase,
+          outputShape: tail)
+        if let bias {
+          Elementwise.run(
+            .add, a: inputs[2], aShape: bias, b: &zero, bShape: [],
+            output: rowsBase + length, outputShape: tail)
+        }
+        LayerNormalization.run(
+          inputs[0], rows: rows, length: length, epsilon: epsilon, scale: rowsBase,
+          bias: bias == nil ? nil : UnsafePointer(rowsBase + length), output: outputs[0],
+          mean: outputs.count > 1 ? outputs[1] : nil,
+          inverseDeviation: outputs.count > 2 ? outputs[2] : nil)
+      }
+    }
+  }
+}

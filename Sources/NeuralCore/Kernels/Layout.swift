@@ -1,5 +1,17 @@
 /// Data movement kernels: transpose, concatenation and padding of row-major tensors.
 enum Layout {
+  /// Copies `count` blocks of `length` floats, `stride` apart in the source, one after the
+  /// other into `output`.
+  static func copyBlocks(
+    from input: UnsafePointer<Float>, stride: Int, count: Int, length: Int,
+    to output: UnsafeMutablePointer<Float>
+  ) {
+    guard length > 0 else { return }
+    for block in 0..<count {
+      (output + block * length).update(from: input + block * stride, count: length)
+    }
+  }
+
   /// Row-major element strides of a shape.
   static func strides(of shape: [Int]) -> [Int] {
     var strides = [Int](repeating: 1, count: shape.count)

@@ -1,0 +1,120 @@
+extension PlanBuilder {
+  /// Plans `Split`: pieces along an axis, sized by the `split` input (opset 13) or attribute,
+  /// or equal (the last smaller with opset 18's `num_outputs`).
+  mutating func planSplit(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    let (input, shape) = try floatOperand(node, 0)
+    guard !shape.isEmpty else { throw attributes.error(.shapeMismatch, "Split of a scalar") }
+    let axis = try PlanBuilder.axis(try attributes.int("axis", default: 0), rank: shape.count, node)
+    let outputs = node.outputs.count
+    guard outputs > 0 else { throw attributes.error(.malformedFile, "Split without outputs") }
+    let length = shape[axis]
+    var sizes = try integers(node, 1)
+    if sizes == nil { sizes = try attributes.ints("split") }
+    if sizes == nil {
+      let pieces = try attributes.int("num_outputs", default: outputs)
+      guard pieces == outputs else {
+        throw attributes.error(.malformedFile, "num_outputs \(pieces) for \(outputs) outputs")
+      }
+      let size = (length + pieces - 1) / pieces
+      sizes = (0..<pieces).map { Swift.max(0, Swift.min(size, length - $0 * size)) }
+    }
+    guard let sizes, sizes.count == outputs, sizes.allSatisfy({ $0 >= 0 }),
+      sizes.reduce(0, +) == length
+    else {
+      throw attributes.error(
+        .shapeMismatch, "split \(sizes ?? []) does not cut \(length) into \(outputs) pieces")
+    }
+    let outputShapes = sizes.map { size -> [Int] in
+      var piece = shape
+      piece[axis] = size
+      return piece
+    }
+    let outer = shape[..<axis].reduce(1, *)
+    let inner = shape[(axis + 1)...].reduce(1, *)
+    try addStep(node, inputs: [input], outputShapes: outputShapes) { inputs, outputs, _ in
+      var offset = 0
+      for (index, size) in sizes.enumerated() {
+        Layout.copyBlocks(
+          from: inputs[0] + offset * inner, stride: length * inner, count: outer,
+          length: size * inner, to: outputs[index])
+        offset += size
+      }
+    }
+  }
+
+  /// Plans `Expand`: the input broadcast with a constant shape (NumPy rules, both ways).
+  mutating func planExpand(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    guard let requested = try integers(node, 1) else {
+      throw node.attributes.error(.malformedFile, "shape input is required")
+    }
+    let input = try requiredValue(node, 0)
+    guard let shape = Elementwise.broadcastShape(input.shape, requested) else {
+      throw node.attributes.error(
+        .shapeMismatch, "\(input.shape) does not broadcast to \(requested)")
+    }
+    if case .constant(.integer(let values, let inputShape)) = input {
+      // Adding zeros of the requested shape broadcasts the constant both ways.
+      let zeros = [Int64](repeating: 0, count: Tensor.elementCount(of: requested) ?? 0)
+      guard
+        let result = IntegerArithmetic.apply(
+          "Add", a: values, aShape: inputShape, b: zeros, bShape: requested)
+      else {
+        throw node.attributes.error(.limitExceeded, "expanded constant \(shape) is too large")
+      }
+      try bind(node, .constant(.integer(result.values, shape: result.shape)))
+      return
+    }
+    let (operand, inputShape) = try floatOperand(node, 0)
+    try addStep(node, inputs: [operand], outputShapes: [shape]) { inputs, outputs, _ in
+      var zero: Float = 0
+      Elementwise.run(
+        .add, a: inputs[0], aShape: inputShape, b: &zero, bShape: [], output: outputs[0],
+        outputShape: shape)
+    }
+  }
+
+  /// Plans `Range` of constant scalars: integer or float, folded while planning.
+  mutating func planRange(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let values = try (0..<3).map { position throws(NeuralCoreError) in
+      try requiredValue(node, position)
+    }
+    if case .constant(.integer(let start, _)) = values[0],
+      case .constant(.integer(let limit, _)) = values[1],
+      case .constant(.integer(let delta, _)) = values[2],
+      start.count == 1, limit.count == 1, delta.count == 1
+    {
+      let count = try rangeCount(
+        node, Double(start[0]), Double(limit[0]), Double(delta[0]))
+      let result = (0..<count).map { start[0] &+ Int64($0) &* delta[0] }
+      try bind(node, .constant(.integer(result, shape: [count])))
+      return
+    }
+    var scalars: [Float] = []
+    for value in values {
+      guard case .constant(.float(let tensor)) = value, tensor.count == 1 else {
+        throw node.attributes.error(.unsupported, "Range needs constant scalar inputs")
+      }
+      scalars.append(tensor.scalars[0])
+    }
+    let count = try rangeCount(node, Double(scalars[0]), Double(scalars[1]), Double(scalars[2]))
+    let result = (0..<count).map { scalars[0] + Float($0) * scalars[2] }
+    try bind(node, .constant(.float(try Tensor(shape: [count], scalars: result))))
+  }
+
+  /// `max(ceil((limit - start) / delta), 0)`, refused past the plan's element limit.
+  private func rangeCount(
+    _ node: ImportedGraph.Node, _ start: Double, _ limit: Double, _ delta: Double
+  ) throws(NeuralCoreError) -> Int {
+    guard delta != 0, start.isFinite, limit.isFinite, delta.isFinite else {
+      throw node.attributes.error(.invalidArgument, "Range with delta 0 or a non-finite bound")
+    }
+    let count = Swift.max(((limit - start) / delta).rounded(.up), 0)
+    guard count <= Double(PlanBuilder.maximumElements) else {
+      throw node.attributes.error(.limitExceeded, "Range of \(count) elements")
+    }
+    return Int(count)
+  }
+}
