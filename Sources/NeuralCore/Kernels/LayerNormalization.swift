@@ -4,8 +4,9 @@ import Foundation
 /// minus its mean, divided by `sqrt(variance + epsilon)`, times `scale`, plus `bias`, with the
 /// statistics in `Double`.
 enum LayerNormalization {
-  /// Normalizes every row; `scale` and `bias` hold `length` values (already broadcast).
-  /// `mean` and `inverseDeviation`, when given, receive one value per row.
+  /// Normalizes every row.
+  ///
+  /// `scale` and `bias` hold `length` values (already broadcast); `mean` and `inverseDeviation`, when given, receive one value per row.
   static func run(
     _ input: UnsafePointer<Float>, rows: Int, length: Int, epsilon: Float,
     scale: UnsafePointer<Float>, bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
