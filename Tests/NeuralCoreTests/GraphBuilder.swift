@@ -10,9 +10,10 @@ struct GraphBuilder {
     initializers.append(ONNXTensor(name: name, dataType: .float, value: .float(tensor)))
   }
 
-  mutating func integers(_ name: String, _ values: [Int64]) {
+  mutating func integers(_ name: String, _ values: [Int64], shape: [Int]? = nil) {
     initializers.append(
-      ONNXTensor(name: name, dataType: .int64, value: .integer(values, shape: [values.count])))
+      ONNXTensor(
+        name: name, dataType: .int64, value: .integer(values, shape: shape ?? [values.count])))
   }
 
   mutating func node(

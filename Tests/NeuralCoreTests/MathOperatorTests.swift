@@ -65,4 +65,27 @@ struct MathOperatorTests {
     #expect(Array(y.scalars[0..<2]) == [1, 10] && Array(y.scalars[3..<5]) == [0, 50])
     #expect(y.scalars[2].isNaN && y.scalars[5].isNaN)
   }
+
+  @Test func gatherElementsIndicesOutsideTheAxisAreLoadErrors() {
+    for index: Int64 in [3, -4] {
+      #expect {
+        try session {
+          $0.integers("indices", [0, 1, index, 0, 1, 2], shape: [2, 3])
+          $0.node("GatherElements", ["x", "indices"], ["y"], ["axis": .int(1)])
+        }
+      } throws: { error in
+        (error as? NeuralCoreError)?.code == .invalidArgument
+      }
+    }
+  }
+
+  @Test func gatherElementsReadsAlongTheAxis() throws {
+    let model = try session {
+      $0.integers("indices", [2, 0, 1, -1, -2, -3], shape: [2, 3])
+      $0.node("GatherElements", ["x", "indices"], ["y"], ["axis": .int(1)])
+    }
+    let x = try Tensor(shape: [2, 3], scalars: [1, 2, 3, 4, 5, 6])
+    let y = try #require(try model.run(["x": x])["y"])
+    #expect(y.scalars == [3, 1, 2, 6, 5, 4])
+  }
 }

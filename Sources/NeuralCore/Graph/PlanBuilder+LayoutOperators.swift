@@ -118,3 +118,87 @@ extension PlanBuilder {
     return Int(count)
   }
 }
+
+extension PlanBuilder {
+  /// Plans `GatherElements` with constant indices: each output element reads the input at its
+  /// own coordinates with the one along `axis` replaced by its index. The indices are checked
+  /// and turned into source offsets while planning.
+  mutating func planGatherElements(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let attributes = node.attributes
+    let (input, shape) = try floatOperand(node, 0)
+    guard case .constant(.integer(let indices, let indexShape)) = try requiredValue(node, 1)
+    else { throw attributes.error(.unsupported, "indices computed while the network runs") }
+    let axis = try PlanBuilder.axis(try attributes.int("axis", default: 0), rank: shape.count, node)
+    guard indexShape.count == shape.count, Tensor.elementCount(of: indexShape) == indices.count,
+      zip(indexShape, shape).enumerated().allSatisfy({
+        $0.offset == axis || $0.element.0 <= $0.element.1
+      })
+    else {
+      throw attributes.error(.shapeMismatch, "indices \(indexShape) for data \(shape)")
+    }
+    let inputStrides = Layout.strides(of: shape)
+    let indexStrides = Layout.strides(of: indexShape)
+    var sources: [Int] = []
+    sources.reserveCapacity(indices.count)
+    for (flat, index) in indices.enumerated() {
+      let length = Int64(shape[axis])
+      guard index >= -length && index < length else {
+        throw attributes.error(.invalidArgument, "index \(index) is outside 0..<\(length)")
+      }
+      var offset = 0
+      for dimension in shape.indices {
+        let coordinate = flat / indexStrides[dimension] % indexShape[dimension]
+        let position = dimension == axis ? Int(index < 0 ? index + length : index) : coordinate
+        offset += position * inputStrides[dimension]
+      }
+      sources.append(offset)
+    }
+    let table = sources
+    try addStep(node, inputs: [input], outputShapes: [indexShape]) { inputs, outputs, _ in
+      for (index, source) in table.enumerated() { outputs[0][index] = inputs[0][source] }
+    }
+  }
+
+  /// Plans `DepthToSpace` (modes DCR and CRD) and `SpaceToDepth` as a transpose of a 6-D view.
+  mutating func planDepthSpace(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let attributes = node.attributes
+    let (input, shape) = try floatOperand(node, 0)
+    let block = try attributes.int("blocksize") ?? 0
+    guard shape.count == 4, block > 0 else {
+      throw attributes.error(.shapeMismatch, "input \(shape) with blocksize \(block)")
+    }
+    let (n, c, h, w) = (shape[0], shape[1], shape[2], shape[3])
+    let mode = try attributes.string("mode", default: "DCR")
+    let view: [Int]
+    let permutation: [Int]
+    let outputShape: [Int]
+    if node.source.opType == "DepthToSpace" {
+      guard c % (block * block) == 0 else {
+        throw attributes.error(.shapeMismatch, "\(c) channels for blocksize \(block)")
+      }
+      let depth = c / (block * block)
+      outputShape = [n, depth, h * block, w * block]
+      switch mode {
+      case "DCR": (view, permutation) = ([n, block, block, depth, h, w], [0, 3, 4, 1, 5, 2])
+      case "CRD": (view, permutation) = ([n, depth, block, block, h, w], [0, 1, 4, 2, 5, 3])
+      default: throw attributes.error(.unsupported, "mode '\(mode)' is not supported")
+      }
+    } else {
+      guard h % block == 0, w % block == 0 else {
+        throw attributes.error(.shapeMismatch, "\(h)x\(w) for blocksize \(block)")
+      }
+      outputShape = [n, c * block * block, h / block, w / block]
+      view = [n, c, h / block, block, w / block, block]
+      switch mode {
+      case "DCR": permutation = [0, 3, 5, 1, 2, 4]
+      case "CRD": permutation = [0, 1, 3, 5, 2, 4]
+      default: throw attributes.error(.unsupported, "mode '\(mode)' is not supported")
+      }
+    }
+    try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, _ in
+      Layout.transpose(input: inputs[0], shape: view, permutation: permutation, output: outputs[0])
+    }
+  }
+}

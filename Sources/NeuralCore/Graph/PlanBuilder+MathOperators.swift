@@ -1,3 +1,5 @@
+import Foundation
+
 extension PlanBuilder {
   /// Plans an element-wise math function of one float tensor (``UnaryFunction``).
   mutating func planUnary(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
@@ -145,10 +147,12 @@ extension PlanBuilder {
 }
 
 extension PlanBuilder {
-  /// Plans `LayerNormalization` over the axes from `axis` on, with its optional `Mean` and
-  /// `InvStdDev` outputs; `Scale` and `B` broadcast to the normalized axes.
+  /// Plans `LayerNormalization` (or `RMSNormalization`, which does not subtract the mean) over
+  /// the axes from `axis` on, with its optional `Mean` and `InvStdDev` outputs; `Scale` and `B`
+  /// broadcast to the normalized axes.
   mutating func planLayerNormalization(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let attributes = node.attributes
+    let centering = node.source.opType == "LayerNormalization"
     let (input, shape) = try floatOperand(node, 0)
     let axis = try PlanBuilder.axis(
       try attributes.int("axis", default: -1), rank: shape.count, node)
@@ -171,6 +175,7 @@ extension PlanBuilder {
     let rows = shape[..<axis].reduce(1, *)
     let length = tail.reduce(1, *)
     let statistics = Array(shape[..<axis]) + [Int](repeating: 1, count: shape.count - axis)
+    if !centering { try requireSingleOutput(node) }
     let wanted = (1..<3).map { $0 < node.outputs.count && !node.outputs[$0].isEmpty }
     let outputShapes =
       [shape] + (wanted[1] ? [statistics, statistics] : wanted[0] ? [statistics] : [])
@@ -193,7 +198,88 @@ extension PlanBuilder {
           inputs[0], rows: rows, length: length, epsilon: epsilon, scale: rowsBase,
           bias: bias == nil ? nil : UnsafePointer(rowsBase + length), output: outputs[0],
           mean: outputs.count > 1 ? outputs[1] : nil,
-          inverseDeviation: outputs.count > 2 ? outputs[2] : nil)
+          inverseDeviation: outputs.count > 2 ? outputs[2] : nil, centering: centering)
+      }
+    }
+  }
+
+  /// Plans `InstanceNormalization` (each channel of each image normalized over its positions,
+  /// then scaled and shifted per channel) and `MeanVarianceNormalization` (over `axes`,
+  /// default 0, 2, 3, without scale).
+  mutating func planChannelNormalization(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let attributes = node.attributes
+    let (input, shape) = try floatOperand(node, 0)
+    guard shape.count >= 2 else {
+      throw attributes.error(.shapeMismatch, "input \(shape) has no channel axis")
+    }
+    if node.source.opType == "MeanVarianceNormalization" {
+      let listed = try attributes.ints("axes") ?? [0, 2, 3]
+      var axes = Set<Int>()
+      for axis in listed { axes.insert(try PlanBuilder.axis(axis, rank: shape.count, node)) }
+      let normalized = axes
+      try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
+        Reduction.standardize(inputs[0], shape: shape, axes: normalized, into: outputs[0])
+      }
+      return
+    }
+    let epsilon = try attributes.float("epsilon", default: 1e-5)
+    let (scale, scaleShape) = try floatOperand(node, 1)
+    let (bias, biasShape) = try floatOperand(node, 2)
+    let channels = shape[1]
+    guard scaleShape == [channels], biasShape == [channels] else {
+      throw attributes.error(
+        .shapeMismatch, "scale \(scaleShape) and bias \(biasShape) for \(channels) channels")
+    }
+    let images = shape[0]
+    let positions = shape[2...].reduce(1, *)
+    try addStep(node, inputs: [input, scale, bias], outputShapes: [shape]) {
+      inputs, outputs, _ in
+      for plane in 0..<(images * channels) {
+        let channel = plane % channels
+        let (factor, shift) = (inputs[1][channel], inputs[2][channel])
+        let target = outputs[0] + plane * positions
+        LayerNormalization.run(
+          inputs[0] + plane * positions, rows: 1, length: positions, epsilon: epsilon,
+          scale: nil, bias: nil, output: target)
+        for index in 0..<positions { target[index] = target[index] * factor + shift }
+      }
+    }
+  }
+}
+
+extension PlanBuilder {
+  /// Plans `LRN`: each value divided by `(bias + alpha / size * sum of squares over a window of
+  /// size channels) ^ beta`.
+  mutating func planLocalResponseNormalization(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let attributes = node.attributes
+    let (input, shape) = try floatOperand(node, 0)
+    guard let size = try attributes.int("size"), size > 0, shape.count >= 2 else {
+      throw attributes.error(.malformedFile, "LRN needs a positive size and a channel axis")
+    }
+    let alpha = try attributes.float("alpha", default: 1e-4)
+    let beta = try attributes.float("beta", default: 0.75)
+    let bias = try attributes.float("bias", default: 1)
+    let (images, channels) = (shape[0], shape[1])
+    let positions = shape[2...].reduce(1, *)
+    let (below, above) = ((size - 1) / 2, size / 2)
+    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
+      for image in 0..<images {
+        let base = image * channels * positions
+        for channel in 0..<channels {
+          let window = Swift.max(0, channel - below)...Swift.min(channels - 1, channel + above)
+          for position in 0..<positions {
+            var squares: Float = 0
+            for other in window {
+              let value = inputs[0][base + other * positions + position]
+              squares += value * value
+            }
+            let index = base + channel * positions + position
+            outputs[0][index] =
+              inputs[0][index] / Foundation.pow(bias + alpha / Float(size) * squares, beta)
+          }
+        }
       }
     }
   }

@@ -59,6 +59,35 @@ enum Reduction: String, Sendable, Hashable, CaseIterable {
     }
   }
 
+  /// Writes `(x - mean) / (standard deviation + 1e-9)` over `axes` (ONNX
+  /// `MeanVarianceNormalization`), with the statistics in `Double`.
+  static func standardize(
+    _ input: UnsafePointer<Float>, shape: [Int], axes: Set<Int>,
+    into output: UnsafeMutablePointer<Float>
+  ) {
+    let kept = outputShape(shape, axes: axes, keepDimensions: true)
+    let groups = kept.reduce(1, *)
+    let members = Double(shape.indices.filter { axes.contains($0) }.reduce(1) { $0 * shape[$1] })
+    var strides = [Int](repeating: 0, count: shape.count)
+    var stride = 1
+    for axis in shape.indices.reversed() {
+      strides[axis] = axes.contains(axis) ? 0 : stride
+      stride *= kept[axis]
+    }
+    var sums = [Double](repeating: 0, count: groups)
+    visit(shape, strides) { inputIndex, group in sums[group] += Double(input[inputIndex]) }
+    let means = sums.map { $0 / members }
+    var squares = [Double](repeating: 0, count: groups)
+    visit(shape, strides) { inputIndex, group in
+      let difference = Double(input[inputIndex]) - means[group]
+      squares[group] += difference * difference
+    }
+    let deviations = squares.map { ($0 / members).squareRoot() + 1e-9 }
+    visit(shape, strides) { inputIndex, group in
+      output[inputIndex] = Float((Double(input[inputIndex]) - means[group]) / deviations[group])
+    }
+  }
+
   /// Calls `body` with every input element's flat index and its output index.
   private static func visit(_ shape: [Int], _ strides: [Int], _ body: (Int, Int) -> Void) {
     let count = shape.reduce(1, *)
