@@ -120,9 +120,11 @@ extension PlanBuilder {
 }
 
 extension PlanBuilder {
-  /// Plans `GatherElements` with constant indices: each output element reads the input at its
-  /// own coordinates with the one along `axis` replaced by its index. The indices are checked
-  /// and turned into source offsets while planning.
+  /// Plans `GatherElements` with constant indices.
+  ///
+  /// Each output element reads the input at its own coordinates with the one along `axis`
+  /// replaced by its index. The indices are checked and turned into source offsets while
+  /// planning.
   mutating func planGatherElements(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     let attributes = node.attributes
