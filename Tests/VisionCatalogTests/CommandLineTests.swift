@@ -62,6 +62,25 @@ import Testing
     }
   }
 
+  /// ONNX's own GRU node test: a valid model whose operator NeuralCore does not run.
+  static let unsupportedModel = ODataTestServer.packageRoot
+    .appendingPathComponent(".cache/onnx-node-tests/test_gru_defaults/model.onnx")
+
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(atPath: unsupportedModel.path),
+      "needs ONNX's node tests (Scripts/onnx-node-tests/generate.sh)"))
+  func aModelWithAnUnsupportedOperatorIsOneLineAndExitOne() throws {
+    let outcome = try run([
+      "infer", "--model", Self.unsupportedModel.path, "--input", "/nonexistent.npy", "--output",
+      "/tmp/vision-catalog-unused.npy",
+    ])
+    #expect(outcome.status == 1)
+    let lines = errorLines(outcome)
+    #expect(lines.count == 1, "\(outcome.error)")
+    #expect(lines.first?.contains("(GRU)") == true && lines.first?.contains("not supported") == true)
+  }
+
   @Test func unknownCategoryAndDownServerAreOneLineAndExitOne() throws {
     let unknown = try run(["products", "--category", "Unicorns"])
     #expect(unknown.status == 1)
