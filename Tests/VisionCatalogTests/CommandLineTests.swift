@@ -78,7 +78,8 @@ import Testing
     #expect(outcome.status == 1)
     let lines = errorLines(outcome)
     #expect(lines.count == 1, "\(outcome.error)")
-    #expect(lines.first?.contains("(GRU)") == true && lines.first?.contains("not supported") == true)
+    #expect(
+      lines.first?.contains("(GRU)") == true && lines.first?.contains("not supported") == true)
   }
 
   @Test func unknownCategoryAndDownServerAreOneLineAndExitOne() throws {
