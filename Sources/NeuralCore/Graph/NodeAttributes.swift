@@ -4,7 +4,7 @@ struct NodeAttributes {
 
   /// A load-time error naming the node and its operator.
   func error(_ code: NeuralCoreError.Code = .unsupported, _ message: String) -> NeuralCoreError {
-    let name = node.name.isEmpty ? (node.outputs.first ?? "?") : node.name
+    let name = node.name.isEmpty ? (node.outputs.first { !$0.isEmpty } ?? "?") : node.name
     return NeuralCoreError(code, "node '\(name)' (\(node.opType)): \(message)")
   }
 
