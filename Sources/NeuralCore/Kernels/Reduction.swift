@@ -30,16 +30,7 @@ enum Reduction: String, Sendable, Hashable, CaseIterable {
     _ input: UnsafePointer<Float>, shape: [Int], axes: Set<Int>,
     into output: UnsafeMutablePointer<Float>
   ) {
-    let kept = Reduction.outputShape(shape, axes: axes, keepDimensions: true)
-    let outputCount = kept.reduce(1, *)
-    let reducedCount = shape.indices.filter { axes.contains($0) }.reduce(1) { $0 * shape[$1] }
-    // Output strides of each input axis (0 along reduced axes).
-    var strides = [Int](repeating: 0, count: shape.count)
-    var stride = 1
-    for axis in shape.indices.reversed() {
-      strides[axis] = axes.contains(axis) ? 0 : stride
-      stride *= kept[axis]
-    }
+    let (outputCount, reducedCount, strides) = Reduction.layout(shape, axes: axes)
     var shift = [Double](repeating: 0, count: outputCount)
     if self == .logSumExp {
       // log(sum(exp(x))) = m + log(sum(exp(x - m))) with m the maximum, so exp cannot overflow.
@@ -65,15 +56,8 @@ enum Reduction: String, Sendable, Hashable, CaseIterable {
     _ input: UnsafePointer<Float>, shape: [Int], axes: Set<Int>,
     into output: UnsafeMutablePointer<Float>
   ) {
-    let kept = outputShape(shape, axes: axes, keepDimensions: true)
-    let groups = kept.reduce(1, *)
-    let members = Double(shape.indices.filter { axes.contains($0) }.reduce(1) { $0 * shape[$1] })
-    var strides = [Int](repeating: 0, count: shape.count)
-    var stride = 1
-    for axis in shape.indices.reversed() {
-      strides[axis] = axes.contains(axis) ? 0 : stride
-      stride *= kept[axis]
-    }
+    let (groups, count, strides) = layout(shape, axes: axes)
+    let members = Double(count)
     var sums = [Double](repeating: 0, count: groups)
     visit(shape, strides) { inputIndex, group in sums[group] += Double(input[inputIndex]) }
     let means = sums.map { $0 / members }
@@ -86,6 +70,22 @@ enum Reduction: String, Sendable, Hashable, CaseIterable {
     visit(shape, strides) { inputIndex, group in
       output[inputIndex] = Float((Double(input[inputIndex]) - means[group]) / deviations[group])
     }
+  }
+
+  /// The number of outputs, the number of inputs each reduces, and each input axis's stride in
+  /// the output (0 along reduced axes).
+  private static func layout(
+    _ shape: [Int], axes: Set<Int>
+  ) -> (outputs: Int, reduced: Int, strides: [Int]) {
+    let kept = outputShape(shape, axes: axes, keepDimensions: true)
+    var strides = [Int](repeating: 0, count: shape.count)
+    var stride = 1
+    for axis in shape.indices.reversed() {
+      strides[axis] = axes.contains(axis) ? 0 : stride
+      stride *= kept[axis]
+    }
+    let reduced = shape.indices.filter { axes.contains($0) }.reduce(1) { $0 * shape[$1] }
+    return (kept.reduce(1, *), reduced, strides)
   }
 
   /// Calls `body` with every input element's flat index and its output index.
