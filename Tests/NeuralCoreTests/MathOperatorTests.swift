@@ -88,4 +88,37 @@ struct MathOperatorTests {
     let y = try #require(try model.run(["x": x])["y"])
     #expect(y.scalars == [3, 1, 2, 6, 5, 4])
   }
+
+  @Test func hugeTilesAndConstantShapesAreRefusedBeforeAllocating() {
+    #expect {
+      try session {
+        $0.integers("repeats", [1 << 40, 1 << 40])
+        $0.node("Tile", ["x", "repeats"], ["y"])
+      }
+    } throws: { error in
+      (error as? NeuralCoreError)?.code == .limitExceeded
+    }
+    #expect {
+      try session {
+        $0.integers("shape", [1 << 20, 1 << 20])
+        $0.node("ConstantOfShape", ["shape"], ["c"])
+        $0.node("Add", ["x", "c"], ["y"])
+      }
+    } throws: { error in
+      (error as? NeuralCoreError)?.code == .limitExceeded
+    }
+  }
+
+  @Test func whereOnARunTimeComparisonPicksPerElement() throws {
+    let zero = try Tensor(shape: [], scalars: [0])
+    let model = try session {
+      $0.constant("zero", zero)
+      $0.node("Less", ["x", "zero"], ["negative"])
+      $0.node("Neg", ["x"], ["flipped"])
+      $0.node("Where", ["negative", "flipped", "x"], ["y"])
+    }
+    let x = try Tensor(shape: [2, 3], scalars: [1, -2, 3, -4, 0, -6])
+    let y = try #require(try model.run(["x": x])["y"])
+    #expect(y.scalars == [1, 2, 3, 4, 0, 6])
+  }
 }

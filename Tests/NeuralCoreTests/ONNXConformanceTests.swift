@@ -7,7 +7,8 @@ import Testing
 ///
 /// A case is skipped only when it uses an operator outside
 /// ``InferenceSession/supportedOperators``, sequence/map values, or element types other than
-/// float32 data (integer inputs such as Reshape's shape or Pad's pads are bound as constants,
+/// float32 data and boolean outputs (integer and boolean inputs such as Reshape's shape or Pad's
+/// pads are bound as constants,
 /// because the engine computes integer tensors while planning). The cases in
 /// ``documentedExclusions`` must be refused at load time with an `unsupported` error. Every case
 /// runs under each kernel set this CPU has, or under the one `VISION_CATALOG_KERNELS` forces.
@@ -43,7 +44,7 @@ func onnxBackendNodeTestsPassForClaimedOperators(kernels: KernelSet) throws {
       continue
     }
     let hasOnlyFloatData = testCase.dataSets.allSatisfy { dataSet in
-      dataSet.outputs.allSatisfy { $0.dataType == .float }
+      dataSet.outputs.allSatisfy { $0.dataType == .float || $0.dataType == .bool }
         && dataSet.inputs.allSatisfy { $0.dataType == .float || $0.integerValues() != nil }
     }
     guard hasOnlyFloatData else {
@@ -83,6 +84,9 @@ private let documentedExclusions: [String: String] = [
   "test_training_dropout": "training-mode Dropout draws random masks",
   "test_training_dropout_default": "training-mode Dropout draws random masks",
   "test_training_dropout_zero_ratio": "training-mode Dropout draws random masks",
+  "test_training_dropout_default_mask": "training-mode Dropout draws random masks",
+  "test_training_dropout_mask": "training-mode Dropout draws random masks",
+  "test_training_dropout_zero_ratio_mask": "training-mode Dropout draws random masks",
   "test_range_float_type_positive_delta":
     "Range over run-time scalars: its length depends on values the planner must know",
 ]
@@ -126,7 +130,17 @@ private func check(_ testCase: ONNXNodeTestCase, kernels: KernelSet) -> String? 
         model: model, options: SessionOptions(threadCount: 2), kernels: kernels)
       let results = try session.run(feeds)
       for (info, expected) in zip(testCase.model.graph.outputs, dataSet.outputs) {
-        guard case .float(let reference) = expected.value else { return "non-float output" }
+        // Boolean results are float tensors of 1 and 0 at run time (see planComparison).
+        let reference: Tensor
+        switch expected.value {
+        case .float(let value): reference = value
+        case .bool(let values, let shape):
+          guard let value = try? Tensor(shape: shape, scalars: values.map { $0 ? 1 : 0 }) else {
+            return "boolean output of \(shape) does not fit its values"
+          }
+          reference = value
+        default: return "output of another element type"
+        }
         guard let actual = results[info.name] else { return "output '\(info.name)' missing" }
         if let difference = mismatch(
           actual, reference, relative: testCase.relativeTolerance,

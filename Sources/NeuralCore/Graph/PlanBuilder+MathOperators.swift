@@ -23,7 +23,7 @@ extension PlanBuilder {
     guard let reduction = Reduction(rawValue: node.source.opType) else {
       throw attributes.error(.unsupported, "operator \(node.source.opType) is not supported")
     }
-    let (input, shape) = try floatOperand(node, 0)
+    let shape = try requiredValue(node, 0).shape
     var listed = try attributes.ints("axes")
     if let axesInput = try value(node, 1) {
       guard case .constant(.integer(let values, _)) = axesInput else {
@@ -46,7 +46,23 @@ extension PlanBuilder {
       }
     }
     let outputShape = Reduction.outputShape(shape, axes: axes, keepDimensions: keepDimensions)
+    if case .constant(.integer(let values, _)) = try requiredValue(node, 0) {
+      // Integer (or boolean) constants are reduced while planning, in floats, and rounded back.
+      var result = [Float](repeating: 0, count: Tensor.elementCount(of: outputShape) ?? 0)
+      let floats = values.map { Float($0) }
+      floats.withUnsafeBufferPointer { source in
+        result.withUnsafeMutableBufferPointer { target in
+          // Safety: source holds the input's elements and target one per output element.
+          guard let from = source.baseAddress, let to = target.baseAddress else { return }
+          reduction.run(from, shape: shape, axes: axes, into: to)
+        }
+      }
+      let integers = result.map { Int64(exactly: $0.rounded()) ?? 0 }
+      try bind(node, .constant(.integer(integers, shape: outputShape)))
+      return
+    }
     let reduced = axes
+    let (input, _) = try floatOperand(node, 0)
     try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, _ in
       reduction.run(inputs[0], shape: shape, axes: reduced, into: outputs[0])
     }

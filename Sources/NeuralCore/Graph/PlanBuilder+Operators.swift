@@ -25,6 +25,11 @@ extension PlanBuilder {
     case "LRN": try planLocalResponseNormalization(node)
     case "GatherElements": try planGatherElements(node)
     case "DepthToSpace", "SpaceToDepth": try planDepthSpace(node)
+    case "ConstantOfShape": try planConstantOfShape(node)
+    case "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor":
+      try planComparison(node)
+    case "Where": try planWhere(node)
+    case "Tile": try planTile(node)
     case "Transpose": try planTranspose(node)
     case "Concat": try planConcat(node)
     case "Pad": try planPad(node)

@@ -6,9 +6,6 @@ extension PlanBuilder {
     case "Identity":
       try bind(node, try requiredValue(node, 0))
     case "Dropout":
-      if node.outputs.count > 1 && !node.outputs[1].isEmpty {
-        throw attributes.error(.unsupported, "the mask output is not supported")
-      }
       if let training = try value(node, 2) {
         guard case .constant(let mode) = training,
           try PlanBuilder.floatTensor(mode).scalars.allSatisfy({ $0 == 0 })
@@ -16,7 +13,16 @@ extension PlanBuilder {
           throw attributes.error(.unsupported, "training-mode dropout (random) is not supported")
         }
       }
-      try bind(node, try requiredValue(node, 0))
+      let input = try requiredValue(node, 0)
+      try bind(node, input)
+      // In inference the mask keeps every element: a constant of ones (booleans are 1 and 0).
+      if node.outputs.count > 1 && !node.outputs[1].isEmpty {
+        guard let count = Tensor.elementCount(of: input.shape),
+          count <= PlanBuilder.maximumIndexedElements
+        else { throw attributes.error(.limitExceeded, "mask of \(input.shape) is too large") }
+        values[node.outputs[1]] = .constant(
+          .integer([Int64](repeating: 1, count: count), shape: input.shape))
+      }
     case "Flatten":
       let shape = try requiredValue(node, 0).shape
       let axis = try attributes.int("axis", default: 1)
@@ -225,7 +231,7 @@ extension PlanBuilder {
   }
 
   /// Binds the output to the selected elements: folded for constants, a gather step otherwise.
-  private mutating func select(
+  mutating func select(
     _ node: ImportedGraph.Node, selections: [[Int]], outputShape: [Int]
   ) throws(NeuralCoreError) {
     let input = try requiredValue(node, 0)

@@ -20,6 +20,11 @@ struct PlanBuilder {
   /// before any memory is reserved, so absurd shapes in a hostile model cannot exhaust memory.
   static let maximumElements = 1 << 26
 
+  /// Operators that precompute one source offset per output element while planning (Where,
+  /// Tile, folded comparisons) take at most this many elements, so a hostile shape cannot make
+  /// the offset tables exhaust memory.
+  static let maximumIndexedElements = 1 << 22
+
   let graph: ImportedGraph
   /// How many times each value is read (node inputs and graph outputs).
   let uses: [String: Int]

@@ -16,6 +16,23 @@ enum Elementwise {
     case maximum
     /// The smaller of `a` and `b`; NaN when either is NaN (ONNX `Min`).
     case minimum
+    /// Comparisons and logic, with booleans held as 1 and 0 (ONNX `Equal`, `Less`, `And`, ...).
+    case equal, less, greater, lessOrEqual, greaterOrEqual, and, or, xor
+
+    /// The operation of a comparison or logical ONNX operator, or `nil` for another operator.
+    static func comparison(_ operatorName: String) -> Operation? {
+      switch operatorName {
+      case "Equal": .equal
+      case "Less": .less
+      case "Greater": .greater
+      case "LessOrEqual": .lessOrEqual
+      case "GreaterOrEqual": .greaterOrEqual
+      case "And": .and
+      case "Or": .or
+      case "Xor": .xor
+      default: nil
+      }
+    }
 
     @inline(__always)
     func callAsFunction(_ a: Float, _ b: Float) -> Float {
@@ -28,6 +45,14 @@ enum Elementwise {
       case .prelu: return a < 0 ? a * b : a
       case .maximum: return b > a || b.isNaN ? b : a
       case .minimum: return b < a || b.isNaN ? b : a
+      case .equal: return a == b ? 1 : 0
+      case .less: return a < b ? 1 : 0
+      case .greater: return a > b ? 1 : 0
+      case .lessOrEqual: return a <= b ? 1 : 0
+      case .greaterOrEqual: return a >= b ? 1 : 0
+      case .and: return a != 0 && b != 0 ? 1 : 0
+      case .or: return a != 0 || b != 0 ? 1 : 0
+      case .xor: return (a != 0) != (b != 0) ? 1 : 0
       }
     }
 
@@ -45,6 +70,10 @@ enum Elementwise {
       case .prelu: return a.replacing(with: a * b, where: a .< 0)
       case .maximum: return a.replacing(with: b, where: (b .> a) .| (b .!= b))
       case .minimum: return a.replacing(with: b, where: (b .< a) .| (b .!= b))
+      case .equal, .less, .greater, .lessOrEqual, .greaterOrEqual, .and, .or, .xor:
+        var result = SIMD8<Float>()
+        for lane in 0..<8 { result[lane] = self(a[lane], b[lane]) }
+        return result
       }
     }
   }

@@ -1,0 +1,179 @@
+extension PlanBuilder {
+  /// Plans `ConstantOfShape`: a constant of the shape its (constant) input gives, filled with
+  /// the `value` attribute (float 0 by default).
+  mutating func planConstantOfShape(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    guard let shape = try integers(node, 0), shape.allSatisfy({ $0 >= 0 }) else {
+      throw attributes.error(.malformedFile, "the shape input must be constant and non-negative")
+    }
+    guard let count = Tensor.elementCount(of: shape), count <= PlanBuilder.maximumElements else {
+      throw attributes.error(.limitExceeded, "constant of shape \(shape) is too large")
+    }
+    let fill =
+      try attributes.tensor("value").flatMap { GraphConstant($0) } ?? .integer([], shape: [])
+    if case .integer([], _) = fill {
+      // No value attribute: float zeros.
+      let zeros = [Float](repeating: 0, count: count)
+      try bind(node, .constant(.float(try Tensor(shape: shape, scalars: zeros))))
+      return
+    }
+    switch fill {
+    case .float(let tensor):
+      guard tensor.count == 1 else {
+        throw attributes.error(.malformedFile, "value is not one element")
+      }
+      let values = [Float](repeating: tensor.scalars[0], count: count)
+      try bind(node, .constant(.float(try Tensor(shape: shape, scalars: values))))
+    case .integer(let values, _):
+      guard values.count == 1 else {
+        throw attributes.error(.malformedFile, "value is not one element")
+      }
+      try bind(node, .constant(.integer([Int64](repeating: values[0], count: count), shape: shape)))
+    }
+  }
+
+  /// Plans a comparison or logical operator (`Equal`, `Less`, `Greater`, `LessOrEqual`,
+  /// `GreaterOrEqual`, `And`, `Or`, `Xor`).
+  ///
+  /// Of integer constants it is folded while planning. Otherwise it runs on float data, and its
+  /// boolean result is a float tensor of 1 and 0, which `Where` and `Cast` read as such.
+  mutating func planComparison(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let attributes = node.attributes
+    if case .constant(.integer(let a, let aShape)) = try requiredValue(node, 0),
+      case .constant(.integer(let b, let bShape)) = try requiredValue(node, 1)
+    {
+      try foldComparison(node, (a, aShape), (b, bShape))
+      return
+    }
+    guard let operation = Elementwise.Operation.comparison(node.source.opType) else {
+      throw attributes.error(.unsupported, "operator is not supported")
+    }
+    let (a, aShape) = try floatOperand(node, 0, convertingIntegers: true)
+    let (b, bShape) = try floatOperand(node, 1, convertingIntegers: true)
+    guard let shape = Elementwise.broadcastShape(aShape, bShape) else {
+      throw attributes.error(.shapeMismatch, "shapes \(aShape) and \(bShape) do not broadcast")
+    }
+    try addStep(node, inputs: [a, b], outputShapes: [shape]) { inputs, outputs, _ in
+      Elementwise.run(
+        operation, a: inputs[0], aShape: aShape, b: inputs[1], bShape: bShape, output: outputs[0],
+        outputShape: shape)
+    }
+  }
+
+  /// A comparison or logical operator of integer constants, as an integer constant of 1 and 0.
+  private mutating func foldComparison(
+    _ node: ImportedGraph.Node, _ a: (values: [Int64], shape: [Int]),
+    _ b: (values: [Int64], shape: [Int])
+  ) throws(NeuralCoreError) {
+    guard let operation = Elementwise.Operation.comparison(node.source.opType),
+      let shape = Elementwise.broadcastShape(a.shape, b.shape),
+      let count = Tensor.elementCount(of: shape), count <= PlanBuilder.maximumIndexedElements
+    else {
+      throw node.attributes.error(
+        .shapeMismatch, "shapes \(a.shape) and \(b.shape) do not broadcast")
+    }
+    let aOffsets = PlanBuilder.broadcastOffsets(a.shape, to: shape)
+    let bOffsets = PlanBuilder.broadcastOffsets(b.shape, to: shape)
+    let results = zip(aOffsets, bOffsets).map { pair -> Int64 in
+      let (x, y) = (a.values[pair.0], b.values[pair.1])
+      let truth: Bool
+      switch operation {
+      case .equal: truth = x == y
+      case .less: truth = x < y
+      case .greater: truth = x > y
+      case .lessOrEqual: truth = x <= y
+      case .greaterOrEqual: truth = x >= y
+      case .and: truth = x != 0 && y != 0
+      case .or: truth = x != 0 || y != 0
+      default: truth = (x != 0) != (y != 0)
+      }
+      return truth ? 1 : 0
+    }
+    try bind(node, .constant(.integer(results, shape: shape)))
+  }
+
+  /// Plans `Where`: folded when the condition and both branches are integer constants, else a
+  /// step that picks each element from the first or second float branch by the condition
+  /// (a constant, or a float tensor of 1 and 0 from a comparison).
+  mutating func planWhere(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let attributes = node.attributes
+    let values = (
+      try requiredValue(node, 0), try requiredValue(node, 1), try requiredValue(node, 2)
+    )
+    guard let pair = Elementwise.broadcastShape(values.1.shape, values.2.shape),
+      let shape = Elementwise.broadcastShape(values.0.shape, pair),
+      let count = Tensor.elementCount(of: shape), count <= PlanBuilder.maximumIndexedElements
+    else {
+      throw attributes.error(
+        .shapeMismatch,
+        "condition \(values.0.shape) and branches \(values.1.shape), \(values.2.shape) "
+          + "do not broadcast")
+    }
+    let pick = PlanBuilder.broadcastOffsets(values.0.shape, to: shape)
+    let first = PlanBuilder.broadcastOffsets(values.1.shape, to: shape)
+    let second = PlanBuilder.broadcastOffsets(values.2.shape, to: shape)
+    if case .constant(.integer(let condition, _)) = values.0,
+      case .constant(.integer(let x, _)) = values.1, case .constant(.integer(let y, _)) = values.2
+    {
+      let folded = (0..<count).map { condition[pick[$0]] != 0 ? x[first[$0]] : y[second[$0]] }
+      try bind(node, .constant(.integer(folded, shape: shape)))
+      return
+    }
+    let (condition, _) = try floatOperand(node, 0, convertingIntegers: true)
+    let (x, _) = try floatOperand(node, 1, convertingIntegers: true)
+    let (y, _) = try floatOperand(node, 2, convertingIntegers: true)
+    try addStep(node, inputs: [condition, x, y], outputShapes: [shape]) { inputs, outputs, _ in
+      for index in 0..<count {
+        outputs[0][index] =
+          inputs[0][pick[index]] != 0 ? inputs[1][first[index]] : inputs[2][second[index]]
+      }
+    }
+  }
+
+  /// The flat offset in a tensor of `shape` of every element of `output` it broadcasts to.
+  static func broadcastOffsets(_ shape: [Int], to output: [Int]) -> [Int] {
+    let strides = Elementwise.broadcastStrides(shape, to: output)
+    let count = output.reduce(1, *)
+    var offsets = [Int](repeating: 0, count: count)
+    var position = [Int](repeating: 0, count: output.count)
+    var offset = 0
+    for index in 0..<count {
+      offsets[index] = offset
+      var axis = output.count - 1
+      while axis >= 0 {
+        position[axis] += 1
+        offset += strides[axis]
+        if position[axis] < output[axis] { break }
+        offset -= strides[axis] * output[axis]
+        position[axis] = 0
+        axis -= 1
+      }
+    }
+    return offsets
+  }
+
+  /// Plans `Tile` with constant repeats: a gather for run-time data, folded for constants.
+  mutating func planTile(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let shape = try requiredValue(node, 0).shape
+    guard let repeats = try integers(node, 1), repeats.count == shape.count,
+      repeats.allSatisfy({ $0 >= 0 })
+    else {
+      throw node.attributes.error(
+        .malformedFile, "repeats must be \(shape.count) non-negative constants")
+    }
+    let outputShape = zip(shape, repeats).map { $0.multipliedReportingOverflow(by: $1) }
+    guard outputShape.allSatisfy({ !$0.overflow }),
+      let count = Tensor.elementCount(of: outputShape.map(\.partialValue)),
+      count <= PlanBuilder.maximumIndexedElements
+    else {
+      throw node.attributes.error(.limitExceeded, "tiling \(shape) by \(repeats) is too large")
+    }
+    let selections = shape.indices.map { axis in
+      (0..<repeats[axis]).flatMap { _ in Array(0..<shape[axis]) }
+    }
+    try select(node, selections: selections, outputShape: selections.map(\.count))
+  }
+}
