@@ -121,4 +121,32 @@ struct MathOperatorTests {
     let y = try #require(try model.run(["x": x])["y"])
     #expect(y.scalars == [1, 2, 3, 4, 0, 6])
   }
+
+  @Test func einsumContractsLikeAMatrixProductAndRefusesBadEquations() throws {
+    let product = try Einsum("ij,jk->ik", shapes: [[2, 3], [3, 2]])
+    #expect(product.outputShape == [2, 2])
+    let a: [Float] = [1, 2, 3, 4, 5, 6]
+    let b: [Float] = [1, 0, 0, 1, 1, 1]
+    var c = [Float](repeating: .nan, count: 4)
+    a.withUnsafeBufferPointer { left in
+      b.withUnsafeBufferPointer { right in
+        c.withUnsafeMutableBufferPointer { target in
+          // Safety: the buffers hold the shapes the summation was parsed for.
+          guard let x = left.baseAddress, let y = right.baseAddress, let z = target.baseAddress
+          else { return }
+          product.run([x, y], into: z)
+        }
+      }
+    }
+    #expect(c == [4, 5, 10, 11])
+    #expect(try Einsum("ii", shapes: [[3, 3]]).outputShape == [])
+    for (equation, shapes) in [
+      ("ij,jk->ik", [[2, 3], [4, 2]]), ("ij->ik", [[2, 3]]), ("ij,jk", [[2, 3]]),
+      ("i?j", [[2, 3]]), ("ij->ij->i", [[2, 3]]),
+    ] {
+      #expect(throws: NeuralCoreError.self, "\(equation)") {
+        try Einsum(equation, shapes: shapes)
+      }
+    }
+  }
 }

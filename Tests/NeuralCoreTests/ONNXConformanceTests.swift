@@ -7,8 +7,8 @@ import Testing
 ///
 /// A case is skipped only when it uses an operator outside
 /// ``InferenceSession/supportedOperators``, sequence/map values, or element types other than
-/// float32 data and boolean outputs (integer and boolean inputs such as Reshape's shape or Pad's
-/// pads are bound as constants,
+/// float32 data, float64 data (run in float32 within the case's tolerance) and boolean outputs
+/// (integer and boolean inputs such as Reshape's shape or Pad's pads are bound as constants,
 /// because the engine computes integer tensors while planning). The cases in
 /// ``documentedExclusions`` must be refused at load time with an `unsupported` error. Every case
 /// runs under each kernel set this CPU has, or under the one `VISION_CATALOG_KERNELS` forces.
@@ -44,8 +44,10 @@ func onnxBackendNodeTestsPassForClaimedOperators(kernels: KernelSet) throws {
       continue
     }
     let hasOnlyFloatData = testCase.dataSets.allSatisfy { dataSet in
-      dataSet.outputs.allSatisfy { $0.dataType == .float || $0.dataType == .bool }
-        && dataSet.inputs.allSatisfy { $0.dataType == .float || $0.integerValues() != nil }
+      dataSet.outputs.allSatisfy { [.float, .double, .bool].contains($0.dataType) }
+        && dataSet.inputs.allSatisfy {
+          $0.dataType == .float || $0.dataType == .double || $0.integerValues() != nil
+        }
     }
     guard hasOnlyFloatData else {
       skippedElementType += 1
@@ -119,6 +121,12 @@ private func check(_ testCase: ONNXNodeTestCase, kernels: KernelSet) -> String? 
     for (info, tensor) in zip(graphInputs, dataSet.inputs) {
       if tensor.dataType == .float, case .float(let value) = tensor.value {
         feeds[info.name] = value
+      } else if case .double(let values, let shape) = tensor.value {
+        // The engine computes in float32: float64 data is fed rounded to float32.
+        guard let value = try? Tensor(shape: shape, scalars: values.map { Float($0) }) else {
+          return "float64 input of \(shape) does not fit its values"
+        }
+        feeds[info.name] = value
       } else {
         var constant = tensor
         constant.name = info.name
@@ -134,6 +142,11 @@ private func check(_ testCase: ONNXNodeTestCase, kernels: KernelSet) -> String? 
         let reference: Tensor
         switch expected.value {
         case .float(let value): reference = value
+        case .double(let values, let shape):
+          guard let value = try? Tensor(shape: shape, scalars: values.map { Float($0) }) else {
+            return "float64 output of \(shape) does not fit its values"
+          }
+          reference = value
         case .bool(let values, let shape):
           guard let value = try? Tensor(shape: shape, scalars: values.map { $0 ? 1 : 0 }) else {
             return "boolean output of \(shape) does not fit its values"

@@ -300,3 +300,31 @@ extension PlanBuilder {
     }
   }
 }
+
+extension PlanBuilder {
+  /// Plans `Einsum` over float inputs (``Einsum``).
+  mutating func planEinsum(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    let attributes = node.attributes
+    let equation = try attributes.string("equation", default: "")
+    guard !equation.isEmpty else {
+      throw attributes.error(.malformedFile, "'equation' is required")
+    }
+    var operands: [ExecutionPlan.Operand] = []
+    var shapes: [[Int]] = []
+    for position in node.inputs.indices {
+      let (operand, shape) = try floatOperand(node, position)
+      operands.append(operand)
+      shapes.append(shape)
+    }
+    let einsum: Einsum
+    do {
+      einsum = try Einsum(equation, shapes: shapes)
+    } catch {
+      throw attributes.error(error.code, error.message)
+    }
+    try addStep(node, inputs: operands, outputShapes: [einsum.outputShape]) { inputs, outputs, _ in
+      einsum.run(inputs, into: outputs[0])
+    }
+  }
+}

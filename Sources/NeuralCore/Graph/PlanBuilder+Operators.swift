@@ -30,6 +30,7 @@ extension PlanBuilder {
       try planComparison(node)
     case "Where": try planWhere(node)
     case "Tile": try planTile(node)
+    case "Einsum": try planEinsum(node)
     case "Transpose": try planTranspose(node)
     case "Concat": try planConcat(node)
     case "Pad": try planPad(node)
