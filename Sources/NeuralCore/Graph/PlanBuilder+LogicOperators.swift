@@ -134,22 +134,9 @@ extension PlanBuilder {
 
   /// The flat offset in a tensor of `shape` of every element of `output` it broadcasts to.
   static func broadcastOffsets(_ shape: [Int], to output: [Int]) -> [Int] {
-    let strides = Elementwise.broadcastStrides(shape, to: output)
-    let count = output.reduce(1, *)
-    var offsets = [Int](repeating: 0, count: count)
-    var position = [Int](repeating: 0, count: output.count)
-    var offset = 0
-    for index in 0..<count {
-      offsets[index] = offset
-      var axis = output.count - 1
-      while axis >= 0 {
-        position[axis] += 1
-        offset += strides[axis]
-        if position[axis] < output[axis] { break }
-        offset -= strides[axis] * output[axis]
-        position[axis] = 0
-        axis -= 1
-      }
+    var offsets = [Int](repeating: 0, count: output.reduce(1, *))
+    Layout.walk(output, strides: Elementwise.broadcastStrides(shape, to: output)) {
+      offsets[$0] = $1
     }
     return offsets
   }

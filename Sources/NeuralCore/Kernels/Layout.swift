@@ -12,6 +12,28 @@ enum Layout {
     }
   }
 
+  /// Calls `body` with the flat row-major index of every element of `shape`, in order, and its
+  /// offset in a tensor walked with `strides` (one per axis; 0 repeats an axis, as in
+  /// broadcasting or reduction).
+  static func walk(_ shape: [Int], strides: [Int], _ body: (_ index: Int, _ offset: Int) -> Void) {
+    let count = shape.reduce(1, *)
+    guard count > 0 else { return }
+    var position = [Int](repeating: 0, count: shape.count)
+    var offset = 0
+    for index in 0..<count {
+      body(index, offset)
+      var axis = shape.count - 1
+      while axis >= 0 {
+        position[axis] += 1
+        offset += strides[axis]
+        if position[axis] < shape[axis] { break }
+        offset -= strides[axis] * shape[axis]
+        position[axis] = 0
+        axis -= 1
+      }
+    }
+  }
+
   /// Row-major element strides of a shape.
   static func strides(of shape: [Int]) -> [Int] {
     var strides = [Int](repeating: 1, count: shape.count)

@@ -90,23 +90,7 @@ enum Reduction: String, Sendable, Hashable, CaseIterable {
 
   /// Calls `body` with every input element's flat index and its output index.
   private static func visit(_ shape: [Int], _ strides: [Int], _ body: (Int, Int) -> Void) {
-    let count = shape.reduce(1, *)
-    guard count > 0 else { return }
-    var position = [Int](repeating: 0, count: shape.count)
-    var outputIndex = 0
-    for inputIndex in 0..<count {
-      body(inputIndex, outputIndex)
-      // Odometer step over the input, keeping the output index in step.
-      var axis = shape.count - 1
-      while axis >= 0 {
-        position[axis] += 1
-        outputIndex += strides[axis]
-        if position[axis] < shape[axis] { break }
-        outputIndex -= strides[axis] * shape[axis]
-        position[axis] = 0
-        axis -= 1
-      }
-    }
+    Layout.walk(shape, strides: strides, body)
   }
 
   private var initialValue: Double {
