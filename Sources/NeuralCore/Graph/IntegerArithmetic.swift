@@ -1,6 +1,8 @@
 /// Integer arithmetic on constants while planning (shape computations inside expanded functions).
 enum IntegerArithmetic {
-  /// Applies Add, Sub, Mul, Div, Max or Min with broadcasting; division truncates toward zero.
+  /// Applies Add, Sub, Mul, Div, Max, Min, or a comparison or logical operator (Equal, Less,
+  /// Greater, LessOrEqual, GreaterOrEqual, And, Or, Xor: 1 or 0) with broadcasting; division
+  /// truncates toward zero.
   ///
   /// - Returns: The values and shape, or `nil` for incompatible shapes, division by zero or
   ///   overflow.
@@ -10,36 +12,38 @@ enum IntegerArithmetic {
     guard let shape = Elementwise.broadcastShape(aShape, bShape),
       let count = Tensor.elementCount(of: shape), count <= 1 << 20
     else { return nil }
-    let aStrides = Elementwise.broadcastStrides(aShape, to: shape)
-    let bStrides = Elementwise.broadcastStrides(bShape, to: shape)
+    let aOffsets = Elementwise.broadcastOffsets(aShape, to: shape)
+    let bOffsets = Elementwise.broadcastOffsets(bShape, to: shape)
     var values: [Int64] = []
     values.reserveCapacity(count)
-    for flat in 0..<count {
-      var remainder = flat
-      var aOffset = 0
-      var bOffset = 0
-      for axis in stride(from: shape.count - 1, through: 0, by: -1) {
-        let coordinate = remainder % shape[axis]
-        remainder /= shape[axis]
-        aOffset += coordinate * aStrides[axis]
-        bOffset += coordinate * bStrides[axis]
-      }
-      let x = a[aOffset]
-      let y = b[bOffset]
-      let result: (Int64, Bool)
-      switch operation {
-      case "Add": result = x.addingReportingOverflow(y)
-      case "Sub": result = x.subtractingReportingOverflow(y)
-      case "Mul": result = x.multipliedReportingOverflow(by: y)
-      case "Max": result = (Swift.max(x, y), false)
-      case "Min": result = (Swift.min(x, y), false)
-      default:
-        guard y != 0 else { return nil }
-        result = x.dividedReportingOverflow(by: y)
-      }
-      guard !result.1 else { return nil }
-      values.append(result.0)
+    for (aOffset, bOffset) in zip(aOffsets, bOffsets) {
+      guard let value = combine(operation, a[aOffset], b[bOffset]) else { return nil }
+      values.append(value)
     }
     return (values, shape)
+  }
+
+  /// One element of ``apply(_:a:aShape:b:bShape:)``, or `nil` on overflow or division by zero.
+  private static func combine(_ operation: String, _ x: Int64, _ y: Int64) -> Int64? {
+    let result: (Int64, Bool)
+    switch operation {
+    case "Add": result = x.addingReportingOverflow(y)
+    case "Sub": result = x.subtractingReportingOverflow(y)
+    case "Mul": result = x.multipliedReportingOverflow(by: y)
+    case "Max": result = (Swift.max(x, y), false)
+    case "Min": result = (Swift.min(x, y), false)
+    case "Equal": result = (x == y ? 1 : 0, false)
+    case "Less": result = (x < y ? 1 : 0, false)
+    case "Greater": result = (x > y ? 1 : 0, false)
+    case "LessOrEqual": result = (x <= y ? 1 : 0, false)
+    case "GreaterOrEqual": result = (x >= y ? 1 : 0, false)
+    case "And": result = (x != 0 && y != 0 ? 1 : 0, false)
+    case "Or": result = (x != 0 || y != 0 ? 1 : 0, false)
+    case "Xor": result = ((x != 0) != (y != 0) ? 1 : 0, false)
+    default:
+      guard y != 0 else { return nil }
+      result = x.dividedReportingOverflow(by: y)
+    }
+    return result.1 ? nil : result.0
   }
 }

@@ -9,13 +9,14 @@ extension PlanBuilder {
     guard let count = Tensor.elementCount(of: shape), count <= PlanBuilder.maximumElements else {
       throw attributes.error(.limitExceeded, "constant of shape \(shape) is too large")
     }
-    let fill =
-      try attributes.tensor("value").flatMap { GraphConstant($0) } ?? .integer([], shape: [])
-    if case .integer([], _) = fill {
+    guard let value = try attributes.tensor("value") else {
       // No value attribute: float zeros.
       let zeros = [Float](repeating: 0, count: count)
       try bind(node, .constant(.float(try Tensor(shape: shape, scalars: zeros))))
       return
+    }
+    guard let fill = GraphConstant(value) else {
+      throw attributes.error(.unsupported, "value of a type without numbers")
     }
     switch fill {
     case .float(let tensor):
@@ -40,12 +41,7 @@ extension PlanBuilder {
   mutating func planComparison(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     let attributes = node.attributes
-    if case .constant(.integer(let a, let aShape)) = try requiredValue(node, 0),
-      case .constant(.integer(let b, let bShape)) = try requiredValue(node, 1)
-    {
-      try foldComparison(node, (a, aShape), (b, bShape))
-      return
-    }
+    if try foldIntegerBinary(node) { return }
     guard let operation = Elementwise.Operation.comparison(node.source.opType) else {
       throw attributes.error(.unsupported, "operator is not supported")
     }
@@ -59,38 +55,6 @@ extension PlanBuilder {
         operation, a: inputs[0], aShape: aShape, b: inputs[1], bShape: bShape, output: outputs[0],
         outputShape: shape)
     }
-  }
-
-  /// A comparison or logical operator of integer constants, as an integer constant of 1 and 0.
-  private mutating func foldComparison(
-    _ node: ImportedGraph.Node, _ a: (values: [Int64], shape: [Int]),
-    _ b: (values: [Int64], shape: [Int])
-  ) throws(NeuralCoreError) {
-    guard let operation = Elementwise.Operation.comparison(node.source.opType),
-      let shape = Elementwise.broadcastShape(a.shape, b.shape),
-      let count = Tensor.elementCount(of: shape), count <= PlanBuilder.maximumIndexedElements
-    else {
-      throw node.attributes.error(
-        .shapeMismatch, "shapes \(a.shape) and \(b.shape) do not broadcast")
-    }
-    let aOffsets = PlanBuilder.broadcastOffsets(a.shape, to: shape)
-    let bOffsets = PlanBuilder.broadcastOffsets(b.shape, to: shape)
-    let results = zip(aOffsets, bOffsets).map { pair -> Int64 in
-      let (x, y) = (a.values[pair.0], b.values[pair.1])
-      let truth: Bool
-      switch operation {
-      case .equal: truth = x == y
-      case .less: truth = x < y
-      case .greater: truth = x > y
-      case .lessOrEqual: truth = x <= y
-      case .greaterOrEqual: truth = x >= y
-      case .and: truth = x != 0 && y != 0
-      case .or: truth = x != 0 || y != 0
-      default: truth = (x != 0) != (y != 0)
-      }
-      return truth ? 1 : 0
-    }
-    try bind(node, .constant(.integer(results, shape: shape)))
   }
 
   /// Plans `Where`: folded when the condition and both branches are integer constants, else a
@@ -111,9 +75,9 @@ extension PlanBuilder {
         "condition \(values.0.shape) and branches \(values.1.shape), \(values.2.shape) "
           + "do not broadcast")
     }
-    let pick = PlanBuilder.broadcastOffsets(values.0.shape, to: shape)
-    let first = PlanBuilder.broadcastOffsets(values.1.shape, to: shape)
-    let second = PlanBuilder.broadcastOffsets(values.2.shape, to: shape)
+    let pick = Elementwise.broadcastOffsets(values.0.shape, to: shape)
+    let first = Elementwise.broadcastOffsets(values.1.shape, to: shape)
+    let second = Elementwise.broadcastOffsets(values.2.shape, to: shape)
     if case .constant(.integer(let condition, _)) = values.0,
       case .constant(.integer(let x, _)) = values.1, case .constant(.integer(let y, _)) = values.2
     {
@@ -130,15 +94,6 @@ extension PlanBuilder {
           inputs[0][pick[index]] != 0 ? inputs[1][first[index]] : inputs[2][second[index]]
       }
     }
-  }
-
-  /// The flat offset in a tensor of `shape` of every element of `output` it broadcasts to.
-  static func broadcastOffsets(_ shape: [Int], to output: [Int]) -> [Int] {
-    var offsets = [Int](repeating: 0, count: output.reduce(1, *))
-    Layout.walk(output, strides: Elementwise.broadcastStrides(shape, to: output)) {
-      offsets[$0] = $1
-    }
-    return offsets
   }
 
   /// Plans `Tile` with constant repeats: a gather for run-time data, folded for constants.

@@ -176,14 +176,15 @@ extension PlanBuilder {
     let tail = Array(shape[axis...])
     let (scale, scaleShape) = try floatOperand(node, 1)
     var operands = [input, scale]
-    var biasShape: [Int]?
+    let bias: [Int]?
     if try value(node, 2) != nil {
-      let (bias, shape) = try floatOperand(node, 2)
-      operands.append(bias)
-      biasShape = shape
+      let (operand, shape) = try floatOperand(node, 2)
+      operands.append(operand)
+      bias = shape
+    } else {
+      bias = nil
     }
-    let bias = biasShape
-    for parameter in [scaleShape, biasShape].compactMap({ $0 })
+    for parameter in [scaleShape, bias].compactMap({ $0 })
     where Elementwise.broadcastShape(parameter, tail) != tail {
       throw attributes.error(
         .shapeMismatch, "scale or bias \(parameter) does not broadcast to \(tail)")

@@ -332,20 +332,26 @@ extension PlanBuilder {
     }
   }
 
-  private mutating func planBinary(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
-    if case .constant(.integer(let a, let aShape)) = try requiredValue(node, 0),
+  /// Folds a binary operator of two integer constants (``IntegerArithmetic``).
+  ///
+  /// - Returns: `false`, having bound nothing, when an operand is not an integer constant.
+  mutating func foldIntegerBinary(_ node: ImportedGraph.Node) throws(NeuralCoreError) -> Bool {
+    guard case .constant(.integer(let a, let aShape)) = try requiredValue(node, 0),
       case .constant(.integer(let b, let bShape)) = try requiredValue(node, 1)
-    {
-      guard
-        let result = IntegerArithmetic.apply(
-          node.source.opType, a: a, aShape: aShape, b: b, bShape: bShape)
-      else {
-        throw node.attributes.error(
-          .shapeMismatch, "integer operands \(aShape) and \(bShape) do not combine")
-      }
-      try bind(node, .constant(.integer(result.values, shape: result.shape)))
-      return
+    else { return false }
+    guard
+      let result = IntegerArithmetic.apply(
+        node.source.opType, a: a, aShape: aShape, b: b, bShape: bShape)
+    else {
+      throw node.attributes.error(
+        .shapeMismatch, "integer operands \(aShape) and \(bShape) do not combine")
     }
+    try bind(node, .constant(.integer(result.values, shape: result.shape)))
+    return true
+  }
+
+  private mutating func planBinary(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    if try foldIntegerBinary(node) { return }
     let (a, aShape) = try floatOperand(node, 0)
     // Pow's exponent may be an integer tensor (ONNX allows it); its values become floats.
     let (b, bShape) =

@@ -108,6 +108,13 @@ enum Elementwise {
     return strides
   }
 
+  /// The flat offset in a tensor of `shape` of every element of `output` it broadcasts to.
+  static func broadcastOffsets(_ shape: [Int], to output: [Int]) -> [Int] {
+    var offsets = [Int](repeating: 0, count: output.reduce(1, *))
+    Layout.walk(output, strides: broadcastStrides(shape, to: output)) { offsets[$0] = $1 }
+    return offsets
+  }
+
   /// Applies `operation` to `a` and `b` broadcast to `outputShape`.
   @_optimize(speed)
   static func run(

@@ -41,9 +41,11 @@ enum KernelSet: String, Sendable, Equatable, CaseIterable, CustomStringConvertib
   /// Every set this CPU runs, slowest first (``portable`` always).
   static let available: [KernelSet] = allCases.filter { $0 == .portable || $0.native != nil }
 
+  /// The value of `VISION_CATALOG_KERNELS` when the process started, or `nil`.
+  private static let override = ProcessInfo.processInfo.environment[environmentVariable]
+
   /// The set this process runs: the override when it names a set this CPU has, else the fastest.
-  static let selection: Result<KernelSet, NeuralCoreError> = choose(
-    override: ProcessInfo.processInfo.environment[environmentVariable])
+  static let selection: Result<KernelSet, NeuralCoreError> = choose(override: override)
 
   /// The set kernels use by default: ``selection`` or, when the override could not be honoured
   /// (model loading reports that as an error), the fastest set.
@@ -54,8 +56,7 @@ enum KernelSet: String, Sendable, Equatable, CaseIterable, CustomStringConvertib
   /// The sets a test compares: the one `VISION_CATALOG_KERNELS` forces, or every set this CPU
   /// runs when it forces none.
   static var underTest: [KernelSet] {
-    let forced = ProcessInfo.processInfo.environment[environmentVariable] ?? ""
-    return forced.isEmpty ? available : [active]
+    (override ?? "").isEmpty ? available : [active]
   }
 
   /// The fastest set this CPU runs.
