@@ -6,6 +6,7 @@
 /// - ``maximumRank``: 32 dimensions per tensor.
 /// - ``maximumElementCount``: 2^30 elements per tensor (4 GiB as float32).
 /// - ``maximumNestingDepth``: 64 nested messages, subgraphs or pickle containers.
+/// - ``maximumExternalDataBytes``: 8 GiB read from an ONNX model's external data files.
 public struct ImportLimits: Sendable, Hashable {
   /// The largest file, in bytes, that an importer reads.
   public var maximumFileBytes: Int
@@ -15,6 +16,9 @@ public struct ImportLimits: Sendable, Hashable {
   public var maximumElementCount: Int
   /// The deepest nesting of protobuf messages, ONNX subgraphs or pickle containers.
   public var maximumNestingDepth: Int
+  /// The most bytes one ONNX model may read from external data files (the weights that models
+  /// past protobuf's 2 GB keep beside the `.onnx` file), summed over its tensors.
+  public var maximumExternalDataBytes: Int
 
   /// Creates limits; every argument defaults to the documented default.
   ///
@@ -23,12 +27,15 @@ public struct ImportLimits: Sendable, Hashable {
   ///   - maximumRank: The largest number of dimensions of one tensor.
   ///   - maximumElementCount: The largest number of elements of one tensor.
   ///   - maximumNestingDepth: The deepest nesting of messages, subgraphs or containers.
+  ///   - maximumExternalDataBytes: The most bytes read from an ONNX model's external data.
   public init(
     maximumFileBytes: Int = 1 << 31,
     maximumRank: Int = 32,
     maximumElementCount: Int = 1 << 30,
-    maximumNestingDepth: Int = 64
+    maximumNestingDepth: Int = 64,
+    maximumExternalDataBytes: Int = 1 << 33
   ) {
+    self.maximumExternalDataBytes = maximumExternalDataBytes
     self.maximumFileBytes = maximumFileBytes
     self.maximumRank = maximumRank
     self.maximumElementCount = maximumElementCount

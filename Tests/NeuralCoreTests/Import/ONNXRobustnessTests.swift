@@ -99,27 +99,6 @@ import Testing
     }
   }
 
-  @Test func refusesExternalDataNamingTheTensor() {
-    do {
-      _ = try ONNXModel(
-        serializedBytes: ONNXFixture.model { tensor in
-          tensor.int(1, 4)
-          tensor.int(2, 1)
-          tensor.string(8, "conv1.weight")
-          tensor.message(13) {
-            $0.string(1, "location")
-            $0.string(2, "weights.bin")
-          }
-          tensor.int(14, 1)
-        })
-      Issue.record("external data was accepted")
-    } catch {
-      #expect(error.code == .unsupported)
-      #expect(error.message.contains("conv1.weight"))
-      #expect(error.message.contains("weights.bin"))
-    }
-  }
-
   @Test func refusesBrokenWireFormat() {
     let valid = ONNXFixture.model(initializer: ONNXFixture.validInitializer)
     // Varint overflow: eleven continuation bytes where the IR version's value starts.

@@ -5,13 +5,17 @@ extension ONNXModel {
   ///   - path: The `.onnx` file's path.
   ///   - limits: Bounds on file size, tensor rank and element count, and nesting.
   /// - Throws: ``NeuralCoreError``: `io` when the file cannot be read, `malformedFile` for damaged
-  ///   protobuf, `limitExceeded` past a limit, `unsupported` for external data or an element type
-  ///   this library cannot decode.
+  ///   protobuf or external data outside the model's folder, `limitExceeded` past a limit,
+  ///   `unsupported` for an element type this library cannot decode.
+  ///
+  /// Tensors stored as external data (models past protobuf's 2 GB) are read from the files their
+  /// `location` names, relative to the model's folder.
   public init(contentsOfFile path: String, limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
     let bytes = try FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes)
-    try self.init(serializedBytes: bytes, limits: limits)
+    let externalData = ONNXExternalData(modelPath: path, limits: limits)
+    self = try Self.decode(bytes, limits: limits, externalData: externalData)
   }
 
   /// Parses a serialized ONNX `ModelProto`.
@@ -20,17 +24,24 @@ extension ONNXModel {
   ///   - bytes: The serialized model.
   ///   - limits: Bounds on size, tensor rank and element count, and nesting.
   /// - Throws: ``NeuralCoreError``: `malformedFile` for damaged protobuf, `limitExceeded` past a
-  ///   limit, `unsupported` for external data or an element type this library cannot decode.
+  ///   limit, `unsupported` for external data (use ``init(contentsOfFile:limits:)``) or an
+  ///   element type this library cannot decode.
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
+    self = try Self.decode(bytes, limits: limits, externalData: nil)
+  }
+
+  private static func decode(
+    _ bytes: [UInt8], limits: ImportLimits, externalData: ONNXExternalData?
+  ) throws(NeuralCoreError) -> ONNXModel {
     guard bytes.count <= limits.maximumFileBytes else {
       throw NeuralCoreError(
         .limitExceeded, "model has \(bytes.count) bytes, above the limit \(limits.maximumFileBytes)"
       )
     }
     var reader = ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth)
-    self = try ONNXProtoDecoder(limits: limits).model(&reader)
+    return try ONNXProtoDecoder(limits: limits, externalData: externalData).model(&reader)
   }
 }
 

@@ -13,6 +13,8 @@ extension ONNXProtoDecoder {
     var uint64Data: [UInt64] = []
     var stringData: [String] = []
     var externalLocation: String?
+    var externalOffset: String?
+    var externalLength: String?
     var isExternal = false
   }
 
@@ -55,7 +57,12 @@ extension ONNXProtoDecoder {
           }
         }
         fields.isExternal = true
-        if key == "location" { fields.externalLocation = value }
+        switch key {
+        case "location": fields.externalLocation = value
+        case "offset": fields.externalOffset = value
+        case "length": fields.externalLength = value
+        default: break
+        }
       case 14:
         if try reader.readInt64(wireType) == 1 { fields.isExternal = true }
       default: try reader.skip(wireType)
@@ -83,13 +90,6 @@ extension ONNXProtoDecoder {
     -> ONNXTensor
   {
     let name = fields.name
-    guard !fields.isExternal else {
-      let location = fields.externalLocation.map { " in '\($0)'" } ?? ""
-      throw NeuralCoreError(
-        .unsupported,
-        "tensor '\(name)' keeps its data in an external file\(location); "
-          + "external data is not supported, save the model with its weights inside")
-    }
     guard fields.dims.count <= limits.maximumRank else {
       throw NeuralCoreError(
         .limitExceeded,
@@ -104,8 +104,13 @@ extension ONNXProtoDecoder {
     }
     let count = try limits.checkedElementCount(of: shape, name: name)
     let type = ONNXDataType(rawValue: fields.dataType)
-    let elements = ElementSource(
-      buffer: buffer, raw: fields.rawData, count: count, name: name, type: type)
+    var buffer = buffer
+    var raw = fields.rawData
+    if fields.isExternal {
+      buffer = try externalBytes(fields, count: count, type: type)
+      raw = buffer.indices
+    }
+    let elements = ElementSource(buffer: buffer, raw: raw, count: count, name: name, type: type)
     let value: ONNXTensorValue
     switch type {
     case .float:
@@ -165,6 +170,57 @@ extension ONNXProtoDecoder {
         .unsupported, "tensor '\(name)' has element type \(type), which is not supported")
     }
     return ONNXTensor(name: name, dataType: type, value: value)
+  }
+
+  /// Reads the bytes of a tensor stored outside the protobuf.
+  private func externalBytes(_ fields: TensorFields, count: Int, type: ONNXDataType)
+    throws(NeuralCoreError) -> [UInt8]
+  {
+    let name = fields.name
+    guard let location = fields.externalLocation else {
+      throw NeuralCoreError(
+        .malformedFile, "tensor '\(name)' is marked external but names no location")
+    }
+    guard let externalData else {
+      throw NeuralCoreError(
+        .unsupported,
+        "tensor '\(name)' keeps its data in the external file '\(location)'; load the model "
+          + "from its file path so the files beside it can be read")
+    }
+    guard let byteCount = Self.byteCount(of: type, count: count) else {
+      throw NeuralCoreError(
+        .unsupported, "tensor '\(name)' of element type \(type) cannot be read from external data")
+    }
+    func integer(_ text: String?, _ key: String) throws(NeuralCoreError) -> Int? {
+      guard let text else { return nil }
+      guard let value = Int(text), value >= 0 else {
+        throw NeuralCoreError(
+          .malformedFile, "tensor '\(name)' has external data \(key) '\(text)'")
+      }
+      return value
+    }
+    return try externalData.read(
+      location: location, offset: integer(fields.externalOffset, "offset") ?? 0,
+      length: integer(fields.externalLength, "length"), byteCount: byteCount, name: name)
+  }
+
+  /// The bytes `count` elements of a fixed-size type take in `raw_data`, or `nil` for strings
+  /// and types this library does not decode.
+  private static func byteCount(of type: ONNXDataType, count: Int) -> Int? {
+    let bits: Int
+    switch type {
+    case .double, .int64, .uint64: bits = 64
+    case .float, .int32, .uint32: bits = 32
+    case .float16, .bfloat16, .int16, .uint16: bits = 16
+    case .int8, .uint8, .bool, .float8E4M3FN, .float8E4M3FNUZ, .float8E5M2, .float8E5M2FNUZ,
+      .float8E8M0:
+      bits = 8
+    case .int4, .uint4, .float4E2M1: bits = 4
+    case .int2, .uint2: bits = 2
+    default: return nil
+    }
+    let total = count.multipliedReportingOverflow(by: bits)
+    return total.overflow ? nil : (total.partialValue + 7) / 8
   }
 }
 

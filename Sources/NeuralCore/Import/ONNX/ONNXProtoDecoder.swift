@@ -4,6 +4,8 @@
 /// files still parse. Every message read goes through ``ProtobufReader``'s bounds checks.
 struct ONNXProtoDecoder {
   let limits: ImportLimits
+  /// Where tensors with external data are read from; `nil` when the model came as bytes.
+  var externalData: ONNXExternalData? = nil
 
   /// Decodes a `ModelProto`.
   func model(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXModel {
