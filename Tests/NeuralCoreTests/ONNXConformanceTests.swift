@@ -9,7 +9,9 @@ import Testing
 /// ``InferenceSession/supportedOperators``, sequence/map values, or element types other than
 /// float32 data, float64 data (run in float32 within the case's tolerance) and boolean outputs
 /// (integer and boolean inputs such as Reshape's shape or Pad's pads are bound as constants,
-/// because the engine computes integer tensors while planning). The cases in
+/// because the engine computes integer tensors while planning; so are the float scales and
+/// region of interest of Resize and Upsample, which decide the output's shape and the
+/// interpolation taps while planning, and which exporters write as constants). The cases in
 /// ``documentedExclusions`` must be refused at load time with an `unsupported` error. Every case
 /// runs under each kernel set this CPU has, or under the one `VISION_CATALOG_KERNELS` forces.
 @Test(
@@ -96,9 +98,10 @@ private let documentedExclusions: [String: String] = [
 /// Whether loading the case's model fails with an `unsupported` error naming the operator.
 private func isRefusedAsUnsupported(_ testCase: ONNXNodeTestCase) -> Bool {
   var model = testCase.model
+  let planning = planningInputs(testCase.model)
   for (info, tensor) in zip(
     testCase.model.graph.runtimeInputs, testCase.dataSets.first?.inputs ?? [])
-  where tensor.dataType != .float {
+  where tensor.dataType != .float || planning.contains(info.name) {
     var constant = tensor
     constant.name = info.name
     model.graph.initializers.append(constant)
@@ -112,14 +115,26 @@ private func isRefusedAsUnsupported(_ testCase: ONNXNodeTestCase) -> Bool {
   }
 }
 
+/// Float graph inputs the planner needs as values: Resize's and Upsample's roi and scales.
+private func planningInputs(_ model: ONNXModel) -> Set<String> {
+  var names = Set<String>()
+  for node in model.graph.nodes where node.opType == "Resize" || node.opType == "Upsample" {
+    names.formUnion(node.inputs.dropFirst())
+  }
+  return names
+}
+
 /// Runs every data set of a case; returns a description of the first difference, or `nil`.
 private func check(_ testCase: ONNXNodeTestCase, kernels: KernelSet) -> String? {
   let graphInputs = testCase.model.graph.runtimeInputs
+  let planning = planningInputs(testCase.model)
   for (index, dataSet) in testCase.dataSets.enumerated() {
     var model = testCase.model
     var feeds: [String: Tensor] = [:]
     for (info, tensor) in zip(graphInputs, dataSet.inputs) {
-      if tensor.dataType == .float, case .float(let value) = tensor.value {
+      if tensor.dataType == .float, !planning.contains(info.name),
+        case .float(let value) = tensor.value
+      {
         feeds[info.name] = value
       } else if case .double(let values, let shape) = tensor.value {
         // The engine computes in float32: float64 data is fed rounded to float32.

@@ -58,6 +58,11 @@ struct ImportedGraph: Sendable {
     "Einsum": ["equation"], "Pow": [],
     "PRelu": [],
     "Max": [], "Min": [], "Sum": [], "Mean": [],
+    "Resize": [
+      "antialias", "axes", "coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside",
+      "extrapolation_value", "keep_aspect_ratio_policy", "mode", "nearest_mode",
+    ],
+    "Upsample": ["mode", "scales"],
     "LogSoftmax": ["axis"], "Hardmax": ["axis"], "GlobalMaxPool": [],
     "Shrink": ["bias", "lambd"], "Sin": [], "Cos": [], "Tan": [], "Asin": [], "Acos": [],
     "Atan": [], "Sinh": [], "Cosh": [], "Asinh": [], "Acosh": [], "Atanh": [],

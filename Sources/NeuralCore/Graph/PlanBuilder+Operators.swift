@@ -31,6 +31,7 @@ extension PlanBuilder {
     case "Where": try planWhere(node)
     case "Tile": try planTile(node)
     case "Einsum": try planEinsum(node)
+    case "Resize", "Upsample": try planResize(node)
     case "Transpose": try planTranspose(node)
     case "Concat": try planConcat(node)
     case "Pad": try planPad(node)
