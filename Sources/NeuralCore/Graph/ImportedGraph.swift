@@ -63,6 +63,11 @@ struct ImportedGraph: Sendable {
       "extrapolation_value", "keep_aspect_ratio_policy", "mode", "nearest_mode",
     ],
     "Upsample": ["mode", "scales"],
+    "ConvTranspose": [
+      "auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads",
+      "strides",
+    ],
+    "LpNormalization": ["axis", "p"],
     "LogSoftmax": ["axis"], "Hardmax": ["axis"], "GlobalMaxPool": [],
     "Shrink": ["bias", "lambd"], "Sin": [], "Cos": [], "Tan": [], "Asin": [], "Acos": [],
     "Atan": [], "Sinh": [], "Cosh": [], "Asinh": [], "Acosh": [], "Atanh": [],

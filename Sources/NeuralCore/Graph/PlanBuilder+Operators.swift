@@ -32,6 +32,8 @@ extension PlanBuilder {
     case "Tile": try planTile(node)
     case "Einsum": try planEinsum(node)
     case "Resize", "Upsample": try planResize(node)
+    case "ConvTranspose": try planTransposedConvolution(node)
+    case "LpNormalization": try planLpNormalization(node)
     case "Transpose": try planTranspose(node)
     case "Concat": try planConcat(node)
     case "Pad": try planPad(node)
