@@ -86,7 +86,7 @@ let package = Package(
     ),
     .testTarget(
       name: "VisionCatalogTests",
-      dependencies: ["VisionCatalog", "TestSupport"]
+      dependencies: ["VisionCatalog", "NeuralCore", "TestSupport"]
     ),
     .testTarget(
       name: "CatalogClientTests",

@@ -1,8 +1,11 @@
-"""Times ONNX Runtime on EfficientNet-Lite0 with NeuralCore's benchmark inputs and prints the same
-tab-separated rows as `swift run -c release Benchmarks --tsv`, for `Benchmarks/compare`.
+"""Times ONNX Runtime on EfficientNet-Lite0 and three torchvision architectures with NeuralCore's
+benchmark inputs and prints the same tab-separated rows as `swift run -c release Benchmarks --tsv`,
+for `Benchmarks/compare`.
 
-Cases (same as NeuralCoreBenchmarks.swift): batch 1 at 1 and 2 threads on chelsea.input.npy,
-batch 8 at 2 threads on the first 8 images of batch.input.npy. Each case is timed by the same rule
+Cases (same as NeuralCoreBenchmarks.swift): Lite0 batch 1 at 1 and 2 threads on chelsea.input.npy,
+batch 8 at 2 threads on the first 8 images of batch.input.npy; MobileNet v2, ResNet-50 and
+ConvNeXt-Tiny from the generated zoo (.cache/onnx-zoo, Scripts/onnx-zoo/generate.sh) at batch 1,
+1 thread. Each case is timed by the same rule
 as every other benchmark here (`pillow_bench.measure`: one warm-up run, then runs for at least
 `--min-seconds`, median), after two further warm-up runs.
 """
@@ -17,6 +20,7 @@ import onnxruntime as ort
 from pillow_bench import measure
 
 CASES = [("batch1.threads1", 1, 1), ("batch1.threads2", 1, 2), ("batch8.threads2", 8, 2)]
+ZOO_ARCHITECTURES = ["mobilenet_v2", "resnet50", "convnext_tiny"]
 
 
 def open_session(model, threads, profile_prefix=None):
@@ -36,9 +40,11 @@ def open_session(model, threads, profile_prefix=None):
     return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
-def time_ort(model, inputs, minimum_seconds):
+def time_ort(model, inputs, filter_text, minimum_seconds):
     results = {}
     for name, batch, threads in CASES:
+        if filter_text not in f"NeuralCore.efficientNetLite0.{name}":
+            continue
         session = open_session(model, threads)
         feed = {session.get_inputs()[0].name: inputs[batch]}
         for _ in range(2):
@@ -47,13 +53,33 @@ def time_ort(model, inputs, minimum_seconds):
     return results
 
 
+def time_zoo(zoo, filter_text, minimum_seconds):
+    """Rows for the zoo architectures whose case name contains filter_text."""
+    rows = []
+    for architecture in ZOO_ARCHITECTURES:
+        full = f"NeuralCore.zoo.{architecture}.batch1.threads1"
+        folder = os.path.join(zoo, f"{architecture}-op17")
+        if filter_text not in full or not os.path.exists(os.path.join(folder, "model.onnx")):
+            continue
+        session = open_session(os.path.join(folder, "model.onnx"), 1)
+        feed = {"input": np.load(os.path.join(folder, "input.npy"))}
+        for _ in range(2):
+            session.run(None, feed)
+        rows.append((full, measure(lambda: session.run(None, feed), minimum_seconds=minimum_seconds)))
+    return rows
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser()
     parser.add_argument("--models", default=os.path.join(root, "..", "shared", "models"))
     parser.add_argument("--min-seconds", type=float, default=1.0)
+    parser.add_argument("--zoo", default=os.path.join(root, ".cache", "onnx-zoo"))
     parser.add_argument("--filter", default="", help="run only cases whose name contains this")
     arguments = parser.parse_args()
+    print("name\tmedian_ms\tmin_ms\titerations")
+    for full, (median, minimum, runs) in time_zoo(arguments.zoo, arguments.filter, arguments.min_seconds):
+        print(f"{full}\t{median:.3f}\t{minimum:.3f}\t{runs}", flush=True)
     model = os.path.join(arguments.models, "onnx", "efficientnet-lite0.onnx")
     reference = os.path.join(arguments.models, "ref", "efficientnet-lite0")
     if not os.path.exists(model):
@@ -63,11 +89,9 @@ def main():
     stacked = np.load(os.path.join(reference, "batch.input.npy"))
     inputs = {1: single, 8: np.ascontiguousarray(stacked[:8])}
     print(f"# onnxruntime {ort.__version__}, {os.cpu_count()} CPUs", file=sys.stderr)
-    print("name\tmedian_ms\tmin_ms\titerations")
-    for name, (median, minimum, runs) in time_ort(model, inputs, arguments.min_seconds).items():
-        full = f"NeuralCore.efficientNetLite0.{name}"
-        if arguments.filter in full:
-            print(f"{full}\t{median:.3f}\t{minimum:.3f}\t{runs}", flush=True)
+    timed = time_ort(model, inputs, arguments.filter, arguments.min_seconds)
+    for name, (median, minimum, runs) in timed.items():
+        print(f"NeuralCore.efficientNetLite0.{name}\t{median:.3f}\t{minimum:.3f}\t{runs}", flush=True)
 
 
 if __name__ == "__main__":

@@ -47,6 +47,43 @@ enum NeuralCoreBenchmarks {
     return benchmarks
   }
 
+  /// The torchvision architectures timed beside Lite0, as `Scripts/onnx-zoo/generate.sh` exports
+  /// them (opset 17, 224 x 224, random weights).
+  static let zooArchitectures = ["mobilenet_v2", "resnet50", "convnext_tiny"]
+
+  /// The generated torchvision zoo under the package's `.cache`, or `nil` when it is absent.
+  static let zooDirectory: String? = {
+    let path = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent(".cache/onnx-zoo").path
+    return FileManager.default.fileExists(atPath: path + "/manifest.json") ? path : nil
+  }()
+
+  /// Batch 1 at 1 thread for each of ``zooArchitectures`` whose name passes `filter`
+  /// (`NeuralCore.zoo.<architecture>.batch1.threads1`), checked against ONNX Runtime's logits
+  /// within the zoo test's tolerance before anything is timed.
+  static func zoo(directory: String, filter: String) throws -> [Benchmark] {
+    var benchmarks: [Benchmark] = []
+    for architecture in zooArchitectures {
+      let name = "NeuralCore.zoo.\(architecture).batch1.threads1"
+      guard filter.isEmpty || name.contains(filter) else { continue }
+      let folder = "\(directory)/\(architecture)-op17"
+      let session = try InferenceSession(
+        contentsOfFile: "\(folder)/model.onnx", options: SessionOptions(threadCount: 1))
+      let input = try NPYFile.read(contentsOfFile: "\(folder)/input.npy")
+      let expected = try NPYFile.read(contentsOfFile: "\(folder)/output.npy")
+      let logits = try session.run(["input": input])["logits"]
+      let tolerance = 1e-3 * max(1, expected.scalars.map(abs).max() ?? 0)
+      let difference = zip(logits?.scalars ?? [], expected.scalars).map { abs($0 - $1) }.max()
+      guard let difference, difference <= tolerance else {
+        throw NeuralCoreError(.shapeMismatch, "\(name): logits differ from ONNX Runtime's")
+      }
+      benchmarks.append(
+        Benchmark(name: name) { blackHole(try session.run(["input": input])) })
+    }
+    return benchmarks
+  }
+
   /// Prints every step of a batch-1 run at 1 and 2 threads, in execution order: the best of
   /// five profiles of 30 runs each (the machines are noisy), then the totals by kind of step.
   static func printProfile(modelsDirectory: String) throws {

@@ -46,6 +46,12 @@ do {
     FileHandle.standardError.write(
       Data("NeuralCore cases skipped: ../shared/models is absent\n".utf8))
   }
+  if let zoo = NeuralCoreBenchmarks.zooDirectory {
+    all += try NeuralCoreBenchmarks.zoo(directory: zoo, filter: filter)
+  } else {
+    FileHandle.standardError.write(
+      Data("NeuralCore zoo cases skipped: run Scripts/onnx-zoo/generate.sh\n".utf8))
+  }
   all += try ClassifierKitBenchmarks.all(inputs: inputs)
   try runner.run(all.filter { filter.isEmpty || $0.name.contains(filter) })
 } catch {
