@@ -45,6 +45,32 @@ struct MathOperatorTests {
     }
   }
 
+  /// ONNX `Mod`: `fmod = 0` takes the divisor's sign (Python's `%`), `fmod = 1` the dividend's
+  /// (C's `fmod`), for integer constants folded while planning and for floats at run time.
+  @Test func modTakesTheDivisorsOrTheDividendsSign() throws {
+    let dividends: [Int64] = [7, -7, 7, -7, 6, -6]
+    let divisors: [Int64] = [3, 3, -3, -3, 3, 3]
+    let expected: [Int: [Float]] = [0: [1, 2, -2, -1, 0, 0], 1: [1, -1, 1, -1, 0, 0]]
+    for fmod in [0, 1] {
+      var builder = GraphBuilder()
+      builder.integers("a", dividends, shape: [2, 3])
+      builder.integers("b", divisors, shape: [2, 3])
+      builder.node("Mod", ["a", "b"], ["folded"], ["fmod": .int(Int64(fmod))])
+      builder.node("Cast", ["folded"], ["integers"], ["to": .int(1)])
+      builder.node("Add", ["integers", "x"], ["sum"])
+      builder.node("Mod", ["x", "divisors"], ["floats"], ["fmod": .int(Int64(fmod))])
+      builder.node("Add", ["sum", "floats"], ["y"])
+      builder.constant("divisors", try Tensor(shape: [2, 3], scalars: divisors.map { Float($0) }))
+      let session = try InferenceSession(
+        model: builder.model(inputs: [("x", [2, 3])], outputs: ["y"]))
+      let x = try Tensor(shape: [2, 3], scalars: dividends.map { Float($0) })
+      let y = try #require(try session.run(["x": x])["y"])
+      // y = Mod(a, b) + x + Mod(x, divisors), with x = a: twice the remainder plus a.
+      let want = zip(expected[fmod] ?? [], dividends).map { 2 * $0 + Float($1) }
+      #expect(y.scalars == want, "fmod \(fmod): \(y.scalars)")
+    }
+  }
+
   @Test func logSumExpDoesNotOverflow() throws {
     let model = try session { $0.node("ReduceLogSumExp", ["x"], ["y"], ["axes": .ints([1])]) }
     let x = try Tensor(shape: [2, 3], scalars: [1000, 1000, 1000, -1000, -1000, -1000])

@@ -67,7 +67,7 @@ struct ImportedGraph: Sendable {
       "auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads",
       "strides",
     ],
-    "LpNormalization": ["axis", "p"],
+    "LpNormalization": ["axis", "p"], "Mod": ["fmod"],
     "LogSoftmax": ["axis"], "Hardmax": ["axis"], "GlobalMaxPool": [],
     "Shrink": ["bias", "lambd"], "Sin": [], "Cos": [], "Tan": [], "Asin": [], "Acos": [],
     "Atan": [], "Sinh": [], "Cosh": [], "Asinh": [], "Acosh": [], "Atanh": [],

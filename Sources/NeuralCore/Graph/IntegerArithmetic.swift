@@ -1,6 +1,7 @@
 /// Integer arithmetic on constants while planning (shape computations inside expanded functions).
 enum IntegerArithmetic {
-  /// Applies Add, Sub, Mul, Div, Max, Min, or a comparison or logical operator (Equal, Less,
+  /// Applies Add, Sub, Mul, Div, Mod (Fmod for `fmod = 1`), Max, Min, or a comparison or logical
+  /// operator (Equal, Less,
   /// Greater, LessOrEqual, GreaterOrEqual, And, Or, Xor: 1 or 0) with broadcasting; division
   /// truncates toward zero.
   ///
@@ -40,6 +41,16 @@ enum IntegerArithmetic {
     case "And": result = (x != 0 && y != 0 ? 1 : 0, false)
     case "Or": result = (x != 0 || y != 0 ? 1 : 0, false)
     case "Xor": result = ((x != 0) != (y != 0) ? 1 : 0, false)
+    case "Mod", "Fmod":
+      // Mod takes the divisor's sign (Python's %); Fmod (Mod with fmod = 1) the dividend's.
+      guard y != 0 else { return nil }
+      let remainder = x.remainderReportingOverflow(dividingBy: y)
+      guard !remainder.overflow else { return nil }
+      let floored =
+        operation == "Mod" && remainder.partialValue != 0 && (remainder.partialValue < 0) != (y < 0)
+      result =
+        floored
+        ? remainder.partialValue.addingReportingOverflow(y) : (remainder.partialValue, false)
     default:
       guard y != 0 else { return nil }
       result = x.dividedReportingOverflow(by: y)

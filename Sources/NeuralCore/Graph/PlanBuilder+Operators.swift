@@ -9,7 +9,7 @@ extension PlanBuilder {
     case "GlobalAveragePool": try planGlobalAveragePool(node)
     case "BatchNormalization": try planBatchNormalization(node)
     case "Relu", "Sigmoid", "HardSigmoid", "HardSwish", "Clip": try planActivation(node)
-    case "Add", "Sub", "Mul", "Div", "Pow", "PRelu": try planBinary(node)
+    case "Add", "Sub", "Mul", "Div", "Pow", "PRelu", "Mod": try planBinary(node)
     case let name where UnaryFunction.operatorNames.contains(name): try planUnary(node)
     case let name where Reduction(rawValue: name) != nil: try planReduction(node)
     case "Gemm": try planGemm(node)
@@ -342,9 +342,11 @@ extension PlanBuilder {
     guard case .constant(.integer(let a, let aShape)) = try requiredValue(node, 0),
       case .constant(.integer(let b, let bShape)) = try requiredValue(node, 1)
     else { return false }
+    var operation = node.source.opType
+    if operation == "Mod", try node.attributes.int("fmod", default: 0) != 0 { operation = "Fmod" }
     guard
       let result = IntegerArithmetic.apply(
-        node.source.opType, a: a, aShape: aShape, b: b, bShape: bShape)
+        operation, a: a, aShape: aShape, b: b, bShape: bShape)
     else {
       throw node.attributes.error(
         .shapeMismatch, "integer operands \(aShape) and \(bShape) do not combine")
@@ -370,6 +372,7 @@ extension PlanBuilder {
       case "Mul": .multiply
       case "Pow": .power
       case "PRelu": .prelu
+      case "Mod": try node.attributes.int("fmod", default: 0) != 0 ? .remainder : .modulo
       default: .divide
       }
     try addStep(node, inputs: [a, b], outputShapes: [shape]) { inputs, outputs, _ in

@@ -12,6 +12,10 @@ enum Elementwise {
     case power
     /// `a` where `a >= 0`, else `a * b` (ONNX `PRelu`, `b` the slope).
     case prelu
+    /// The remainder of `a / b` truncated, with `a`'s sign (ONNX `Mod` with `fmod = 1`).
+    case remainder
+    /// The remainder of `a / b` floored, with `b`'s sign (ONNX `Mod` with `fmod = 0`).
+    case modulo
     /// The larger of `a` and `b`; NaN when either is NaN (ONNX `Max`).
     case maximum
     /// The smaller of `a` and `b`; NaN when either is NaN (ONNX `Min`).
@@ -43,6 +47,10 @@ enum Elementwise {
       case .divide: return a / b
       case .power: return Foundation.pow(a, b)
       case .prelu: return a < 0 ? a * b : a
+      case .remainder: return Foundation.fmod(a, b)
+      case .modulo:
+        let remainder = Foundation.fmod(a, b)
+        return remainder != 0 && (remainder < 0) != (b < 0) ? remainder + b : remainder
       case .maximum: return b > a || b.isNaN ? b : a
       case .minimum: return b < a || b.isNaN ? b : a
       case .equal: return a == b ? 1 : 0
@@ -70,7 +78,8 @@ enum Elementwise {
       case .prelu: return a.replacing(with: a * b, where: a .< 0)
       case .maximum: return a.replacing(with: b, where: (b .> a) .| (b .!= b))
       case .minimum: return a.replacing(with: b, where: (b .< a) .| (b .!= b))
-      case .equal, .less, .greater, .lessOrEqual, .greaterOrEqual, .and, .or, .xor:
+      case .equal, .less, .greater, .lessOrEqual, .greaterOrEqual, .and, .or, .xor, .remainder,
+        .modulo:
         var result = SIMD8<Float>()
         for lane in 0..<8 { result[lane] = self(a[lane], b[lane]) }
         return result
