@@ -71,6 +71,23 @@ struct MathOperatorTests {
     }
   }
 
+  /// Raw exports (Swin's window masks) transpose and concatenate integer constants of rank 2 and
+  /// cast run-time values to bool; the first fold while planning, the cast runs as 1 and 0.
+  @Test func integerLayoutFoldsAndRunTimeBoolCasts() throws {
+    var builder = GraphBuilder()
+    builder.integers("a", [1, 2, 3], shape: [3, 1])
+    builder.node("Transpose", ["a"], ["row"])  // [[1, 2, 3]]
+    builder.node("Concat", ["row", "row"], ["rows"], ["axis": .int(0)])  // [2, 3]
+    builder.node("Cast", ["rows"], ["floats"], ["to": .int(1)])
+    builder.node("Cast", ["x"], ["mask"], ["to": .int(9)])
+    builder.node("Add", ["floats", "mask"], ["y"])
+    let session = try InferenceSession(
+      model: builder.model(inputs: [("x", [2, 3])], outputs: ["y"]))
+    let x = try Tensor(shape: [2, 3], scalars: [0, -0.5, 2, .nan, 0, 7])
+    let y = try #require(try session.run(["x": x])["y"])
+    #expect(y.scalars == [1, 3, 4, 2, 2, 4])
+  }
+
   @Test func logSumExpDoesNotOverflow() throws {
     let model = try session { $0.node("ReduceLogSumExp", ["x"], ["y"], ["axes": .ints([1])]) }
     let x = try Tensor(shape: [2, 3], scalars: [1000, 1000, 1000, -1000, -1000, -1000])

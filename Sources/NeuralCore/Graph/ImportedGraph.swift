@@ -68,6 +68,7 @@ struct ImportedGraph: Sendable {
       "strides",
     ],
     "LpNormalization": ["axis", "p"], "Mod": ["fmod"],
+    "ScatterND": ["reduction"], "Not": [],
     "LogSoftmax": ["axis"], "Hardmax": ["axis"], "GlobalMaxPool": [],
     "Shrink": ["bias", "lambd"], "Sin": [], "Cos": [], "Tan": [], "Asin": [], "Acos": [],
     "Atan": [], "Sinh": [], "Cosh": [], "Asinh": [], "Acosh": [], "Atanh": [],

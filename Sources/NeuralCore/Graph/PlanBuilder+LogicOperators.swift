@@ -57,6 +57,23 @@ extension PlanBuilder {
     }
   }
 
+  /// Plans `Not`: folded for an integer or boolean constant; at run time 1 where the float
+  /// input is 0, else 0 (booleans are tensors of 1 and 0).
+  mutating func planNot(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try requireSingleOutput(node)
+    if case .constant(.integer(let values, let shape)) = try requiredValue(node, 0) {
+      try bind(node, .constant(.integer(values.map { $0 == 0 ? 1 : 0 }, shape: shape)))
+      return
+    }
+    let (input, shape) = try floatOperand(node, 0)
+    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
+      var zero: Float = 0
+      Elementwise.run(
+        .equal, a: inputs[0], aShape: shape, b: &zero, bShape: [], output: outputs[0],
+        outputShape: shape)
+    }
+  }
+
   /// Plans `Where`: folded when the condition and both branches are integer constants, else a
   /// step that picks each element from the first or second float branch by the condition
   /// (a constant, or a float tensor of 1 and 0 from a comparison).

@@ -1,9 +1,23 @@
 import Foundation
 
 extension PlanBuilder {
-  /// Plans an element-wise math function of one float tensor (``UnaryFunction``).
+  /// Plans an element-wise math function of one float tensor (``UnaryFunction``); `Neg`, `Abs`
+  /// and `Sign` of an integer constant are folded while planning.
   mutating func planUnary(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     try requireSingleOutput(node)
+    if case .constant(.integer(let values, let shape)) = try requiredValue(node, 0) {
+      let folded: [Int64]?
+      switch node.source.opType {
+      case "Neg": folded = values.contains(.min) ? nil : values.map { -$0 }
+      case "Abs": folded = values.contains(.min) ? nil : values.map { Swift.abs($0) }
+      case "Sign": folded = values.map { $0.signum() }
+      default: folded = nil
+      }
+      if let folded {
+        try bind(node, .constant(.integer(folded, shape: shape)))
+        return
+      }
+    }
     guard let function = try UnaryFunction.named(node.source.opType, attributes: node.attributes)
     else {
       throw node.attributes.error(.unsupported, "operator \(node.source.opType) is not supported")

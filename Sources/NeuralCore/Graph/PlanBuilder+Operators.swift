@@ -34,6 +34,8 @@ extension PlanBuilder {
     case "Resize", "Upsample": try planResize(node)
     case "ConvTranspose": try planTransposedConvolution(node)
     case "LpNormalization": try planLpNormalization(node)
+    case "ScatterND": try planScatterND(node)
+    case "Not": try planNot(node)
     case "Transpose": try planTranspose(node)
     case "Concat": try planConcat(node)
     case "Pad": try planPad(node)
@@ -511,14 +513,25 @@ extension PlanBuilder {
     }
   }
 
+  /// Plans `Transpose`; of an integer constant it is folded while planning.
   private mutating func planTranspose(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
-    let (input, shape) = try floatOperand(node, 0)
+    let shape = try requiredValue(node, 0).shape
     let permutation =
       try node.attributes.ints("perm") ?? Array((0..<shape.count).reversed())
     guard permutation.sorted() == Array(0..<shape.count) else {
       throw node.attributes.error(.malformedFile, "perm \(permutation) for rank \(shape.count)")
     }
     let outputShape = permutation.map { shape[$0] }
+    if case .constant(.integer(let values, _)) = try requiredValue(node, 0) {
+      let strides = Layout.strides(of: shape)
+      var result = values
+      Layout.walk(outputShape, strides: permutation.map { strides[$0] }) { index, offset in
+        result[index] = values[offset]
+      }
+      try bind(node, .constant(.integer(result, shape: outputShape)))
+      return
+    }
+    let (input, _) = try floatOperand(node, 0)
     try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, _ in
       Layout.transpose(
         input: inputs[0], shape: shape, permutation: permutation, output: outputs[0])
@@ -554,14 +567,20 @@ extension PlanBuilder {
       }
       outputShape[axis] += shape[axis]
     }
-    if allIntegers && rank == 1 {
-      try bind(node, .constant(.integer(integerParts.flatMap { $0 }, shape: outputShape)))
+    let outer = outputShape[..<axis].reduce(1, *)
+    let blocks = shapes.map { $0[axis...].reduce(1, *) }
+    if allIntegers {
+      var joined: [Int64] = []
+      for block in 0..<outer {
+        for (part, length) in zip(integerParts, blocks) {
+          joined += part[(block * length)..<((block + 1) * length)]
+        }
+      }
+      try bind(node, .constant(.integer(joined, shape: outputShape)))
       return
     }
     var operands: [ExecutionPlan.Operand] = []
     for position in present { operands.append(try floatOperand(node, position).operand) }
-    let outer = outputShape[..<axis].reduce(1, *)
-    let blocks = shapes.map { $0[axis...].reduce(1, *) }
     try addStep(node, inputs: operands, outputShapes: [outputShape]) { inputs, outputs, _ in
       Layout.concatenate(inputs: inputs, blocks: blocks, outer: outer, output: outputs[0])
     }

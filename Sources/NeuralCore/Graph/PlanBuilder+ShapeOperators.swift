@@ -170,7 +170,9 @@ extension PlanBuilder {
   /// Casts the first input.
   ///
   /// Float data stays float32: a cast to float64 (which expanded ONNX
-  /// functions use for intermediate precision) is computed in float32 too.
+  /// functions use for intermediate precision) is computed in float32 too. A run-time cast to
+  /// an integer type rounds toward zero, and to bool gives 1 for every non-zero value (NaN
+  /// included), both still held as floats.
   private mutating func cast(
     _ node: ImportedGraph.Node, to type: ONNXDataType
   ) throws(NeuralCoreError) {
@@ -181,11 +183,26 @@ extension PlanBuilder {
     ].contains(type)
     let input = try requiredValue(node, 0)
     switch input {
-    case .runtime:
-      guard isFloat else {
+    case .runtime(_, let shape):
+      if isFloat {
+        try bind(node, input)
+        return
+      }
+      guard isInteger else {
         throw attributes.error(.unsupported, "run-time cast to \(type) is not supported")
       }
-      try bind(node, input)
+      // Run-time booleans and integers are float tensors holding whole numbers (1 and 0 for
+      // booleans), as comparisons produce them.
+      let (operand, _) = try floatOperand(node, 0)
+      let toBool = type == .bool
+      let count = Tensor.elementCount(of: shape) ?? 0
+      try addStep(node, inputs: [operand], outputShapes: [shape]) { inputs, outputs, _ in
+        for index in 0..<count {
+          let value = inputs[0][index]
+          outputs[0][index] =
+            toBool ? (value != 0 ? 1 : 0) : (value.isNaN ? 0 : value.rounded(.towardZero))
+        }
+      }
     case .constant(.float(let tensor)):
       if isFloat {
         try bind(node, input)
