@@ -1,6 +1,8 @@
 extension PlanBuilder {
-  /// Plans `ScatterND` (opsets 11 to 18): a copy of the data with the slices that constant
-  /// indices name replaced by, or combined (`reduction` add, mul, max, min) with, the updates,
+  /// Plans `ScatterND` (opsets 11 to 18): the data with the slices named by constant indices
+  /// replaced by the updates.
+  ///
+  /// With `reduction` (add, mul, max, min) the updates are combined with the slices instead,
   /// in index order. Raw Swin exports build their shifted-window mask this way.
   mutating func planScatterND(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     try requireSingleOutput(node)
