@@ -29,11 +29,15 @@ extension ImportedGraph {
     return nodes.firstIndex { $0.source.opType == "Conv" && $0.outputs.first == name }
   }
 
+  /// Folds each BatchNormalization whose input is a convolution read by nothing else.
+  ///
+  /// Use counts are taken once: a fold removes the BatchNormalization and hands its outputs to
+  /// the convolution, so every count a later fold reads (of a convolution's output) is unchanged.
   private mutating func foldBatchNormalization() throws(NeuralCoreError) {
+    let uses = useCounts()
     var index = 0
     while index < nodes.count {
       let node = nodes[index]
-      let uses = useCounts()
       guard node.source.opType == "BatchNormalization", node.inputs.count == 5,
         node.outputs.dropFirst().allSatisfy(\.isEmpty),
         try node.attributes.int("training_mode", default: 0) == 0,
@@ -129,11 +133,13 @@ extension ImportedGraph {
     }
   }
 
+  /// Fuses each activation whose input is a convolution read by nothing else into it (use
+  /// counts stay valid across fusions, as for ``foldBatchNormalization()``).
   private mutating func fuseActivations() throws(NeuralCoreError) {
+    let uses = useCounts()
     var index = 0
     while index < nodes.count {
       let node = nodes[index]
-      let uses = useCounts()
       guard let activation = try activation(of: node), let input = node.inputs.first,
         let convolutionIndex = soleConvolutionProducer(of: input, uses: uses),
         nodes[convolutionIndex].activation == .identity
