@@ -87,14 +87,19 @@ enum NeuralCoreBenchmarks {
   /// Prints every step of a batch-1 run at 1 and 2 threads, in execution order: the best of
   /// five profiles of 30 runs each (the machines are noisy), then the totals by kind of step.
   static func printProfile(modelsDirectory: String) throws {
-    let input = try NPYFile.read(
-      contentsOfFile: "\(modelsDirectory)/ref/efficientnet-lite0/chelsea.input.npy")
+    try printProfile(
+      model: "\(modelsDirectory)/onnx/efficientnet-lite0.onnx",
+      input: "\(modelsDirectory)/ref/efficientnet-lite0/chelsea.input.npy")
+  }
+
+  /// ``printProfile(modelsDirectory:)`` for any ONNX model with a single input.
+  static func printProfile(model: String, input inputPath: String) throws {
+    let input = try NPYFile.read(contentsOfFile: inputPath)
     var columns: [[StepTiming]] = []
     var wholeRuns: [Double] = []
     for threads in [1, 2] {
       let session = try InferenceSession(
-        contentsOfFile: "\(modelsDirectory)/onnx/efficientnet-lite0.onnx",
-        options: SessionOptions(threadCount: threads))
+        contentsOfFile: model, options: SessionOptions(threadCount: threads))
       guard let inputName = session.inputs.first?.name else { return }
       var best: [StepTiming] = []
       var fastestRun = Double.infinity

@@ -4,6 +4,7 @@ import Foundation
 //   swift run -c release Benchmarks [--filter TEXT] [--tsv] [--min-seconds S] [--inputs DIR]
 //   swift run -c release Benchmarks --make-inputs DIR
 //   swift run -c release Benchmarks --profile   (every step of Lite0 at 1 and 2 threads)
+//   swift run -c release Benchmarks --profile MODEL.onnx INPUT.npy   (the same for any model)
 //   swift run -c release Benchmarks --dct-accuracy PHOTO...
 //
 // Inputs are made at run time from the bundled sample photo (see BenchmarkInputs), so the
@@ -36,6 +37,12 @@ do {
   }
   let filter = value(after: "--filter") ?? ""
   var all = try ImagePipelineBenchmarks.all(inputs: inputs) + CatalogClientBenchmarks.all()
+  if let model = value(after: "--profile"), model.hasSuffix(".onnx"),
+    let input = arguments.last, input.hasSuffix(".npy")
+  {
+    try NeuralCoreBenchmarks.printProfile(model: model, input: input)
+    exit(0)
+  }
   if let models = NeuralCoreBenchmarks.modelsDirectory {
     if arguments.contains("--profile") {
       try NeuralCoreBenchmarks.printProfile(modelsDirectory: models)

@@ -10,7 +10,9 @@ import Testing
 
   /// `relu(conv1(x))` feeding a projection whose output is added back to it, like an MBConv
   /// block; `addFirst` puts the projection first among the Add's inputs.
-  static func model(addFirst: Bool, exposeProjection: Bool) throws -> ONNXModel {
+  static func model(addFirst: Bool, exposeProjection: Bool, reluAfter: Bool = false) throws
+    -> ONNXModel
+  {
     var random = UInt32(11)
     func values(_ count: Int) -> [Float] {
       (0..<count).map { _ in
@@ -28,7 +30,8 @@ import Testing
     graph.node("Conv", ["x", "w1", "b1"], ["c"], ["kernel_shape": .ints([1, 1])])
     graph.node("Relu", ["c"], ["r"])
     graph.node("Conv", ["r", "w2", "b2"], ["p"], ["kernel_shape": .ints([1, 1])])
-    graph.node("Add", addFirst ? ["p", "r"] : ["r", "p"], ["y"])
+    graph.node("Add", addFirst ? ["p", "r"] : ["r", "p"], [reluAfter ? "sum" : "y"])
+    if reluAfter { graph.node("Relu", ["sum"], ["y"]) }
     return graph.model(
       inputs: [("x", shape)], outputs: exposeProjection ? ["y", "p"] : ["y"])
   }
@@ -81,6 +84,27 @@ import Testing
         #expect(folded == !exposeProjection)
       } else {
         #expect(!folded)
+      }
+    }
+  }
+
+  /// `relu(projection + residual)`, as ResNet's blocks end: the ReLU folds into the same step
+  /// (the kernel clamps after adding the residual).
+  @Test func foldsTheReluAfterTheSum() throws {
+    let model = try Self.model(addFirst: true, exposeProjection: false, reluAfter: true)
+    let count = Self.shape.reduce(1, *)
+    let x = (0..<count).map { Float(($0 * 53) % 97) / 48 - 1 }
+    let expected = try Self.expected(model, x).y.map { max($0, 0) }
+    let input = try Tensor(shape: Self.shape, scalars: x)
+    for kernels in KernelSet.underTest {
+      let session = try InferenceSession(model: model, options: SessionOptions(), kernels: kernels)
+      let y = try #require(try session.run(["x": input])["y"])
+      let worst = zip(y.scalars, expected).map { abs($0 - $1) }.max() ?? .nan
+      #expect(worst <= 1e-5, "\(kernels): \(worst)")
+      let names = try session.profile(["x": input], runs: 1).map(\.name)
+      if kernels.native != nil {
+        #expect(
+          names.contains { $0.contains("Add") && $0.contains("Relu") }, "\(kernels): \(names)")
       }
     }
   }

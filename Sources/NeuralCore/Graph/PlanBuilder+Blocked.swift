@@ -1,6 +1,6 @@
 extension PlanBuilder {
   /// Plans a node on blocked (NCHWxc) tensors when it can run there: convolutions with a
-  /// blocked form, additions of two blocked tensors, global average pooling of one.
+  /// blocked form, additions of two blocked tensors, ReLU and global average pooling of one.
   ///
   /// - Returns: `false`, having planned nothing, when the node runs on NCHW tensors (always, for
   ///   a kernel set without blocked kernels).
@@ -10,6 +10,7 @@ extension PlanBuilder {
     case "Conv": return try planBlockedConvolution(node, layout)
     case "Add": return try planBlockedAdd(node, layout)
     case "GlobalAveragePool": return try planBlockedGlobalAverage(node, layout)
+    case "Relu": return try planBlockedRelu(node, layout)
     default: return false
     }
   }
@@ -125,7 +126,7 @@ extension PlanBuilder {
     {
       foldablePointwise = FoldablePointwise(
         step: steps.count - 1, output: output, convolution: convolution, input: input,
-        batch: batch, height: height, width: width)
+        residual: nil, batch: batch, height: height, width: width)
     }
     return true
   }
@@ -152,6 +153,7 @@ extension PlanBuilder {
     let (convolution, batch, height, width) = (
       fold.convolution, fold.batch, fold.height, fold.width
     )
+    guard fold.residual == nil else { return false }
     steps[fold.step] = ExecutionPlan.Step(
       name: steps[fold.step].name + " + " + node.source.name,
       inputs: [.buffer(fold.input), .buffer(residual.id)], outputs: [produced.id]
@@ -161,7 +163,49 @@ extension PlanBuilder {
         output: outputs[0], threads: threads)
     }
     blockedValues[output] = produced
-    foldablePointwise = nil
+    // A ReLU after the sum (as in ResNet's blocks) can still be folded: the kernel clamps after
+    // it adds the residual.
+    foldablePointwise = FoldablePointwise(
+      step: fold.step, output: output, convolution: convolution, input: fold.input,
+      residual: residual.id, batch: batch, height: height, width: width)
+    return true
+  }
+
+  /// Plans `Relu` of a blocked tensor: folded into the pointwise convolution (with or without
+  /// a folded residual) planned just before it when that step's output has no other reader,
+  /// else an element-wise step on the blocked buffer (its padding channels stay zero).
+  private mutating func planBlockedRelu(
+    _ node: ImportedGraph.Node, _ layout: BlockedLayout
+  ) throws(NeuralCoreError) -> Bool {
+    guard let input = node.inputs.first, let blocked = blockedValues[input], values[input] == nil,
+      let output = node.outputs.first, !output.isEmpty
+    else { return false }
+    if let fold = foldablePointwise, fold.step == steps.count - 1, fold.output == input,
+      uses[input] == 1
+    {
+      let convolution = fold.convolution.with(bounds: (0, .infinity))
+      let (batch, height, width) = (fold.batch, fold.height, fold.width)
+      var inputs: [ExecutionPlan.Operand] = [.buffer(fold.input)]
+      if let residual = fold.residual { inputs.append(.buffer(residual)) }
+      steps[fold.step] = ExecutionPlan.Step(
+        name: steps[fold.step].name + " + " + node.source.name, inputs: inputs,
+        outputs: [blocked.id]
+      ) { inputs, outputs, threads in
+        convolution.run(
+          input: inputs[0], batch: batch, height: height, width: width,
+          residual: inputs.count > 1 ? inputs[1] : nil, output: outputs[0], threads: threads)
+      }
+      blockedValues[output] = blocked
+      foldablePointwise = nil
+      return true
+    }
+    let shape = blocked.shape
+    let count =
+      shape[0] * layout.imageSize(channels: shape[1], positions: shape[2] * shape[3])
+    try addBlockedStep(node, layout, inputs: [blocked.id], shape: shape) { inputs, outputs, _ in
+      outputs[0].update(from: inputs[0], count: count)
+      Activation.relu.apply(outputs[0], count: count)
+    }
     return true
   }
 
@@ -197,12 +241,15 @@ extension PlanBuilder {
   }
 }
 
-/// A planned blocked pointwise convolution step that a residual Add may still be folded into.
+/// A planned blocked pointwise convolution step without activation that a residual Add (when
+/// it has none yet) or a ReLU may still be folded into.
 struct FoldablePointwise {
   let step: Int
   let output: String
   let convolution: BlockedConvolution
   let input: Int
+  /// The residual buffer already folded into the step.
+  let residual: Int?
   let batch: Int
   let height: Int
   let width: Int

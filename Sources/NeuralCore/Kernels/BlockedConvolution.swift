@@ -93,16 +93,24 @@ struct BlockedConvolution: Sendable {
       newWindow.kernelWidth == window.kernelWidth
     else { return nil }
     if kind == .pointwise && newWindow != window { return nil }
-    return BlockedConvolution(copying: self, window: newWindow)
+    return BlockedConvolution(copying: self, window: newWindow, bounds: bounds)
   }
 
-  private init(copying other: BlockedConvolution, window: Window) {
+  /// The same convolution clamping its output (after any residual) to `bounds`, as a ReLU or
+  /// Clip that follows it does.
+  func with(bounds newBounds: (low: Float, high: Float)) -> BlockedConvolution {
+    BlockedConvolution(copying: self, window: window, bounds: newBounds)
+  }
+
+  private init(
+    copying other: BlockedConvolution, window: Window, bounds: (low: Float, high: Float)
+  ) {
     kind = other.kind
     layout = other.layout
     self.window = window
     inputChannels = other.inputChannels
     outputChannels = other.outputChannels
-    bounds = other.bounds
+    self.bounds = bounds
     weights = other.weights
     bias = other.bias
   }
