@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NeuralCore
@@ -11,17 +12,25 @@ import Testing
 /// release job of `.ci/run` runs every case, once per kernel set.
 @Suite(
   .serialized,
-  .requiresGeneratedFixture(
-    TorchvisionZooCase.manifestURL, madeBy: "Scripts/onnx-zoo/generate.sh"))
+  .requiresGeneratedFixture(TorchvisionZoo.manifest, madeBy: "Scripts/onnx-zoo/generate.sh"))
 struct TorchvisionZooTests {
-  @Test(arguments: TorchvisionZooCase.runnable())
-  func matchesONNXRuntime(_ zooCase: TorchvisionZooCase) throws {
+  /// The cases this build runs: every case in release, the `debug` tier in debug builds.
+  static func runnable() -> [TorchvisionZoo.Case] {
+    #if DEBUG
+      TorchvisionZoo.cases().filter { $0.tier == "debug" }
+    #else
+      TorchvisionZoo.cases()
+    #endif
+  }
+
+  @Test(arguments: runnable())
+  func matchesONNXRuntime(_ zooCase: TorchvisionZoo.Case) throws {
     let start = ContinuousClock.now
     let session = try InferenceSession(
-      contentsOfFile: zooCase.modelPath, options: SessionOptions(threadCount: 2))
+      contentsOfFile: zooCase.path("model.onnx"), options: SessionOptions(threadCount: 2))
     let loaded = ContinuousClock.now
-    let input = try NPYFile.read(contentsOfFile: zooCase.inputPath)
-    let expected = try NPYFile.read(contentsOfFile: zooCase.outputPath)
+    let input = try NPYFile.read(contentsOfFile: zooCase.path("input.npy"))
+    let expected = try NPYFile.read(contentsOfFile: zooCase.path("output.npy"))
     let output = try #require(try session.run(["input": input])["logits"])
     print(
       "zoo \(zooCase.name) \(KernelSet.active): loaded in \(loaded - start), "
@@ -44,46 +53,4 @@ struct TorchvisionZooTests {
         "\(zooCase.name) row \(row): argmax")
     }
   }
-}
-
-/// One exported model of the torchvision zoo, as `manifest.json` describes it.
-struct TorchvisionZooCase: Decodable, Sendable, CustomTestStringConvertible {
-  /// The case's name, such as `resnet18-op13-simplified`; also its directory.
-  var name: String
-  /// torchvision's architecture name, such as `resnet18`.
-  var architecture: String
-  /// The opset it was exported at.
-  var opset: Int
-  /// Whether onnxsim simplified it.
-  var simplified: Bool
-  /// Whether its batch axis is dynamic.
-  var dynamic: Bool
-  /// `debug` (runs in every build) or `release` (runs in optimized builds only).
-  var tier: String
-
-  var testDescription: String { name }
-
-  /// The generated zoo's root (`.cache/onnx-zoo`, or `$ONNX_ZOO_DIR`).
-  static let root: URL =
-    ProcessInfo.processInfo.environment["ONNX_ZOO_DIR"].map { URL(fileURLWithPath: $0) }
-    ?? SharedModels.cacheURL("onnx-zoo")
-
-  static var manifestURL: URL { root.appendingPathComponent("manifest.json") }
-
-  /// The cases this build runs: every case in release, the `debug` tier in debug builds.
-  static func runnable() -> [TorchvisionZooCase] {
-    guard let data = try? Data(contentsOf: manifestURL),
-      let manifest = try? JSONDecoder().decode([String: TorchvisionZooCase].self, from: data)
-    else { return [] }
-    #if DEBUG
-      let cases = manifest.values.filter { $0.tier == "debug" }
-    #else
-      let cases = Array(manifest.values)
-    #endif
-    return cases.sorted { $0.name < $1.name }
-  }
-
-  var modelPath: String { Self.root.appendingPathComponent("\(name)/model.onnx").path }
-  var inputPath: String { Self.root.appendingPathComponent("\(name)/input.npy").path }
-  var outputPath: String { Self.root.appendingPathComponent("\(name)/output.npy").path }
 }

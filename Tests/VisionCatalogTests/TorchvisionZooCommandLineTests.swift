@@ -15,12 +15,24 @@ import Testing
 @Suite(
   .serialized,
   .enabled(
-    if: FileManager.default.fileExists(atPath: ZooFolder.manifest.path),
-    "\(ZooFolder.manifest.path) is absent (run Scripts/onnx-zoo/generate.sh): skipped"))
+    if: FileManager.default.fileExists(atPath: TorchvisionZoo.manifest.path),
+    Comment(rawValue: TorchvisionZoo.skipReason)))
 struct TorchvisionZooCommandLineTests: CommandLineRunning {
-  @Test(arguments: ZooFolder.cases())
+  /// Debug builds: the `debug` tier; release: each architecture's raw opset-17 export.
+  static func runnable() -> [String] {
+    #if DEBUG
+      let chosen = TorchvisionZoo.cases().filter { $0.tier == "debug" }
+    #else
+      let chosen = TorchvisionZoo.cases().filter {
+        $0.tier == "release" && $0.opset == 17 && !$0.simplified && !$0.dynamic
+      }
+    #endif
+    return chosen.map(\.name)
+  }
+
+  @Test(arguments: runnable())
   func inferAndClassifyRunTheExport(_ name: String) throws {
-    let folder = ZooFolder.root.appendingPathComponent(name)
+    let folder = TorchvisionZoo.root.appendingPathComponent(name)
     let model = folder.appendingPathComponent("model.onnx").path
     let logits = FileManager.default.temporaryDirectory
       .appendingPathComponent("zoo-\(name)-\(UUID().uuidString).npy").path
@@ -66,34 +78,5 @@ struct TorchvisionZooCommandLineTests: CommandLineRunning {
       var confidence: Float
     }
     var classifications: [Item]
-  }
-}
-
-/// The generated zoo (`.cache/onnx-zoo`) and the cases the command-line test runs.
-enum ZooFolder {
-  static let root = ODataTestServer.packageRoot.appendingPathComponent(".cache/onnx-zoo")
-  static var manifest: URL { root.appendingPathComponent("manifest.json") }
-
-  private struct Entry: Decodable {
-    var name: String
-    var opset: Int
-    var simplified: Bool
-    var dynamic: Bool
-    var tier: String
-  }
-
-  /// Debug builds: the `debug` tier; release: each architecture's raw opset-17 export.
-  static func cases() -> [String] {
-    guard let data = try? Data(contentsOf: manifest),
-      let entries = try? JSONDecoder().decode([String: Entry].self, from: data)
-    else { return [] }
-    #if DEBUG
-      let chosen = entries.values.filter { $0.tier == "debug" }
-    #else
-      let chosen = entries.values.filter {
-        $0.tier == "release" && $0.opset == 17 && !$0.simplified && !$0.dynamic
-      }
-    #endif
-    return chosen.map(\.name).sorted()
   }
 }
