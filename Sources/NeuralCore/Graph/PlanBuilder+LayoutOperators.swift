@@ -67,12 +67,8 @@ extension PlanBuilder {
       return
     }
     let (operand, inputShape) = try floatOperand(node, 0)
-    try addStep(node, inputs: [operand], outputShapes: [shape]) { inputs, outputs, _ in
-      var zero: Float = 0
-      Elementwise.run(
-        .add, a: inputs[0], aShape: inputShape, b: &zero, bShape: [], output: outputs[0],
-        outputShape: shape)
-    }
+    try addStepAgainstZero(
+      node, .add, input: operand, inputShape: inputShape, outputShape: shape)
   }
 
   /// Plans `Range` of constant scalars: integer or float, folded while planning.

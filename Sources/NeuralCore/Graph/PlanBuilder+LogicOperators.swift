@@ -66,12 +66,7 @@ extension PlanBuilder {
       return
     }
     let (input, shape) = try floatOperand(node, 0)
-    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
-      var zero: Float = 0
-      Elementwise.run(
-        .equal, a: inputs[0], aShape: shape, b: &zero, bShape: [], output: outputs[0],
-        outputShape: shape)
-    }
+    try addStepAgainstZero(node, .equal, input: input, inputShape: shape, outputShape: shape)
   }
 
   /// Plans `Where`: folded when the condition and both branches are integer constants, else a

@@ -188,6 +188,20 @@ struct PlanBuilder {
         name: node.source.name, inputs: inputs, outputs: ids, execute: execute))
   }
 
+  /// Adds a step computing `operation(input, 0)` broadcast to `outputShape`: Expand as `x + 0`,
+  /// Not as `x == 0`.
+  mutating func addStepAgainstZero(
+    _ node: ImportedGraph.Node, _ operation: Elementwise.Operation,
+    input: ExecutionPlan.Operand, inputShape: [Int], outputShape: [Int]
+  ) throws(NeuralCoreError) {
+    try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, _ in
+      var zero: Float = 0
+      Elementwise.run(
+        operation, a: inputs[0], aShape: inputShape, b: &zero, bShape: [], output: outputs[0],
+        outputShape: outputShape)
+    }
+  }
+
   /// Binds the node's first output to a value without a step (reshapes, identities, folds).
   mutating func bind(_ node: ImportedGraph.Node, _ value: Value) throws(NeuralCoreError) {
     guard let output = node.outputs.first, !output.isEmpty else {
