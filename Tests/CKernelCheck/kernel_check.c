@@ -381,6 +381,139 @@ static void check_direct_blocked(const cnk_kernel_set *s, int64_t channels, int6
   free(output);
 }
 
+/* Max pooling by its definition: taps outside are skipped, NaN wins, an empty window is -inf. */
+static void check_max_pool_blocked(const cnk_kernel_set *s, int64_t channels, int64_t height,
+                                   int64_t width, cnk_window w, int64_t pad_bottom,
+                                   int64_t pad_right) {
+  int64_t lanes = s->lanes, blocks = blocks_of(channels, lanes);
+  int64_t oh = output_extent(height, w.kernel_height, w.stride_y, w.dilation_y, w.pad_top,
+                             pad_bottom);
+  int64_t ow = output_extent(width, w.kernel_width, w.stride_x, w.dilation_x, w.pad_left,
+                             pad_right);
+  float *x = random_array(channels * height * width);
+  x[height * width / 2] = NAN;
+  float *expected = malloc((size_t)(channels * oh * ow) * sizeof(float));
+  for (int64_t c = 0; c < channels; c++) {
+    for (int64_t oy = 0; oy < oh; oy++) {
+      for (int64_t ox = 0; ox < ow; ox++) {
+        float best = -INFINITY;
+        for (int64_t ky = 0; ky < w.kernel_height; ky++) {
+          for (int64_t kx = 0; kx < w.kernel_width; kx++) {
+            int64_t y = oy * w.stride_y + ky * w.dilation_y - w.pad_top;
+            int64_t xx = ox * w.stride_x + kx * w.dilation_x - w.pad_left;
+            if (y < 0 || y >= height || xx < 0 || xx >= width) continue;
+            float value = x[(c * height + y) * width + xx];
+            if (isnan(value) || value > best) best = isnan(best) ? best : value;
+          }
+        }
+        expected[(c * oh + oy) * ow + ox] = best;
+      }
+    }
+  }
+  float *blocked_x = filled(blocks * lanes * height * width, 0);
+  cnk_to_blocked(x, channels, height * width, lanes, 0, blocks, blocked_x);
+  float *output = filled(blocks * lanes * oh * ow, NAN);
+  int64_t split = oh / 2;
+  for (int64_t b = 0; b < blocks; b++) {
+    const float *plane = blocked_x + b * height * width * lanes;
+    float *target = output + b * oh * ow * lanes;
+    int64_t valid = channels - b * lanes;
+    s->max_pool_blocked(plane, height, width, &w, target, oh, ow, 0, split, valid);
+    s->max_pool_blocked(plane, height, width, &w, target, oh, ow, split, oh - split, valid);
+  }
+  char what[96];
+  snprintf(what, sizeof what, "max_pool_blocked c%lld %lldx%lld k%lld s%lld d%lld p%lld",
+           (long long)channels, (long long)height, (long long)width, (long long)w.kernel_width,
+           (long long)w.stride_x, (long long)w.dilation_x, (long long)w.pad_top);
+  expect_blocked(s, what, output, channels, oh * ow, expected, 0);
+  free(x), free(expected), free(blocked_x), free(output);
+}
+
+/* G g G^T for one 3x3 kernel g: the 6x6 transformed weights of F(4x4, 3x3), in double. */
+static void winograd_weights_reference(const float *g, double u[36]) {
+  static const double G[6][3] = {{1.0 / 4, 0, 0},
+                                 {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                 {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                 {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                 {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                 {0, 0, 1}};
+  double half[6][3];
+  for (int i = 0; i < 6; i++)
+    for (int j = 0; j < 3; j++) {
+      half[i][j] = 0;
+      for (int k = 0; k < 3; k++) half[i][j] += G[i][k] * g[k * 3 + j];
+    }
+  for (int i = 0; i < 6; i++)
+    for (int j = 0; j < 6; j++) {
+      u[i * 6 + j] = 0;
+      for (int k = 0; k < 3; k++) u[i * 6 + j] += half[i][k] * G[j][k];
+    }
+}
+
+/* A 3x3, stride-1 convolution through the Winograd transforms and the blocked pointwise kernel
+   (the products), against the direct definition. Tiles split in two calls each. */
+static void check_winograd(const cnk_kernel_set *s, int64_t channels, int64_t outputs,
+                           int64_t height, int64_t width, int64_t pad, int with_residual) {
+  int64_t lanes = s->lanes, ib = blocks_of(channels, lanes), ob = blocks_of(outputs, lanes);
+  cnk_window w = {3, 3, 1, 1, 1, 1, pad, pad};
+  int64_t oh = output_extent(height, 3, 1, 1, pad, pad), ow = output_extent(width, 3, 1, 1, pad, pad);
+  int64_t tiles_x = (ow + 3) / 4, tiles = ((oh + 3) / 4) * tiles_x;
+  float *x = random_array(channels * height * width);
+  float *weights = random_array(outputs * channels * 9), *bias = random_array(outputs);
+  float *residual = random_array(outputs * oh * ow);
+  float *expected = malloc((size_t)(outputs * oh * ow) * sizeof(float));
+  convolution_reference(x, channels, height, width, weights, bias, outputs, 1, &w, oh, ow,
+                        -INFINITY, INFINITY, expected);
+  for (int64_t i = 0; i < outputs * oh * ow; i++)
+    expected[i] = clamp(expected[i] + (with_residual ? residual[i] : 0), 0.0f, 6.0f);
+  /* [point][output block][input channel, padded][lanes], as the pointwise kernel takes them. */
+  int64_t per_point = ob * ib * lanes * lanes;
+  float *packed = filled(36 * per_point, 0), *padded_bias = filled(ob * lanes, 0);
+  float *zero_bias = filled(ob * lanes, 0);
+  for (int64_t o = 0; o < outputs; o++) {
+    padded_bias[o] = bias[o];
+    for (int64_t c = 0; c < channels; c++) {
+      double u[36];
+      winograd_weights_reference(weights + (o * channels + c) * 9, u);
+      for (int xi = 0; xi < 36; xi++)
+        packed[xi * per_point + ((o / lanes) * ib * lanes + c) * lanes + o % lanes] = (float)u[xi];
+    }
+  }
+  float *blocked_x = filled(ib * lanes * height * width, 0);
+  cnk_to_blocked(x, channels, height * width, lanes, 0, ib, blocked_x);
+  float *blocked_residual = filled(ob * lanes * oh * ow, 0);
+  cnk_to_blocked(residual, outputs, oh * ow, lanes, 0, ob, blocked_residual);
+  float *transformed = filled(36 * ib * lanes * tiles, NAN);
+  float *products = filled(36 * ob * lanes * tiles, NAN);
+  float *output = filled(ob * lanes * oh * ow, NAN);
+  int64_t split = tiles / 2;
+  s->winograd_input(blocked_x, channels, height, width, pad, pad, tiles_x, tiles, 0, split,
+                    transformed);
+  s->winograd_input(blocked_x, channels, height, width, pad, pad, tiles_x, tiles, split,
+                    tiles - split, transformed);
+  cnk_blocked_tiling tiling = s->pointwise_tiling_other;
+  for (int xi = 0; xi < 36; xi++) {
+    s->pointwise_blocked(transformed + xi * ib * lanes * tiles, channels, tiles,
+                         packed + xi * per_point, zero_bias, outputs, 0, ob, 0, tiles, 0,
+                         -INFINITY, INFINITY, products + xi * ob * lanes * tiles, &tiling);
+  }
+  const float *extra = with_residual ? blocked_residual : 0;
+  s->winograd_output(products, outputs, tiles_x, tiles, padded_bias, extra, 0.0f, 6.0f, output,
+                     oh, ow, 0, split);
+  s->winograd_output(products, outputs, tiles_x, tiles, padded_bias, extra, 0.0f, 6.0f, output,
+                     oh, ow, split, tiles - split);
+  char what[96];
+  snprintf(what, sizeof what, "winograd c%lld m%lld %lldx%lld p%lld r%d", (long long)channels,
+           (long long)outputs, (long long)height, (long long)width, (long long)pad,
+           with_residual);
+  /* F(4x4, 3x3) rounds its transforms of sums of 9 x channels terms: its error grows with their
+     size (here about sqrt(9 x channels) / 3), not with the clamped output's. */
+  expect_blocked(s, what, output, outputs, oh * ow, expected, 4e-5f * sqrtf((float)channels));
+  free(x), free(weights), free(bias), free(residual), free(expected), free(packed);
+  free(padded_bias), free(zero_bias), free(blocked_x), free(blocked_residual);
+  free(transformed), free(products), free(output);
+}
+
 static void check_global_average(const cnk_kernel_set *s, int64_t channels, int64_t positions) {
   int64_t lanes = s->lanes, blocks = blocks_of(channels, lanes);
   float *x = random_array(channels * positions);
@@ -483,6 +616,15 @@ static void check_set(const cnk_kernel_set *s) {
   check_direct_blocked(s, 3, 20, 19, 23, window(3, 1, 1, 1), 1, 1);
   check_direct_blocked(s, 1, 8, 9, 9, window(5, 2, 1, 2), 2, 2);
   check_direct_blocked(s, 4, 40, 12, 30, window(3, 2, 1, 0), 1, 1);
+  check_max_pool_blocked(s, 64, 112, 112, window(3, 2, 1, 1), 1, 1);
+  check_max_pool_blocked(s, 21, 9, 11, window(3, 1, 1, 1), 1, 1);
+  check_max_pool_blocked(s, 5, 8, 8, window(2, 2, 1, 0), 0, 0);
+  check_max_pool_blocked(s, 17, 10, 10, window(3, 2, 2, 2), 3, 3);
+  check_winograd(s, 64, 64, 56, 56, 1, 0);
+  check_winograd(s, 21, 35, 13, 17, 1, 1);
+  check_winograd(s, 3, 9, 6, 6, 0, 0);
+  check_winograd(s, 40, 24, 7, 7, 1, 1);
+  check_winograd(s, 16, 16, 3, 5, 2, 0);
   check_global_average(s, 1280, 49);
   check_global_average(s, 3, 5);
   check_global_average(s, 21, 1);

@@ -1,7 +1,7 @@
 /*
  * Every kernel of a generic set, written once over the vector API the including file defines:
- * the type vf of VL floats; v_zero, v_set1, v_load, v_store, v_add, v_mul, v_fma (a * b + c),
- * v_clamp (NaN stays NaN), v_keep (zero lanes at or past a count), v_load_part and v_store_part
+ * the type vf of VL floats; v_zero, v_set1, v_load, v_store, v_add, v_sub, v_mul, v_fma
+ * (a * b + c), v_max (NaN when either operand is), v_clamp (NaN stays NaN), v_keep (zero lanes at or past a count), v_load_part and v_store_part
  * (touch only the first count lanes); TARGET, INLINE, SET_NAME and KERNEL(name). The including
  * file is one set (kernels_avx2.c, kernels_neon.c), so one source serves every set and they
  * cannot drift apart. Included once per translation unit on purpose: no include guard.
@@ -941,6 +941,12 @@ TARGET static void global_average_blocked(const float *input, int64_t channels,
   }
 }
 
+/* MARK: Windows (max pooling, Winograd) */
+
+#define WINDOW_KERNEL(name) name
+#define WINDOW_LINKAGE static
+#include "window_kernel_bodies.h"
+
 /* MARK: Descriptor */
 
 const cnk_kernel_set KERNEL(cnk_generic_set) = {
@@ -964,4 +970,7 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .depthwise_blocked = depthwise_blocked,
     .conv_direct_blocked = conv_direct_blocked,
     .global_average_blocked = global_average_blocked,
+    .max_pool_blocked = max_pool_blocked,
+    .winograd_input = winograd_input,
+    .winograd_output = winograd_output,
 };

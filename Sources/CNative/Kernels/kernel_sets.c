@@ -68,6 +68,9 @@ static const cnk_kernel_set avx512_set = {
     .depthwise_blocked = cnk_depthwise_blocked_avx512,
     .conv_direct_blocked = cnk_conv_direct_blocked_avx512,
     .global_average_blocked = cnk_global_average_blocked_avx512,
+    .max_pool_blocked = cnk_max_pool_blocked_avx512,
+    .winograd_input = cnk_winograd_input_avx512,
+    .winograd_output = cnk_winograd_output_avx512,
 };
 
 const cnk_kernel_set *cnk_kernel_set_avx512(void) {

@@ -22,6 +22,7 @@ TARGET INLINE vf v_set1(float value) { return _mm256_set1_ps(value); }
 TARGET INLINE vf v_load(const float *source) { return _mm256_loadu_ps(source); }
 TARGET INLINE void v_store(float *target, vf value) { _mm256_storeu_ps(target, value); }
 TARGET INLINE vf v_add(vf a, vf b) { return _mm256_add_ps(a, b); }
+TARGET INLINE vf v_sub(vf a, vf b) { return _mm256_sub_ps(a, b); }
 TARGET INLINE vf v_mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
 /* a * b + c, fused. */
 TARGET INLINE vf v_fma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
@@ -29,6 +30,12 @@ TARGET INLINE vf v_fma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
    a NaN value stays NaN. */
 TARGET INLINE vf v_clamp(vf value, vf low, vf high) {
   return _mm256_min_ps(high, _mm256_max_ps(low, value));
+}
+
+/* The larger of a and b, NaN when either is: maxps returns its second operand when either is
+   NaN, so a NaN in `a` is put back by a blend. */
+TARGET INLINE vf v_max(vf a, vf b) {
+  return _mm256_blendv_ps(_mm256_max_ps(a, b), a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
 }
 
 /* All ones in lanes 0..<count (count clamped to 0...VL), zero above. */

@@ -28,6 +28,7 @@ INLINE void v_store(float *target, vf value) {
   vst1q_f32(target + 4, value.high);
 }
 INLINE vf v_add(vf a, vf b) { return (vf){vaddq_f32(a.low, b.low), vaddq_f32(a.high, b.high)}; }
+INLINE vf v_sub(vf a, vf b) { return (vf){vsubq_f32(a.low, b.low), vsubq_f32(a.high, b.high)}; }
 INLINE vf v_mul(vf a, vf b) { return (vf){vmulq_f32(a.low, b.low), vmulq_f32(a.high, b.high)}; }
 /* a * b + c, fused. */
 INLINE vf v_fma(vf a, vf b, vf c) {
@@ -39,6 +40,9 @@ INLINE vf v_clamp(vf value, vf low, vf high) {
   return (vf){vminq_f32(high.low, vmaxq_f32(low.low, value.low)),
               vminq_f32(high.high, vmaxq_f32(low.high, value.high))};
 }
+
+/* The larger of a and b, NaN when either is (NEON's fmax propagates NaN). */
+INLINE vf v_max(vf a, vf b) { return (vf){vmaxq_f32(a.low, b.low), vmaxq_f32(a.high, b.high)}; }
 
 /* `value` with lanes at or past `count` zeroed. */
 INLINE vf v_keep(vf value, int64_t count) {

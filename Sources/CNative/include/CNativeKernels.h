@@ -178,6 +178,45 @@ typedef void (*cnk_conv_direct_blocked_fn)(const float *input, int64_t channels,
 typedef void (*cnk_global_average_blocked_fn)(const float *input, int64_t channels,
                                               int64_t positions, float *output);
 
+/*
+ * Max pooling of one channel block (its height x width plane of vectors) into output rows
+ * first_row..<first_row + row_count. Taps outside the plane are skipped; a window with none
+ * inside gives -infinity; NaN wins. Lanes at or past `valid_lanes` are written as zero.
+ */
+typedef void (*cnk_max_pool_blocked_fn)(const float *input, int64_t height, int64_t width,
+                                        const cnk_window *window, float *output,
+                                        int64_t output_height, int64_t output_width,
+                                        int64_t first_row, int64_t row_count,
+                                        int64_t valid_lanes);
+
+/*
+ * The input transform of Winograd's F(4x4, 3x3) for a 3x3, stride-1 convolution: B^T d B of
+ * each 6x6 input tile d, for tiles first_tile..<first_tile + tile_count of one blocked image.
+ * Tiles are row-major over tiles_y x tiles_x (`tiles` in all); tile (ty, tx) reads rows
+ * 4 ty - pad_top ..< +6 and columns 4 tx - pad_left ..< +6, zero outside the plane. Point xi
+ * (row-major over the 6x6 tile) of tile t, block b, is written at
+ * transformed + ((xi * blocks + b) * tiles + t) * lanes: 36 blocked images of `tiles` positions,
+ * ready for the blocked pointwise kernel.
+ */
+typedef void (*cnk_winograd_input_fn)(const float *input, int64_t channels, int64_t height,
+                                      int64_t width, int64_t pad_top, int64_t pad_left,
+                                      int64_t tiles_x, int64_t tiles, int64_t first_tile,
+                                      int64_t tile_count, float *transformed);
+
+/*
+ * The output transform of Winograd's F(4x4, 3x3): A^T m A of the 36 products of each tile
+ * (laid out as cnk_winograd_input_fn writes them, with the output's channels), plus bias (padded
+ * to whole blocks) and `residual` (a blocked image like the output, or NULL), clamped, written
+ * where the tile's 4x4 positions fall inside the blocked output; lanes past the last channel
+ * are zero.
+ */
+typedef void (*cnk_winograd_output_fn)(const float *transformed, int64_t channels,
+                                       int64_t tiles_x, int64_t tiles, const float *bias,
+                                       const float *residual, float clamp_min, float clamp_max,
+                                       float *output, int64_t output_height,
+                                       int64_t output_width, int64_t first_tile,
+                                       int64_t tile_count);
+
 /* One kernel set: its geometry and every entry point, all non-NULL. */
 typedef struct cnk_kernel_set {
   /* "avx512", "avx2" or "neon". */
@@ -203,6 +242,9 @@ typedef struct cnk_kernel_set {
   cnk_depthwise_blocked_fn depthwise_blocked;
   cnk_conv_direct_blocked_fn conv_direct_blocked;
   cnk_global_average_blocked_fn global_average_blocked;
+  cnk_max_pool_blocked_fn max_pool_blocked;
+  cnk_winograd_input_fn winograd_input;
+  cnk_winograd_output_fn winograd_output;
 } cnk_kernel_set;
 
 /* The AVX-512F set when this is x86-64 and the CPU and OS support it, else NULL. */

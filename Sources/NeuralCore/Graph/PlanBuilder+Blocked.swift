@@ -1,6 +1,7 @@
 extension PlanBuilder {
   /// Plans a node on blocked (NCHWxc) tensors when it can run there: convolutions with a
-  /// blocked form, additions of two blocked tensors, ReLU and global average pooling of one.
+  /// blocked form, additions of two blocked tensors, ReLU, max pooling and global average
+  /// pooling of one.
   ///
   /// - Returns: `false`, having planned nothing, when the node runs on NCHW tensors (always, for
   ///   a kernel set without blocked kernels).
@@ -11,6 +12,7 @@ extension PlanBuilder {
     case "Add": return try planBlockedAdd(node, layout)
     case "GlobalAveragePool": return try planBlockedGlobalAverage(node, layout)
     case "Relu": return try planBlockedRelu(node, layout)
+    case "MaxPool": return try planBlockedMaxPool(node, layout)
     default: return false
     }
   }
@@ -102,7 +104,10 @@ extension PlanBuilder {
     let window = try window(
       node, spatial: spatial, kernel: [packed.window.kernelHeight, packed.window.kernelWidth])
     guard let convolution = packed.with(window: window),
-      let size = window.outputSize(height: spatial[0], width: spatial[1])
+      let size = window.outputSize(height: spatial[0], width: spatial[1]),
+      convolution.kind != .winograd
+        || BlockedConvolution.winogradTiles(height: size.height, width: size.width).count
+          >= BlockedConvolution.winogradMinimumTiles
     else { return false }
     let input: Int
     if convolution.kind == .direct {
@@ -222,6 +227,33 @@ extension PlanBuilder {
       Elementwise.run(
         .add, a: inputs[0], aShape: [count], b: inputs[1], bShape: [count], output: outputs[0],
         outputShape: [count])
+    }
+    return true
+  }
+
+  /// Plans a 2-D `MaxPool` of a blocked tensor (no `Indices` output, `storage_order` 0); any
+  /// other runs on NCHW.
+  private mutating func planBlockedMaxPool(
+    _ node: ImportedGraph.Node, _ layout: BlockedLayout
+  ) throws(NeuralCoreError) -> Bool {
+    let attributes = node.attributes
+    guard let input = node.inputs.first, let blocked = blockedValues[input],
+      node.outputs.dropFirst().allSatisfy(\.isEmpty),
+      try attributes.int("storage_order", default: 0) == 0,
+      let kernel = try attributes.ints("kernel_shape"), kernel.count == 2
+    else { return false }
+    let shape = blocked.shape
+    let window = try window(node, spatial: Array(shape[2...]), kernel: kernel)
+    let ceilMode = try attributes.int("ceil_mode", default: 0) != 0
+    guard let size = window.outputSize(height: shape[2], width: shape[3], ceilMode: ceilMode)
+    else { return false }
+    let (batch, channels, height, width) = (shape[0], shape[1], shape[2], shape[3])
+    try addBlockedStep(
+      node, layout, inputs: [blocked.id], shape: [batch, channels, size.height, size.width]
+    ) { inputs, outputs, threads in
+      layout.maxPool(
+        inputs[0], batch: batch, channels: channels, height: height, width: width,
+        window: window, size: size, into: outputs[0], threads: threads)
     }
     return true
   }

@@ -5,17 +5,20 @@ import CNative
 /// An image of `C` channels is `ceil(C / lanes)` blocks, each a plane of vectors with one lane
 /// per channel (``BlockedLayout``; 16 lanes for AVX-512, 8 for AVX2 and NEON). In this layout a depthwise convolution and a pointwise
 /// one use every vector lane whatever the plane's size or stride, and consecutive layers need
-/// no transposes. Three shapes of convolution run here; ``init(weights:bias:outputChannels:inputChannels:groups:window:activation:)``
+/// no transposes. Four shapes of convolution run here; ``init(weights:bias:outputChannels:inputChannels:groups:window:activation:kernels:)``
 /// returns `nil` for any other, and for activations that are not a clamp:
 /// - pointwise: 1x1, one group, blocked input;
 /// - depthwise: one channel per group, blocked input;
-/// - direct: one group over at most ``directInputChannels`` NCHW input channels (a stem).
+/// - direct: one group over at most ``directInputChannels`` NCHW input channels (a stem);
+/// - winograd: 3x3, stride 1, no dilation, one group, blocked input, as Winograd's F(4x4, 3x3)
+///   (`BlockedConvolution+Winograd.swift`).
 struct BlockedConvolution: Sendable {
   /// Which kernel a convolution runs.
   enum Kind: Sendable, Equatable {
     case pointwise
     case depthwise
     case direct
+    case winograd
   }
 
   /// The most input channels the direct kernel takes: it broadcasts every input value, which
@@ -30,7 +33,8 @@ struct BlockedConvolution: Sendable {
   let outputChannels: Int
   let bounds: (low: Float, high: Float)
   /// Pointwise: `[output block][input channel, padded][lanes]`; depthwise:
-  /// `[block][tap][lanes]`; direct: `[output block][input channel][ky][kx][lanes]`.
+  /// `[block][tap][lanes]`; direct: `[output block][input channel][ky][kx][lanes]`; winograd:
+  /// 36 pointwise weight sets, one per point of the 6x6 transformed tile.
   let weights: [Float]
   /// One value per output channel, zero-padded to whole blocks.
   let bias: [Float]
@@ -53,6 +57,8 @@ struct BlockedConvolution: Sendable {
       kind = .pointwise
     } else if groups == 1 && inputChannels <= BlockedConvolution.directInputChannels {
       kind = .direct
+    } else if groups == 1 && Self.isWinogradWindow(window) {
+      kind = .winograd
     } else {
       return nil
     }
@@ -68,13 +74,17 @@ struct BlockedConvolution: Sendable {
     var padded = [Float](repeating: 0, count: blocks * lanes)
     if let bias { padded.replaceSubrange(0..<outputChannels, with: bias) }
     self.bias = padded
-    // Every layout keeps an output channel's weights in one lane of consecutive vectors.
     let steps: Int
     switch kind {
     case .pointwise: steps = layout.paddedChannels(inputChannels)
     case .depthwise: steps = taps
     case .direct: steps = inputChannels * taps
+    case .winograd:
+      weights = Self.winogradWeights(
+        raw, outputChannels: outputChannels, inputChannels: inputChannels, layout: layout)
+      return
     }
+    // Every layout keeps an output channel's weights in one lane of consecutive vectors.
     let depth = inputChannels / groups * taps
     var packed = [Float](repeating: 0, count: blocks * steps * lanes)
     for channel in 0..<outputChannels {
@@ -93,6 +103,7 @@ struct BlockedConvolution: Sendable {
       newWindow.kernelWidth == window.kernelWidth
     else { return nil }
     if kind == .pointwise && newWindow != window { return nil }
+    if kind == .winograd && !Self.isWinogradWindow(newWindow) { return nil }
     return BlockedConvolution(copying: self, window: newWindow, bounds: bounds)
   }
 
@@ -119,7 +130,8 @@ struct BlockedConvolution: Sendable {
   /// blocked output.
   ///
   /// - Precondition: the window fits the input, and `output` holds `batch` blocked images of
-  ///   the output size; `residual`, if given, is laid out like `output` (pointwise only).
+  ///   the output size; `residual`, if given, is laid out like `output` (pointwise and
+  ///   winograd only).
   func run(
     input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
     residual: UnsafePointer<Float>? = nil, output: UnsafeMutablePointer<Float>, threads: Int
@@ -152,6 +164,11 @@ struct BlockedConvolution: Sendable {
             runDepthwise(
               input: source, height: height, width: width, output: target, size: size,
               weights: weightBase, bias: biasBase, threads: threads)
+          case .winograd:
+            runWinograd(
+              input: source, height: height, width: width,
+              residual: residual.map { $0 + image * outputImage }, output: target, size: size,
+              weights: weightBase, bias: biasBase, threads: threads)
           case .direct:
             runDirect(
               input: source, height: height, width: width, output: target, size: size,
@@ -162,10 +179,12 @@ struct BlockedConvolution: Sendable {
     }
   }
 
-  private func runPointwise(
+  /// Runs the blocked pointwise kernel over one image of `positions` positions, clamping to
+  /// `bounds` (the convolution's own by default).
+  func runPointwise(
     input: UnsafePointer<Float>, positions: Int, residual: UnsafePointer<Float>?,
     output: UnsafeMutablePointer<Float>, weights: UnsafePointer<Float>,
-    bias: UnsafePointer<Float>, threads: Int
+    bias: UnsafePointer<Float>, bounds: (low: Float, high: Float)? = nil, threads: Int
   ) {
     let native = layout.native
     let blocks = layout.blocks(outputChannels)
@@ -190,7 +209,7 @@ struct BlockedConvolution: Sendable {
       * positionTile
     positionPieces = (positions + positionsPerPiece - 1) / positionsPerPiece
     let channels = (Int64(inputChannels), Int64(outputChannels))
-    let bounds = self.bounds
+    let bounds = bounds ?? self.bounds
     withUnsafePointer(to: &tiling) { tiling in
       Parallel.forEach(blockPieces * positionPieces, threads: threads) { item in
         let firstBlock = (item % blockPieces) * blocksPerPiece

@@ -73,4 +73,37 @@ struct BlockedLayout: Sendable {
         Int64(positions), output + image * channels)
     }
   }
+
+  /// Max-pools `batch` blocked images of `channels × height × width` into blocked images of
+  /// `size`.
+  ///
+  /// One channel block (or part of its rows) is one work item. Taps in the padding never win;
+  /// NaN does.
+  ///
+  /// - Precondition: `size` is the window's output size for the input (with any ceiling mode),
+  ///   and `output` holds `batch` blocked images of it.
+  func maxPool(
+    _ input: UnsafePointer<Float>, batch: Int, channels: Int, height: Int, width: Int,
+    window: Window, size: (height: Int, width: Int), into output: UnsafeMutablePointer<Float>,
+    threads: Int
+  ) {
+    let blockCount = blocks(channels)
+    let (inputPlane, outputPlane) = (height * width * lanes, size.height * size.width * lanes)
+    let rowPieces =
+      threads > 1 ? min(size.height, max(1, (4 * threads + blockCount - 1) / blockCount)) : 1
+    let rowsPerPiece = (size.height + rowPieces - 1) / rowPieces
+    let pieces = (size.height + rowsPerPiece - 1) / rowsPerPiece
+    var cWindow = window.native
+    withUnsafePointer(to: &cWindow) { cWindow in
+      Parallel.forEach(batch * blockCount * pieces, threads: threads) { item in
+        let plane = item / pieces
+        let firstRow = (item % pieces) * rowsPerPiece
+        let block = plane % blockCount
+        native.maxPoolBlocked(
+          input + plane * inputPlane, Int64(height), Int64(width), cWindow,
+          output + plane * outputPlane, Int64(size.height), Int64(size.width), Int64(firstRow),
+          Int64(min(rowsPerPiece, size.height - firstRow)), Int64(channels - block * lanes))
+      }
+    }
+  }
 }

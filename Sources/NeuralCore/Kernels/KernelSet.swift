@@ -124,6 +124,9 @@ struct NativeKernels: @unchecked Sendable {
   let depthwiseBlocked: cnk_depthwise_blocked_fn
   let convDirectBlocked: cnk_conv_direct_blocked_fn
   let globalAverageBlocked: cnk_global_average_blocked_fn
+  let maxPoolBlocked: cnk_max_pool_blocked_fn
+  let winogradInput: cnk_winograd_input_fn
+  let winogradOutput: cnk_winograd_output_fn
 
   /// Reads a descriptor; `nil` for none (a set this CPU lacks) or one missing an entry point.
   init?(_ descriptor: UnsafePointer<cnk_kernel_set>?) {
@@ -135,6 +138,8 @@ struct NativeKernels: @unchecked Sendable {
       let depthwiseBlocked = table.depthwise_blocked,
       let convDirectBlocked = table.conv_direct_blocked,
       let globalAverageBlocked = table.global_average_blocked,
+      let maxPoolBlocked = table.max_pool_blocked, let winogradInput = table.winograd_input,
+      let winogradOutput = table.winograd_output,
       table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0
     else { return nil }
     self.name = String(cString: name)
@@ -153,5 +158,8 @@ struct NativeKernels: @unchecked Sendable {
     self.depthwiseBlocked = depthwiseBlocked
     self.convDirectBlocked = convDirectBlocked
     self.globalAverageBlocked = globalAverageBlocked
+    self.maxPoolBlocked = maxPoolBlocked
+    self.winogradInput = winogradInput
+    self.winogradOutput = winogradOutput
   }
 }

@@ -6,7 +6,7 @@ import Testing
 private let vectorSets = KernelSet.available.filter { $0.native != nil }
 
 /// The blocked kernels of every vector set this CPU runs (AVX-512, AVX2 or NEON), each against
-/// the scalar reference convolution.
+/// the scalar reference convolution (max pooling: against the NCHW pooling).
 @Suite(.enabled(if: !vectorSets.isEmpty, "this CPU runs no vector kernel set"))
 struct BlockedConvolutionTests {
   /// NCHW arrays to blocked layout and back.
@@ -170,6 +170,107 @@ struct BlockedConvolutionTests {
   }
 
   @Test(arguments: vectorSets)
+  func winogradMatchesTheReference(kernels: KernelSet) throws {
+    var generator = SeededGenerator(seed: 29)
+    let activations: [Activation] = [.identity, .relu, .clip(min: 0, max: 6)]
+    for trial in 0..<40 {
+      let channels = Int.random(in: 5...40, using: &generator)
+      let outputs = Int.random(in: 1...50, using: &generator)
+      let pad = { Int.random(in: 0...2, using: &generator) }
+      let window = Window(
+        kernelHeight: 3, kernelWidth: 3, padTop: pad(), padLeft: pad(), padBottom: pad(),
+        padRight: pad())
+      let height = 3 + Int.random(in: 0...17, using: &generator)
+      let width = 3 + Int.random(in: 0...30, using: &generator)
+      let batch = Int.random(in: 1...2, using: &generator)
+      let weights = generator.floats(outputs * channels * 9)
+      let bias = trial % 4 == 0 ? nil : generator.floats(outputs)
+      let input = generator.floats(batch * channels * height * width)
+      let activation = activations[trial % activations.count]
+      let convolution = try #require(
+        BlockedConvolution(
+          weights: weights, bias: bias, outputChannels: outputs, inputChannels: channels,
+          groups: 1, window: window, activation: activation, kernels: kernels))
+      #expect(convolution.kind == .winograd)
+      let size = try #require(window.outputSize(height: height, width: width))
+      let residual =
+        trial % 2 == 0 ? generator.floats(batch * outputs * size.height * size.width) : nil
+      var expected = Convolution.reference(
+        input: input, batch: batch, inputChannels: channels, height: height, width: width,
+        weights: weights, bias: bias, outputChannels: outputs, groups: 1, window: window,
+        activation: residual == nil ? activation : .identity)
+      if let residual {
+        expected = zip(expected, residual).map { activation($0 + $1) }
+      }
+      let actual = Self.run(
+        convolution, input: input, batch: batch, height: height, width: width,
+        residual: residual, threads: trial % 2 + 1)
+      // F(4x4, 3x3) rounds sums of up to 360 terms in its transforms: about two bits more than
+      // a direct sum, relative to the sums' size rather than to each output's.
+      let mismatch = relativeMismatch(actual, expected, tolerance: 1e-4)
+      #expect(
+        mismatch == nil, "trial \(trial) \(channels)->\(outputs) \(height)x\(width) \(window)")
+    }
+  }
+
+  @Test(arguments: vectorSets)
+  func blockedMaxPoolMatchesTheNCHWPooling(kernels: KernelSet) throws {
+    let layout = try #require(BlockedLayout(kernels: kernels))
+    var generator = SeededGenerator(seed: 31)
+    for trial in 0..<30 {
+      let channels = Int.random(in: 1...40, using: &generator)
+      let kernel = Int.random(in: 1...4, using: &generator)
+      let stride = Int.random(in: 1...3, using: &generator)
+      let dilation = trial % 5 == 0 ? 2 : 1
+      let pad = { Int.random(in: 0...(kernel - 1), using: &generator) }
+      let window = Window(
+        kernelHeight: kernel, kernelWidth: kernel, strideY: stride, strideX: stride,
+        dilationY: dilation, dilationX: dilation, padTop: pad(), padLeft: pad(),
+        padBottom: pad(), padRight: pad())
+      let height = window.effectiveHeight + Int.random(in: 0...12, using: &generator)
+      let width = window.effectiveWidth + Int.random(in: 0...20, using: &generator)
+      let batch = Int.random(in: 1...2, using: &generator)
+      var input = generator.floats(batch * channels * height * width)
+      if trial % 3 == 0 { input[input.count / 2] = .nan }
+      let pooling = Pooling(kind: .max, window: window, ceilMode: trial % 2 == 0)
+      let size = try #require(pooling.outputSize(height: height, width: width))
+      var expected = [Float](repeating: 0, count: batch * channels * size.height * size.width)
+      input.withUnsafeBufferPointer { source in
+        expected.withUnsafeMutableBufferPointer { target in
+          // Safety: both buffers have the sizes the pooling reads and writes.
+          guard let from = source.baseAddress, let to = target.baseAddress else { return }
+          pooling.run(
+            input: from, planes: batch * channels, height: height, width: width, output: to,
+            threads: 1)
+        }
+      }
+      let blocked = Self.blocked(
+        input, layout, batch: batch, channels: channels, positions: height * width)
+      var output = [Float](
+        repeating: .nan,
+        count: batch * layout.imageSize(channels: channels, positions: size.height * size.width))
+      blocked.withUnsafeBufferPointer { source in
+        output.withUnsafeMutableBufferPointer { target in
+          // Safety: both buffers have the sizes the pooling reads and writes.
+          guard let from = source.baseAddress, let to = target.baseAddress else { return }
+          layout.maxPool(
+            from, batch: batch, channels: channels, height: height, width: width,
+            window: window, size: size, into: to, threads: trial % 2 + 1)
+        }
+      }
+      let actual = Self.unblocked(
+        output, layout, batch: batch, channels: channels, positions: size.height * size.width)
+      #expect(relativeMismatch(actual, expected, tolerance: 0) == nil, "trial \(trial) \(window)")
+      let lanes = layout.lanes
+      let padding = output.enumerated().filter { index, _ in
+        (index / (size.height * size.width * lanes)) % layout.blocks(channels) * lanes
+          + index % lanes >= channels
+      }
+      #expect(padding.allSatisfy { $0.element == 0 }, "trial \(trial): padding lanes not zero")
+    }
+  }
+
+  @Test(arguments: vectorSets)
   func networkShapesMatchTheReference(kernels: KernelSet) throws {
     var generator = SeededGenerator(seed: 23)
     // EfficientNet-Lite0's layers, smaller planes: the stem, expansions, depthwise 3x3/5x5 at
@@ -214,7 +315,7 @@ struct BlockedConvolutionTests {
 
   @Test(arguments: vectorSets)
   func unsupportedConvolutionsHaveNoBlockedForm(kernels: KernelSet) {
-    let window = Window(kernelHeight: 3, kernelWidth: 3)
+    let window = Window(kernelHeight: 3, kernelWidth: 3, strideY: 2, strideX: 2)
     let grouped = BlockedConvolution(
       weights: [Float](repeating: 1, count: 8 * 2 * 9), bias: nil, outputChannels: 8,
       inputChannels: 4, groups: 2, window: window, activation: .relu, kernels: kernels)
