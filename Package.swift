@@ -29,9 +29,14 @@ let package = Package(
       pkgConfig: "libdeflate",
       providers: [.apt(["libdeflate-dev"])]
     ),
+    .systemLibrary(
+      name: "CLibWebP",
+      pkgConfig: "libwebpdemux",
+      providers: [.apt(["libwebp-dev"])]
+    ),
     .target(
       name: "CNative",
-      dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate"]
+      dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP"]
     ),
 
     // Swift modules, lowest first.
@@ -100,7 +105,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-let cTargets: Set<String> = ["CLibPNG", "CLibJPEG", "CLibDeflate", "CNative"]
+let cTargets: Set<String> = ["CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CNative"]
 for target in package.targets where !cTargets.contains(target.name) {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [

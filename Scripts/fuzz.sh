@@ -19,7 +19,7 @@ cd "$root"
 
 seconds="${1:-120}"
 shift || true
-all_harnesses=(PNGDecode JPEGDecode EXIFOrientation ONNXLoad PTHLoad NPYDecode ODataJSON QueryRoundTrip)
+all_harnesses=(PNGDecode JPEGDecode WebPDecode EXIFOrientation ONNXLoad PTHLoad NPYDecode ODataJSON QueryRoundTrip)
 if [ $# -gt 0 ]; then harnesses=("$@"); else harnesses=("${all_harnesses[@]}"); fi
 
 if [ -z "${SWIFT_BIN:-}" ]; then
@@ -40,8 +40,9 @@ swift_flags=(-use-ld=lld -swift-version 6 -parse-as-library -O -g -sanitize=fuzz
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
   -enable-upcoming-feature MemberImportVisibility -I "$build/modules"
   -I "$root/Sources/CLibPNG" -I "$root/Sources/CLibJPEG" -I "$root/Sources/CLibDeflate"
+  -I "$root/Sources/CLibWebP"
   -Xcc "-fmodule-map-file=$build/modulemap/CNative/module.modulemap"
-  $(pkg-config --cflags-only-I libpng libjpeg libdeflate | sed 's/-I/-Xcc -I/g'))
+  $(pkg-config --cflags-only-I libpng libjpeg libdeflate libwebpdemux | sed 's/-I/-Xcc -I/g'))
 
 # Rebuilds only when an input is newer than the output.
 stale() {
@@ -62,7 +63,7 @@ MAP
     object="$build/c/$(basename "$file" .c).o"
     if stale "$object" "$root/Sources/CNative"; then
       "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CNative/include" \
-        $(pkg-config --cflags libpng libjpeg libdeflate) "$file" -o "$object"
+        $(pkg-config --cflags libpng libjpeg libdeflate libwebpdemux) "$file" -o "$object"
     fi
   done
 }
@@ -88,14 +89,15 @@ build_harness() {
   local harness="$1" module
   module="$(modules_of "$harness")"
   local binary="$build/bin/$harness"
-  if stale "$binary" "$root/Fuzz/$harness" "$build/modules/lib$module.a"; then
+  if stale "$binary" "$root/Fuzz/$harness" "$root/Fuzz/Shared" "$build/modules/lib$module.a"; then
     echo "fuzz: building harness $harness" >&2
-    local link=("$build/modules/lib$module.a")
+    local link=("$build/modules/lib$module.a") shared=()
     if [ "$module" = ImagePipeline ]; then
-      link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg libdeflate))
+      link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg libdeflate libwebpdemux))
+      shared=("$root/Fuzz/Shared/ImageDecoding.swift")
     fi
     "$swiftc" "${swift_flags[@]}" -module-name "${harness}Fuzz" \
-      "$root"/Fuzz/"$harness"/*.swift "${link[@]}" -o "$binary"
+      "$root"/Fuzz/"$harness"/*.swift "${shared[@]}" "${link[@]}" -o "$binary"
   fi
 }
 

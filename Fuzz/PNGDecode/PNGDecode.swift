@@ -1,10 +1,6 @@
 import CNative
 import ImagePipeline
 
-/// The pixel limit the image harnesses decode with: large enough for every corpus file, small
-/// enough that one input cannot spend libFuzzer's 2 s timeout on a legitimately huge image.
-let fuzzPixelLimit = 4_000_000
-
 /// Feeds one input to the decoder: header inspection, then a full decode, then orientation.
 ///
 /// Inspection and decoding must agree on the size and format of any image both accept; any
@@ -42,28 +38,5 @@ func compareReaders(_ bytes: [UInt8]) {
   guard status == CIC_STATUS_OK, streamed == whole, streamedInfo.channels == wholeInfo.channels
   else {
     fatalError("the whole-buffer reader took a file libpng decodes differently (\(status))")
-  }
-}
-
-func decodeAndCheck(_ bytes: [UInt8], options: DecodingOptions) {
-  let decoder = ImageDecoder(options: options)
-  let info = try? decoder.inspect(bytes)
-  guard let image = try? decoder.decode(bytes) else {
-    return
-  }
-  guard let info else {
-    fatalError("decode succeeded where inspect failed")
-  }
-  guard info.width == image.width, info.height == image.height,
-    info.orientation == image.orientation
-  else {
-    fatalError("inspect \(info) disagrees with the decoded \(image.width)x\(image.height)")
-  }
-  guard image.pixels.count == image.width * image.height * image.format.channelCount else {
-    fatalError("pixel buffer has the wrong size")
-  }
-  let upright = image.oriented()
-  guard upright.width == image.displayWidth, upright.height == image.displayHeight else {
-    fatalError("orientation changed the display size")
   }
 }

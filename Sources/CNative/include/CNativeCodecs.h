@@ -3,7 +3,7 @@
 
 /*
  * Codec half of the one C target: PNG (libpng, libdeflate) and JPEG (libjpeg-turbo) decoding and
- * encoding from and to memory. Every setjmp/longjmp lives in the .c files of this target; this
+ * encoding from and to memory, and WebP (libwebp) decoding. Every setjmp/longjmp lives in the .c files of this target; this
  * header is plain C that Swift can call. Every function returns a cic_status and, on failure,
  * writes a NUL-terminated explanation (the codec's own words where it produced one) into the
  * caller's message buffer.
@@ -101,6 +101,18 @@ cic_status cic_jpeg_inspect(const uint8_t *data, size_t size, const cic_decode_o
 /* Decodes a JPEG into 8-bit gray or RGB pixels (CMYK and YCCK are converted to RGB).
    pixels_size must equal width * height * channels as reported by cic_jpeg_inspect. */
 cic_status cic_jpeg_decode(const uint8_t *data, size_t size, const cic_decode_options *options,
+                           uint8_t *pixels, size_t pixels_size, cic_image_info *info,
+                           char *message, size_t message_capacity);
+
+/* Reads a WebP header (RIFF, VP8X, and the first VP8 or VP8L frame header) without decoding
+   pixels. The size is the canvas's; channels are 4 when the file says it has alpha, else 3. */
+cic_status cic_webp_inspect(const uint8_t *data, size_t size, const cic_decode_options *options,
+                            cic_image_info *info, char *message, size_t message_capacity);
+
+/* Decodes a WebP (lossy, lossless, with or without alpha) into 8-bit RGB or RGBA pixels as
+   cic_webp_inspect reports them; an animation gives its first frame composed on the canvas.
+   pixels_size must equal width * height * channels. */
+cic_status cic_webp_decode(const uint8_t *data, size_t size, const cic_decode_options *options,
                            uint8_t *pixels, size_t pixels_size, cic_image_info *info,
                            char *message, size_t message_capacity);
 

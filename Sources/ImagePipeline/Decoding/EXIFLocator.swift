@@ -1,6 +1,6 @@
-/// Finds the EXIF block of a PNG or JPEG file without decoding it.
+/// Finds the EXIF block of a PNG, JPEG or WebP file without decoding it.
 ///
-/// Both walks only read within the buffer and stop at the first malformed length, so damaged
+/// The walks only read within the buffer and stop at the first malformed length, so damaged
 /// files give `nil` (no EXIF) rather than an error.
 enum EXIFLocator {
   private static let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
@@ -17,8 +17,33 @@ enum EXIFLocator {
     switch format {
     case .jpeg: jpegTIFF(in: bytes)
     case .png: pngTIFF(in: bytes)
+    case .webp: webpTIFF(in: bytes)
     }
   }
+
+  /// Walks the RIFF chunks of a WebP for `EXIF`.
+  ///
+  /// Its payload is the TIFF structure, though some writers put `Exif\0\0` before it (as in
+  /// JPEG); both are read.
+  private static func webpTIFF(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+    var position = 12
+    while position <= bytes.count - 8 {
+      let length =
+        Int(bytes[position + 4]) | Int(bytes[position + 5]) << 8 | Int(bytes[position + 6]) << 16
+        | Int(bytes[position + 7]) << 24
+      let start = position + 8
+      guard length <= bytes.count - start else { return nil }
+      if bytes[position..<(position + 4)].elementsEqual(webpEXIFType) {
+        let data = bytes[start..<(start + length)]
+        return Array(data.starts(with: exifHeader) ? data.dropFirst(exifHeader.count) : data)
+      }
+      // Chunks are padded to an even length.
+      position = start + length + (length & 1)
+    }
+    return nil
+  }
+
+  private static let webpEXIFType: [UInt8] = Array("EXIF".utf8)
 
   /// Walks JPEG marker segments up to the first SOS; the first APP1 `Exif\0\0` segment wins, as
   /// in Pillow and libexif.

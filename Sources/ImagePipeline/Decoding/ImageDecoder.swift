@@ -1,12 +1,13 @@
 import CNative
 public import Foundation
 
-/// Decodes PNG and JPEG files into 8-bit ``RasterImage`` values, with the EXIF orientation.
+/// Decodes PNG, JPEG and WebP files into 8-bit ``RasterImage`` values, with the EXIF orientation.
 ///
 /// The format is recognized from magic bytes, never from a file name. PNG of every color type
 /// and bit depth (palette, `tRNS`, Adam7, 16-bit) decodes through libpng, the common 8-bit file
 /// through a libdeflate fast path with libpng's results; JPEG (baseline,
-/// progressive, arithmetic-coded, grayscale, CMYK and YCCK) through libjpeg-turbo. The output
+/// progressive, arithmetic-coded, grayscale, CMYK and YCCK) through libjpeg-turbo; WebP (lossy,
+/// lossless, alpha; an animation gives its first frame) through libwebp. The output
 /// keeps the file's channels: gray stays ``PixelFormat/gray``, PNG transparency becomes alpha,
 /// 16-bit samples are rounded to 8 bits, low bit depths are scaled up, and gamma is left as
 /// stored. The pixels are not rotated: ``RasterImage/orientation`` says how to turn them. A JPEG
@@ -31,9 +32,9 @@ public struct ImageDecoder: Sendable {
 
   /// Decodes an image held in memory.
   ///
-  /// - Parameter data: The complete PNG or JPEG file.
+  /// - Parameter data: The complete PNG, JPEG or WebP file.
   /// - Returns: The decoded image with its EXIF orientation (not yet applied).
-  /// - Throws: ``ImageDecodingError``: `unknownFormat` for bytes that are neither PNG nor JPEG,
+  /// - Throws: ``ImageDecodingError``: `unknownFormat` for bytes that are not PNG, JPEG or WebP,
   ///   `corrupt`, `truncated`, `unsupported` (12-bit or lossless JPEG) or `limitExceeded` (more
   ///   pixels than ``DecodingOptions/maximumPixelCount`` or a larger pixel buffer than
   ///   ``DecodingOptions/maximumDecodedByteCount``), with the codec's message.
@@ -46,7 +47,7 @@ public struct ImageDecoder: Sendable {
 
   /// Decodes an image held in a byte array.
   ///
-  /// - Parameter bytes: The complete PNG or JPEG file.
+  /// - Parameter bytes: The complete PNG, JPEG or WebP file.
   /// - Returns: The decoded image with its EXIF orientation (not yet applied).
   /// - Throws: ``ImageDecodingError`` as ``decode(_:)-(Data)`` does.
   public func decode(_ bytes: [UInt8]) throws(ImageDecodingError) -> RasterImage {
@@ -107,7 +108,7 @@ public struct ImageDecoder: Sendable {
   /// The pixel-count limit is not applied, so a caller can learn the size of an image it would
   /// refuse to decode.
   ///
-  /// - Parameter data: The PNG or JPEG file (the header and, for orientation, the metadata
+  /// - Parameter data: The PNG, JPEG or WebP file (the header and, for orientation, the metadata
   ///   segments must be present).
   /// - Returns: What the header says.
   /// - Throws: ``ImageDecodingError`` when the format is unknown or the header is damaged or
@@ -121,7 +122,7 @@ public struct ImageDecoder: Sendable {
 
   /// Reads an image's header from a byte array, without decoding pixels.
   ///
-  /// - Parameter bytes: The PNG or JPEG file.
+  /// - Parameter bytes: The PNG, JPEG or WebP file.
   /// - Returns: What the header says.
   /// - Throws: ``ImageDecodingError`` as ``inspect(_:)-(Data)`` does.
   public func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageInfo {
@@ -194,7 +195,7 @@ public struct ImageDecoder: Sendable {
     if bytes.count >= 4, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 { return .png }
     let head = bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
     throw ImageDecodingError(
-      .unknownFormat, "not a PNG or JPEG file (the data starts with bytes \(head))")
+      .unknownFormat, "not a PNG, JPEG or WebP file (the data starts with bytes \(head))")
   }
 
   private func header(of bytes: UnsafeRawBufferPointer, format: ImageFormat, limited: Bool)
@@ -210,6 +211,8 @@ public struct ImageDecoder: Sendable {
         cic_png_inspect(base, bytes.count, &codecOptions, &info, &message, message.count)
       case .jpeg:
         cic_jpeg_inspect(base, bytes.count, &codecOptions, &info, &message, message.count)
+      case .webp:
+        cic_webp_inspect(base, bytes.count, &codecOptions, &info, &message, message.count)
       }
     try CodecStatus.check(status, message: message, operation: "\(format.displayName) decoding")
     return info
@@ -273,6 +276,10 @@ public struct ImageDecoder: Sendable {
           cic_jpeg_decode(
             base, bytes.count, &codecOptions, buffer.baseAddress, count, &decodedInfo, &message,
             message.count)
+        case .webp:
+          cic_webp_decode(
+            base, bytes.count, &codecOptions, buffer.baseAddress, count, &decodedInfo, &message,
+            message.count)
         }
       initialized = status == CIC_STATUS_OK ? count : 0
     }
@@ -331,6 +338,7 @@ extension ImageFormat {
     switch self {
     case .png: "PNG"
     case .jpeg: "JPEG"
+    case .webp: "WebP"
     }
   }
 }
