@@ -34,9 +34,14 @@ let package = Package(
       pkgConfig: "libwebpdemux",
       providers: [.apt(["libwebp-dev"])]
     ),
+    .systemLibrary(
+      name: "CLibHeif",
+      pkgConfig: "libheif",
+      providers: [.apt(["libheif-dev"])]
+    ),
     .target(
       name: "CNative",
-      dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP"]
+      dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CLibHeif"]
     ),
 
     // Swift modules, lowest first.
@@ -105,7 +110,9 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-let cTargets: Set<String> = ["CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CNative"]
+let cTargets: Set<String> = [
+  "CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CLibHeif", "CNative",
+]
 for target in package.targets where !cTargets.contains(target.name) {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [

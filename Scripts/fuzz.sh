@@ -19,7 +19,7 @@ cd "$root"
 
 seconds="${1:-120}"
 shift || true
-all_harnesses=(PNGDecode JPEGDecode WebPDecode EXIFOrientation ONNXLoad PTHLoad NPYDecode ODataJSON QueryRoundTrip)
+all_harnesses=(PNGDecode JPEGDecode WebPDecode HEIFDecode EXIFOrientation ONNXLoad PTHLoad NPYDecode ODataJSON QueryRoundTrip)
 if [ $# -gt 0 ]; then harnesses=("$@"); else harnesses=("${all_harnesses[@]}"); fi
 
 if [ -z "${SWIFT_BIN:-}" ]; then
@@ -40,9 +40,9 @@ swift_flags=(-use-ld=lld -swift-version 6 -parse-as-library -O -g -sanitize=fuzz
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
   -enable-upcoming-feature MemberImportVisibility -I "$build/modules"
   -I "$root/Sources/CLibPNG" -I "$root/Sources/CLibJPEG" -I "$root/Sources/CLibDeflate"
-  -I "$root/Sources/CLibWebP"
+  -I "$root/Sources/CLibWebP" -I "$root/Sources/CLibHeif"
   -Xcc "-fmodule-map-file=$build/modulemap/CNative/module.modulemap"
-  $(pkg-config --cflags-only-I libpng libjpeg libdeflate libwebpdemux | sed 's/-I/-Xcc -I/g'))
+  $(pkg-config --cflags-only-I libpng libjpeg libdeflate libwebpdemux libheif | sed 's/-I/-Xcc -I/g'))
 
 # Rebuilds only when an input is newer than the output.
 stale() {
@@ -63,7 +63,7 @@ MAP
     object="$build/c/$(basename "$file" .c).o"
     if stale "$object" "$root/Sources/CNative"; then
       "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CNative/include" \
-        $(pkg-config --cflags libpng libjpeg libdeflate libwebpdemux) "$file" -o "$object"
+        $(pkg-config --cflags libpng libjpeg libdeflate libwebpdemux libheif) "$file" -o "$object"
     fi
   done
 }
@@ -93,7 +93,7 @@ build_harness() {
     echo "fuzz: building harness $harness" >&2
     local link=("$build/modules/lib$module.a") shared=()
     if [ "$module" = ImagePipeline ]; then
-      link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg libdeflate libwebpdemux))
+      link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg libdeflate libwebpdemux libheif))
       shared=("$root/Fuzz/Shared/ImageDecoding.swift")
     fi
     "$swiftc" "${swift_flags[@]}" -module-name "${harness}Fuzz" \
@@ -138,6 +138,7 @@ for harness in "${harnesses[@]}"; do
   set +e
   # libFuzzer writes fuzz-<n>.log files into the working directory when it runs jobs.
   (cd "$root/.cache/fuzz" && ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
+    LSAN_OPTIONS="suppressions=$root/Fuzz/lsan-suppressions.txt" \
     "$build/bin/$harness" "$corpus" -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "${parallel[@]}" "${dictionary[@]}" \
     >"$log" 2>&1)

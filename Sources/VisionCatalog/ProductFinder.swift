@@ -75,7 +75,7 @@ public struct ProductFinder: Sendable {
     return try await search(report)
   }
 
-  /// Finds the products for a photo file (PNG, JPEG or WebP, sniffed from its bytes).
+  /// Finds the products for a photo file (PNG, JPEG, WebP, HEIC or AVIF, sniffed from its bytes).
   ///
   /// - Parameter url: The photo file.
   /// - Returns: The products and the provenance of each step.
@@ -84,7 +84,7 @@ public struct ProductFinder: Sendable {
     try await find(.file(url))
   }
 
-  /// Finds the products for an encoded photo (PNG, JPEG or WebP, sniffed from its bytes).
+  /// Finds the products for an encoded photo (PNG, JPEG, WebP, HEIC or AVIF, sniffed from its bytes).
   ///
   /// - Parameter data: The photo's bytes.
   /// - Returns: The products and the provenance of each step.

@@ -3,7 +3,7 @@ import VisionCatalog
 /// `vision-catalog decode IMAGE --out FILE.png|FILE.ppm [--no-orient]`.
 struct DecodeCommand: Subcommand {
   let name = "decode"
-  let summary = "Decode a PNG, JPEG or WebP, apply its EXIF orientation, and write PNG or PPM."
+  let summary = "Decode a PNG, JPEG, WebP, HEIC or AVIF, turn it upright, and write PNG or PPM."
   let help = """
     USAGE: vision-catalog decode IMAGE --out FILE.png|FILE.ppm [--no-orient]
 

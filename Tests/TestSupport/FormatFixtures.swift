@@ -16,12 +16,17 @@ public enum FormatFixtures {
     public var width: Int?
     /// The stored height.
     public var height: Int?
-    /// The EXIF orientation the file carries (1 when none).
+    /// The orientation still to apply after decoding (1 for none, and for HEIF and AVIF).
     public var orientation: Int?
+    /// The EXIF orientation tag the file stores, `nil` for none (HEIF and AVIF fixtures).
+    public var exifOrientation: Int?
     /// Whether the encoding is lossless: the pixels must then match exactly.
     public var lossless: Bool?
-    /// For a broken file, the ``ImageDecodingError`` code it must give, such as `truncated`.
+    /// For a broken file, the ``ImageDecodingError`` code it must give, such as `truncated`,
+    /// or `any` when any code will do.
     public var error: String?
+    /// Why the reference decoder refused a broken file.
+    public var note: String?
 
     /// The file's name, which test reports show.
     public var description: String { file }

@@ -20,6 +20,21 @@ import Testing
     }
   }
 
+  @Test(
+    .enabled(if: FormatFixtures.isAvailable, Comment(rawValue: FormatFixtures.skipReason)),
+    arguments: ["heif/coffee.heic", "heif/coffee.avif", "heif/coffee.webp"])
+  func aPhotoReencodedAsPhonesAndTheWebSendItKeepsItsTopLabel(file: String) throws {
+    let png = try run(["classify", "Samples/coffee.png", "--top", "1"])
+    let reencoded = try run(
+      ["classify", FormatFixtures.root.appendingPathComponent(file).path, "--top", "1"])
+    #expect(png.status == 0 && reencoded.status == 0, "\(reencoded.error)")
+    let label = { (outcome: CommandLineOutcome) in
+      outcome.output.split(separator: "\n").first.map { $0.split(separator: " ").dropFirst(1) }
+    }
+    let expected = try #require(label(png))
+    #expect(label(reencoded).map(Array.init) == Array(expected), "\(reencoded.output)")
+  }
+
   @Test func exactIsAFlagOfClassifyAndFind() throws {
     for name in ["classify", "find"] {
       let help = try run([name, "--help"])
@@ -39,7 +54,8 @@ import Testing
       let outcome = try run(arguments)
       #expect(outcome.status == 1, "\(arguments)")
       #expect(errorLines(outcome).count == 1, "\(arguments): \(outcome.error)")
-      #expect(outcome.error.contains("not a PNG or JPEG"), "\(outcome.error)")
+      #expect(
+        outcome.error.contains("not a PNG, JPEG, WebP, HEIF or AVIF file"), "\(outcome.error)")
     }
   }
 

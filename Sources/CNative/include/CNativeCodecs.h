@@ -3,7 +3,7 @@
 
 /*
  * Codec half of the one C target: PNG (libpng, libdeflate) and JPEG (libjpeg-turbo) decoding and
- * encoding from and to memory, and WebP (libwebp) decoding. Every setjmp/longjmp lives in the .c files of this target; this
+ * encoding from and to memory, WebP (libwebp) and HEIF/AVIF (libheif) decoding. Every setjmp/longjmp lives in the .c files of this target; this
  * header is plain C that Swift can call. Every function returns a cic_status and, on failure,
  * writes a NUL-terminated explanation (the codec's own words where it produced one) into the
  * caller's message buffer.
@@ -115,6 +115,25 @@ cic_status cic_webp_inspect(const uint8_t *data, size_t size, const cic_decode_o
 cic_status cic_webp_decode(const uint8_t *data, size_t size, const cic_decode_options *options,
                            uint8_t *pixels, size_t pixels_size, cic_image_info *info,
                            char *message, size_t message_capacity);
+
+/* Reads a HEIF or AVIF file's boxes and its primary image's header without decoding pixels. The
+   size is the upright one (after the container's crop, rotation and mirroring, which decoding
+   applies); channels are 4 with an alpha plane, else 3; bit_depth is the luma's (8, 10, 12).
+   Unsupported when this libheif has no decoder for the file's codec. */
+cic_status cic_heif_inspect(const uint8_t *data, size_t size, const cic_decode_options *options,
+                            cic_image_info *info, char *message, size_t message_capacity);
+
+/* Decodes a HEIF or AVIF file's primary image (grids included) into upright 8-bit RGB or RGBA
+   pixels as cic_heif_inspect reports them; higher bit depths are reduced to 8 bits.
+   pixels_size must equal width * height * channels. */
+cic_status cic_heif_decode(const uint8_t *data, size_t size, const cic_decode_options *options,
+                           uint8_t *pixels, size_t pixels_size, cic_image_info *info,
+                           char *message, size_t message_capacity);
+
+/* Appends the TIFF structure of the primary image's first Exif block (past the block's 4-byte
+   offset) to output; appends nothing when there is none or it is larger than max_size. */
+cic_status cic_heif_exif(const uint8_t *data, size_t size, size_t max_size, cic_buffer *output,
+                         char *message, size_t message_capacity);
 
 /* Encodes 8-bit interleaved pixels (1 to 4 channels) as a PNG. A non-empty exif (a TIFF
    structure starting with II or MM) is stored in an eXIf chunk. */

@@ -1,4 +1,6 @@
-/// Finds the EXIF block of a PNG, JPEG or WebP file without decoding it.
+import CNative
+
+/// Finds the EXIF block of a PNG, JPEG, WebP, HEIF or AVIF file without decoding it.
 ///
 /// The walks only read within the buffer and stop at the first malformed length, so damaged
 /// files give `nil` (no EXIF) rather than an error.
@@ -18,7 +20,24 @@ enum EXIFLocator {
     case .jpeg: jpegTIFF(in: bytes)
     case .png: pngTIFF(in: bytes)
     case .webp: webpTIFF(in: bytes)
+    case .heif, .avif: heifTIFF(in: bytes)
     }
+  }
+
+  /// The largest HEIF EXIF block read.
+  private static let maximumHEIFBlock = 1 << 20
+
+  /// The primary image's first `Exif` metadata item, read by libheif.
+  private static func heifTIFF(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+    var buffer = cic_buffer()
+    var message = CodecStatus.messageBuffer()
+    defer { cic_buffer_free(&buffer) }
+    let status = cic_heif_exif(
+      bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, maximumHEIFBlock,
+      &buffer, &message, message.count)
+    guard status == CIC_STATUS_OK, let data = buffer.data, buffer.size > 0 else { return nil }
+    // Safety: the C target filled `size` bytes of `data`, freed only by the deferred call.
+    return Array(UnsafeBufferPointer(start: data, count: buffer.size))
   }
 
   /// Walks the RIFF chunks of a WebP for `EXIF`.

@@ -1,13 +1,18 @@
 import CNative
 public import Foundation
 
-/// Decodes PNG, JPEG and WebP files into 8-bit ``RasterImage`` values, with the EXIF orientation.
+/// Decodes PNG, JPEG, WebP, HEIF (HEIC) and AVIF files into 8-bit ``RasterImage`` values, with
+/// the orientation still to apply.
 ///
 /// The format is recognized from magic bytes, never from a file name. PNG of every color type
 /// and bit depth (palette, `tRNS`, Adam7, 16-bit) decodes through libpng, the common 8-bit file
 /// through a libdeflate fast path with libpng's results; JPEG (baseline,
 /// progressive, arithmetic-coded, grayscale, CMYK and YCCK) through libjpeg-turbo; WebP (lossy,
-/// lossless, alpha; an animation gives its first frame) through libwebp. The output
+/// lossless, alpha; an animation gives its first frame) through libwebp; HEIF and AVIF (the primary
+/// image, grids, alpha, 10 and 12 bits reduced to 8) through libheif, which applies the
+/// container's crop, rotation and mirroring, so those images come out upright with
+/// ``RasterImage/orientation`` ``ImageOrientation/up`` (their EXIF tag is descriptive only, kept
+/// in ``ImageInfo/exifOrientation``). The output
 /// keeps the file's channels: gray stays ``PixelFormat/gray``, PNG transparency becomes alpha,
 /// 16-bit samples are rounded to 8 bits, low bit depths are scaled up, and gamma is left as
 /// stored. The pixels are not rotated: ``RasterImage/orientation`` says how to turn them. A JPEG
@@ -32,9 +37,9 @@ public struct ImageDecoder: Sendable {
 
   /// Decodes an image held in memory.
   ///
-  /// - Parameter data: The complete PNG, JPEG or WebP file.
+  /// - Parameter data: The complete image file.
   /// - Returns: The decoded image with its EXIF orientation (not yet applied).
-  /// - Throws: ``ImageDecodingError``: `unknownFormat` for bytes that are not PNG, JPEG or WebP,
+  /// - Throws: ``ImageDecodingError``: `unknownFormat` for bytes of no format ``ImageFormat`` lists,
   ///   `corrupt`, `truncated`, `unsupported` (12-bit or lossless JPEG) or `limitExceeded` (more
   ///   pixels than ``DecodingOptions/maximumPixelCount`` or a larger pixel buffer than
   ///   ``DecodingOptions/maximumDecodedByteCount``), with the codec's message.
@@ -47,7 +52,7 @@ public struct ImageDecoder: Sendable {
 
   /// Decodes an image held in a byte array.
   ///
-  /// - Parameter bytes: The complete PNG, JPEG or WebP file.
+  /// - Parameter bytes: The complete image file.
   /// - Returns: The decoded image with its EXIF orientation (not yet applied).
   /// - Throws: ``ImageDecodingError`` as ``decode(_:)-(Data)`` does.
   public func decode(_ bytes: [UInt8]) throws(ImageDecodingError) -> RasterImage {
@@ -108,7 +113,7 @@ public struct ImageDecoder: Sendable {
   /// The pixel-count limit is not applied, so a caller can learn the size of an image it would
   /// refuse to decode.
   ///
-  /// - Parameter data: The PNG, JPEG or WebP file (the header and, for orientation, the metadata
+  /// - Parameter data: The image file (the header and, for orientation, the metadata
   ///   segments must be present).
   /// - Returns: What the header says.
   /// - Throws: ``ImageDecodingError`` when the format is unknown or the header is damaged or
@@ -122,7 +127,7 @@ public struct ImageDecoder: Sendable {
 
   /// Reads an image's header from a byte array, without decoding pixels.
   ///
-  /// - Parameter bytes: The PNG, JPEG or WebP file.
+  /// - Parameter bytes: The image file.
   /// - Returns: What the header says.
   /// - Throws: ``ImageDecodingError`` as ``inspect(_:)-(Data)`` does.
   public func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageInfo {
@@ -195,7 +200,8 @@ public struct ImageDecoder: Sendable {
     if bytes.count >= 4, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 { return .png }
     let head = bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
     throw ImageDecodingError(
-      .unknownFormat, "not a PNG, JPEG or WebP file (the data starts with bytes \(head))")
+      .unknownFormat,
+      "not a PNG, JPEG, WebP, HEIF or AVIF file (the data starts with bytes \(head))")
   }
 
   private func header(of bytes: UnsafeRawBufferPointer, format: ImageFormat, limited: Bool)
@@ -213,6 +219,8 @@ public struct ImageDecoder: Sendable {
         cic_jpeg_inspect(base, bytes.count, &codecOptions, &info, &message, message.count)
       case .webp:
         cic_webp_inspect(base, bytes.count, &codecOptions, &info, &message, message.count)
+      case .heif, .avif:
+        cic_heif_inspect(base, bytes.count, &codecOptions, &info, &message, message.count)
       }
     try CodecStatus.check(status, message: message, operation: "\(format.displayName) decoding")
     return info
@@ -222,10 +230,11 @@ public struct ImageDecoder: Sendable {
   private func inspect(bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
     let format = try Self.format(of: bytes)
     let info = try header(of: bytes, format: format, limited: false)
+    let exif = Self.exifOrientation(in: bytes, format: format)
     return ImageInfo(
       format: format, width: Int(info.width), height: Int(info.height),
       pixelFormat: try Self.pixelFormat(channels: info.channels), bitDepth: Int(info.bit_depth),
-      orientation: Self.orientation(in: bytes, format: format))
+      orientation: format.appliesContainerTransforms ? .up : exif ?? .up, exifOrientation: exif)
   }
 
   private func decode(
@@ -280,14 +289,22 @@ public struct ImageDecoder: Sendable {
           cic_webp_decode(
             base, bytes.count, &codecOptions, buffer.baseAddress, count, &decodedInfo, &message,
             message.count)
+        case .heif, .avif:
+          cic_heif_decode(
+            base, bytes.count, &codecOptions, buffer.baseAddress, count, &decodedInfo, &message,
+            message.count)
         }
       initialized = status == CIC_STATUS_OK ? count : 0
     }
     try CodecStatus.check(status, message: message, operation: "\(format.displayName) decoding")
     // The buffer was sized from the header; a decode that reports another geometry would make
-    // an image whose size does not describe its pixels.
+    // an image whose size does not describe its pixels. HEIF alone may come out turned a
+    // quarter (libheif 1.15 reports some rotated grids at their stored size): same pixel count.
+    let decodedSize = (Int(decodedInfo.width), Int(decodedInfo.height))
+    let quarterTurn =
+      format.appliesContainerTransforms && decodedSize == (height, width) && width != height
     guard
-      Int(decodedInfo.width) == width, Int(decodedInfo.height) == height,
+      decodedSize == (width, height) || quarterTurn,
       (try? Self.pixelFormat(channels: decodedInfo.channels)) == pixelFormat
     else {
       throw ImageDecodingError(
@@ -297,7 +314,7 @@ public struct ImageDecoder: Sendable {
           + "\(decodedInfo.channels) channels")
     }
     return try RasterImage(
-      width: width, height: height, format: pixelFormat, pixels: pixels,
+      width: decodedSize.0, height: decodedSize.1, format: pixelFormat, pixels: pixels,
       orientation: known?.orientation ?? Self.orientation(in: bytes, format: format))
   }
 
@@ -313,11 +330,19 @@ public struct ImageDecoder: Sendable {
     }
   }
 
+  /// The orientation to apply: the EXIF tag's, or ``ImageOrientation/up`` for a format whose
+  /// decoder applies the container's transforms.
   private static func orientation(in bytes: UnsafeRawBufferPointer, format: ImageFormat)
     -> ImageOrientation
   {
+    format.appliesContainerTransforms ? .up : exifOrientation(in: bytes, format: format) ?? .up
+  }
+
+  /// The EXIF orientation tag as stored, or `nil` when there is none.
+  private static func exifOrientation(in bytes: UnsafeRawBufferPointer, format: ImageFormat)
+    -> ImageOrientation?
+  {
     EXIFLocator.tiff(in: bytes, format: format).flatMap { EXIFReader(tiff: $0).orientation() }
-      ?? .up
   }
 
   private static func pixelFormat(channels: UInt32) throws(ImageDecodingError) -> PixelFormat {
@@ -339,6 +364,8 @@ extension ImageFormat {
     case .png: "PNG"
     case .jpeg: "JPEG"
     case .webp: "WebP"
+    case .heif: "HEIF"
+    case .avif: "AVIF"
     }
   }
 }

@@ -3,16 +3,28 @@
 public struct ImageInfo: Sendable, Hashable {
   /// The container format, recognized from magic bytes.
   public var format: ImageFormat
-  /// The stored width in pixels, before ``orientation`` is applied.
+  /// The stored width in pixels, before ``orientation`` is applied (HEIF and AVIF: after the
+  /// container's transforms, which decoding applies).
   public var width: Int
-  /// The stored height in pixels, before ``orientation`` is applied.
+  /// The stored height in pixels, before ``orientation`` is applied (HEIF and AVIF: after the
+  /// container's transforms).
   public var height: Int
   /// The channel layout that ``ImageDecoder/decode(_:)-(Data)`` produces for this image.
   public var pixelFormat: PixelFormat
-  /// Bits per sample as stored in the file (PNG 1, 2, 4, 8 or 16; JPEG 8).
+  /// Bits per sample as stored in the file.
+  ///
+  /// PNG 1, 2, 4, 8 or 16; JPEG and WebP 8; HEIF and AVIF 8, 10 or 12. Decoding always gives
+  /// 8 bits.
   public var bitDepth: Int
-  /// The EXIF orientation, ``ImageOrientation/up`` when the file has none.
+  /// The orientation still to apply to the decoded pixels: the EXIF orientation
+  /// (``ImageOrientation/up`` when the file has none), or ``ImageOrientation/up`` for HEIF and
+  /// AVIF, which decode upright.
   public var orientation: ImageOrientation
+  /// The EXIF orientation tag as the file stores it, `nil` without one.
+  ///
+  /// For HEIF and AVIF it is descriptive only: a file whose tag disagrees with its container (a
+  /// `heif-enc` file with EXIF 6 and no rotation box, say) shows the mismatch here.
+  public var exifOrientation: ImageOrientation?
 
   /// Creates image information.
   ///
@@ -22,10 +34,11 @@ public struct ImageInfo: Sendable, Hashable {
   ///   - height: The stored height in pixels.
   ///   - pixelFormat: The channel layout of the decoded image.
   ///   - bitDepth: Bits per sample as stored in the file.
-  ///   - orientation: The EXIF orientation.
+  ///   - orientation: The orientation still to apply.
+  ///   - exifOrientation: The EXIF tag as stored, `nil` for none.
   public init(
     format: ImageFormat, width: Int, height: Int, pixelFormat: PixelFormat, bitDepth: Int,
-    orientation: ImageOrientation
+    orientation: ImageOrientation, exifOrientation: ImageOrientation? = nil
   ) {
     self.format = format
     self.width = width
@@ -33,6 +46,7 @@ public struct ImageInfo: Sendable, Hashable {
     self.pixelFormat = pixelFormat
     self.bitDepth = bitDepth
     self.orientation = orientation
+    self.exifOrientation = exifOrientation
   }
 
   /// Whether the decoded image has an alpha channel (PNG alpha or `tRNS` transparency).

@@ -29,7 +29,7 @@ public struct ImageSource: Sendable {
     self.name = name
   }
 
-  /// A photo file (PNG, JPEG or WebP, recognized from its bytes), read when the source is first used.
+  /// A photo file (PNG, JPEG, WebP, HEIC or AVIF, recognized from its bytes), read when the source is first used.
   ///
   /// - Parameter url: A file URL.
   /// - Returns: The source.
@@ -37,7 +37,7 @@ public struct ImageSource: Sendable {
     ImageSource(.file(url), name: url.path)
   }
 
-  /// An encoded photo held in memory (PNG, JPEG or WebP, recognized from its bytes).
+  /// An encoded photo held in memory (PNG, JPEG, WebP, HEIC or AVIF, recognized from its bytes).
   ///
   /// - Parameters:
   ///   - data: The complete file.

@@ -147,7 +147,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// ``tensor(fromDecoded:)``.
   ///
   /// - Parameters:
-  ///   - data: The PNG, JPEG or WebP file.
+  ///   - data: The image file.
   ///   - decoder: The decoder whose limits apply; its ``DecodingOptions/jpegScale`` is replaced.
   ///   - orientation: The orientation to apply instead of the file's; `nil` uses the file's.
   ///   - jpegScaling: Whether a JPEG may be decoded reduced; ``JPEGScalingPolicy/automatic`` by
@@ -169,7 +169,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// `ImageSource.data(data)`.
   ///
   /// - Parameters:
-  ///   - data: The PNG, JPEG or WebP file.
+  ///   - data: The image file.
   ///   - decoder: The decoder whose limits apply; its ``DecodingOptions/jpegScale`` is replaced.
   ///   - orientation: The orientation to apply instead of the file's; `nil` uses the file's.
   ///   - jpegScaling: Whether a JPEG may be decoded reduced.
