@@ -4,16 +4,21 @@ import VisionCatalog
 /// The JSON objects `--json` prints, with the keys of the CLI contract (Docs/Design.md section
 /// 6).
 enum JSONShapes {
-  /// The photo as stored and the EXIF orientation applied (1...8).
+  /// The photo as stored, the orientation applied (1...8; HEIF and AVIF decode upright, so 1)
+  /// and the file format it was decoded from (`png`, `jpeg`, `webp`, `heif` or `avif`; absent
+  /// for a photo given decoded).
   struct Image: Encodable {
     let width: Int
     let height: Int
     let orientation: Int
+    let format: String?
 
-    init(_ provenance: PreprocessingProvenance) {
+    init(_ report: ClassificationReport) {
+      let provenance = report.preprocessing
       width = provenance.sourceWidth
       height = provenance.sourceHeight
       orientation = Int(provenance.orientation.rawValue)
+      format = report.format?.rawValue
     }
   }
 
@@ -71,7 +76,7 @@ enum JSONShapes {
     let timingsMs: [String: Double]
 
     init(_ report: ClassificationReport) {
-      image = Image(report.preprocessing)
+      image = Image(report)
       classifications = report.classifications
       timingsMs = JSONShapes.milliseconds(report.timings)
     }
@@ -89,7 +94,7 @@ enum JSONShapes {
     let timingsMs: [String: Double]
 
     init(_ result: ProductSearchResult) {
-      image = Image(result.preprocessing)
+      image = Image(result.classification)
       crop = Crop(result.preprocessing.cropRect)
       classifications = result.classifications
       category = result.category

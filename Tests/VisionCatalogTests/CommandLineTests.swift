@@ -33,6 +33,11 @@ import Testing
     }
     let expected = try #require(label(png))
     #expect(label(reencoded).map(Array.init) == Array(expected), "\(reencoded.output)")
+    // The JSON names the format the photo was sniffed as.
+    let json = try run(
+      ["classify", FormatFixtures.root.appendingPathComponent(file).path, "--json"])
+    let format = file.hasSuffix(".heic") ? "heif" : String(file.split(separator: ".").last ?? "")
+    #expect(json.output.contains("\"format\":\"\(format)\""), "\(json.output)")
   }
 
   @Test func exactIsAFlagOfClassifyAndFind() throws {
@@ -156,7 +161,8 @@ import Testing
       #expect(object[key] != nil, "missing \(key)")
     }
     let image = try #require(object["image"] as? [String: Any])
-    #expect(Set(image.keys) == ["width", "height", "orientation"])
+    #expect(Set(image.keys) == ["width", "height", "orientation", "format"])
+    #expect(image["format"] as? String == "png")
     let first = try #require((object["classifications"] as? [[String: Any]])?.first)
     #expect(Set(first.keys) == ["label", "index", "confidence"])
     #expect(object["category"] as? String == "Espresso Machines")
