@@ -25,6 +25,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pillow_heif
 import onnxruntime as ort
 from PIL import Image, ImageOps
 from turbojpeg import TJPF_RGB, TurboJPEG
@@ -161,7 +162,16 @@ def main():
             recipes["turbojpeg"] = lambda: turbojpeg_decode(path, 1)
         return recipes
 
-    cases = [
+    # The photo as an iPhone (HEIC) and the web (WebP) send it: pillow-heif and Pillow decode,
+    # then Pillow's exact recipe (pillow-heif applies the HEIC's rotation box itself).
+    pillow_heif.register_heif_opener()
+    phone = [(name, inputs / file, {tool: (lambda p=inputs / file: pillow_exact(p))})
+             for name, file, tool in [
+                 ("ImagePipeline.preprocess.12MP-HEIC", "photo-12mp.heic", "pillow-heif"),
+                 ("ImagePipeline.preprocess.12MP-HEIC-iPhone", "photo-12mp-iphone.heic", "pillow-heif"),
+                 ("ImagePipeline.preprocess.12MP-WebP", "photo-12mp.webp", "pillow")]
+             if (inputs / file).exists()]
+    cases = phone + [
         ("ImagePipeline.preprocess.12MP", jpeg12, exact_recipes(jpeg12)),
         ("ImagePipeline.preprocess.1080p", jpeg1080, exact_recipes(jpeg1080)),
         ("ImagePipeline.preprocess.1MP-PNG", png1, exact_recipes(png1)),

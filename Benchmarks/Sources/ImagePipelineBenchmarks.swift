@@ -45,6 +45,25 @@ enum ImagePipelineBenchmarks {
       Benchmark(name: "ImagePipeline.preprocessFast.1080p") {
         blackHole(try recipe.tensor(fromEncoded: jpeg1080))
       },
-    ]
+    ] + phoneFormats(inputs: inputs, decoder: decoder, recipe: recipe)
+  }
+
+  /// The 12 MP photo as HEIC and WebP, and a real iPhone HEIC (`Benchmarks/Scripts/
+  /// make_phone_photos.py`, run by `Benchmarks/compare`), decoded and preprocessed; none when
+  /// the files are absent.
+  private static func phoneFormats(inputs: URL, decoder: ImageDecoder, recipe: ModelInputSpec)
+    -> [Benchmark]
+  {
+    [
+      ("HEIC", "photo-12mp.heic"), ("HEIC-iPhone", "photo-12mp-iphone.heic"),
+      ("WebP", "photo-12mp.webp"),
+    ].compactMap { format, file in
+      guard let data = try? Data(contentsOf: inputs.appendingPathComponent(file)) else {
+        return nil
+      }
+      return Benchmark(name: "ImagePipeline.preprocess.12MP-\(format)") {
+        blackHole(try recipe.tensor(from: try decoder.decode(data)))
+      }
+    }
   }
 }
