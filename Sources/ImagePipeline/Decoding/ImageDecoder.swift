@@ -231,10 +231,19 @@ public struct ImageDecoder: Sendable {
     let format = try Self.format(of: bytes)
     let info = try header(of: bytes, format: format, limited: false)
     let exif = Self.exifOrientation(in: bytes, format: format)
+    var (width, height) = (Int(info.width), Int(info.height))
+    let container = format.appliesContainerTransforms ? HEIFContainer(bytes: bytes) : nil
+    // libheif 1.15 reports some turned grids at their stored size; decoding turns them.
+    if let container, let stored = container.storedSize, stored == (width, height),
+      container.orientation.swapsDimensions
+    {
+      (width, height) = (height, width)
+    }
     return ImageInfo(
-      format: format, width: Int(info.width), height: Int(info.height),
+      format: format, width: width, height: height,
       pixelFormat: try Self.pixelFormat(channels: info.channels), bitDepth: Int(info.bit_depth),
-      orientation: format.appliesContainerTransforms ? .up : exif ?? .up, exifOrientation: exif)
+      orientation: format.appliesContainerTransforms ? .up : exif ?? .up, exifOrientation: exif,
+      containerOrientation: container?.orientation)
   }
 
   private func decode(

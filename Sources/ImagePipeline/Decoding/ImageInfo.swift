@@ -25,6 +25,13 @@ public struct ImageInfo: Sendable, Hashable {
   /// For HEIF and AVIF it is descriptive only: a file whose tag disagrees with its container (a
   /// `heif-enc` file with EXIF 6 and no rotation box, say) shows the mismatch here.
   public var exifOrientation: ImageOrientation?
+  /// A HEIF or AVIF container's rotation and mirroring, as the EXIF orientation that means the
+  /// same.
+  ///
+  /// The `irot` and `imir` boxes, which decoding applies: ``ImageOrientation/right`` for an
+  /// iPhone portrait photo. `nil` for other formats, or when the boxes cannot be read. Next to
+  /// ``exifOrientation`` it shows a file whose tag and container disagree.
+  public var containerOrientation: ImageOrientation?
 
   /// Creates image information.
   ///
@@ -36,9 +43,11 @@ public struct ImageInfo: Sendable, Hashable {
   ///   - bitDepth: Bits per sample as stored in the file.
   ///   - orientation: The orientation still to apply.
   ///   - exifOrientation: The EXIF tag as stored, `nil` for none.
+  ///   - containerOrientation: A HEIF container's rotation and mirroring, `nil` for none.
   public init(
     format: ImageFormat, width: Int, height: Int, pixelFormat: PixelFormat, bitDepth: Int,
-    orientation: ImageOrientation, exifOrientation: ImageOrientation? = nil
+    orientation: ImageOrientation, exifOrientation: ImageOrientation? = nil,
+    containerOrientation: ImageOrientation? = nil
   ) {
     self.format = format
     self.width = width
@@ -47,6 +56,7 @@ public struct ImageInfo: Sendable, Hashable {
     self.bitDepth = bitDepth
     self.orientation = orientation
     self.exifOrientation = exifOrientation
+    self.containerOrientation = containerOrientation
   }
 
   /// Whether the decoded image has an alpha channel (PNG alpha or `tRNS` transparency).
