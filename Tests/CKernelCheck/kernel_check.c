@@ -418,8 +418,8 @@ static void check_max_pool_blocked(const cnk_kernel_set *s, int64_t channels, in
     const float *plane = blocked_x + b * height * width * lanes;
     float *target = output + b * oh * ow * lanes;
     int64_t valid = channels - b * lanes;
-    s->max_pool_blocked(plane, height, width, &w, target, oh, ow, 0, split, valid);
-    s->max_pool_blocked(plane, height, width, &w, target, oh, ow, split, oh - split, valid);
+    s->max_pool_blocked(plane, height, width, &w, target, ow, 0, split, valid);
+    s->max_pool_blocked(plane, height, width, &w, target, ow, split, oh - split, valid);
   }
   char what[96];
   snprintf(what, sizeof what, "max_pool_blocked c%lld %lldx%lld k%lld s%lld d%lld p%lld",

@@ -141,14 +141,6 @@ cic_status cic_heif_inspect(const uint8_t *data, size_t size, const cic_decode_o
   return status;
 }
 
-/* The decoded interleaved plane and its size, or NULL with a message. */
-static const uint8_t *cic_heif_plane(const struct heif_image *image, int *width, int *height,
-                                     int *stride) {
-  *width = heif_image_get_width(image, heif_channel_interleaved);
-  *height = heif_image_get_height(image, heif_channel_interleaved);
-  return heif_image_get_plane_readonly(image, heif_channel_interleaved, stride);
-}
-
 /*
  * Copies the decoded plane into pixels (8-bit samples; 16-bit little-endian samples of `bits`
  * bits are rounded to 8). libheif 1.15 may report a grid's size before its rotation and decode
@@ -157,8 +149,10 @@ static const uint8_t *cic_heif_plane(const struct heif_image *image, int *width,
  */
 static cic_status cic_heif_copy(const struct heif_image *image, int bits, cic_image_info *info,
                                 uint8_t *pixels, char *message, size_t capacity) {
-  int width = 0, height = 0, stride = 0;
-  const uint8_t *plane = cic_heif_plane(image, &width, &height, &stride);
+  int width = heif_image_get_width(image, heif_channel_interleaved);
+  int height = heif_image_get_height(image, heif_channel_interleaved);
+  int stride = 0;
+  const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
   int same = width == (int)info->width && height == (int)info->height;
   int swapped = width == (int)info->height && height == (int)info->width;
   size_t sample_bytes = bits > 8 ? 2 : 1;

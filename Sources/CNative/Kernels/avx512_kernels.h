@@ -54,9 +54,8 @@ void cnk_conv_direct_blocked_avx512(const float *input, int64_t channels, int64_
 void cnk_global_average_blocked_avx512(const float *input, int64_t channels, int64_t positions,
                                        float *output);
 void cnk_max_pool_blocked_avx512(const float *input, int64_t height, int64_t width,
-                                 const cnk_window *window, float *output, int64_t output_height,
-                                 int64_t output_width, int64_t first_row, int64_t row_count,
-                                 int64_t valid_lanes);
+                                 const cnk_window *window, float *output, int64_t output_width,
+                                 int64_t first_row, int64_t row_count, int64_t valid_lanes);
 void cnk_winograd_input_avx512(const float *input, int64_t channels, int64_t height,
                                int64_t width, int64_t pad_top, int64_t pad_left, int64_t tiles_x,
                                int64_t tiles, int64_t first_tile, int64_t tile_count,

@@ -1,10 +1,11 @@
 /*
  * Every kernel of a generic set, written once over the vector API the including file defines:
  * the type vf of VL floats; v_zero, v_set1, v_load, v_store, v_add, v_sub, v_mul, v_fma
- * (a * b + c), v_max (NaN when either operand is), v_clamp (NaN stays NaN), v_keep (zero lanes at or past a count), v_load_part and v_store_part
- * (touch only the first count lanes); TARGET, INLINE, SET_NAME and KERNEL(name). The including
- * file is one set (kernels_avx2.c, kernels_neon.c), so one source serves every set and they
- * cannot drift apart. Included once per translation unit on purpose: no include guard.
+ * (a * b + c), v_max (NaN when either operand is), v_clamp (NaN stays NaN), v_keep (zero lanes
+ * at or past a count), v_load_part and v_store_part (touch only the first count lanes); TARGET,
+ * INLINE, SET_NAME and KERNEL(name). The including file is one set (kernels_avx2.c,
+ * kernels_neon.c), so one source serves every set and they cannot drift apart. Included once
+ * per translation unit on purpose: no include guard.
  *
  * Register budget: both sets have 16 vf registers (AVX2: 16 ymm; NEON: 32 q, two per vf), so a
  * tile holds at most ACC accumulators plus its operands.

@@ -20,9 +20,7 @@
  */
 TARGET WINDOW_LINKAGE void WINDOW_KERNEL(max_pool_blocked)(
     const float *input, int64_t height, int64_t width, const cnk_window *w, float *output,
-    int64_t output_height, int64_t output_width, int64_t first_row, int64_t row_count,
-    int64_t valid_lanes) {
-  (void)output_height;
+    int64_t output_width, int64_t first_row, int64_t row_count, int64_t valid_lanes) {
   for (int64_t oy = first_row; oy < first_row + row_count; oy++) {
     int64_t y0 = oy * w->stride_y - w->pad_top;
     for (int64_t ox = 0; ox < output_width; ox++) {

@@ -180,14 +180,13 @@ typedef void (*cnk_global_average_blocked_fn)(const float *input, int64_t channe
 
 /*
  * Max pooling of one channel block (its height x width plane of vectors) into output rows
- * first_row..<first_row + row_count. Taps outside the plane are skipped; a window with none
+ * first_row..<first_row + row_count of output_width positions. Taps outside the plane are skipped; a window with none
  * inside gives -infinity; NaN wins. Lanes at or past `valid_lanes` are written as zero.
  */
 typedef void (*cnk_max_pool_blocked_fn)(const float *input, int64_t height, int64_t width,
                                         const cnk_window *window, float *output,
-                                        int64_t output_height, int64_t output_width,
-                                        int64_t first_row, int64_t row_count,
-                                        int64_t valid_lanes);
+                                        int64_t output_width, int64_t first_row,
+                                        int64_t row_count, int64_t valid_lanes);
 
 /*
  * The input transform of Winograd's F(4x4, 3x3) for a 3x3, stride-1 convolution: B^T d B of

@@ -5,7 +5,7 @@
 /// Only `ftyp`, `meta`, `pitm`, `iprp`, `ipco` and `ipma` are walked; every length is checked
 /// against the buffer and the walk visits a bounded number of boxes, so a damaged file gives
 /// `nil` (nothing known) rather than an error or a long loop.
-struct HEIFContainer: Equatable {
+struct HEIFContainer {
   /// One geometric transform, as the container lists it.
   enum Transform: Equatable {
     /// `irot`: the image turned anticlockwise by this many quarter turns (0...3).
@@ -19,11 +19,6 @@ struct HEIFContainer: Equatable {
   var storedSize: (width: Int, height: Int)?
   /// The rotation and mirroring to apply, first to last.
   var transforms: [Transform]
-
-  static func == (a: HEIFContainer, b: HEIFContainer) -> Bool {
-    a.transforms == b.transforms && a.storedSize?.width == b.storedSize?.width
-      && a.storedSize?.height == b.storedSize?.height
-  }
 
   /// The most boxes one walk visits.
   private static let maximumBoxes = 4096

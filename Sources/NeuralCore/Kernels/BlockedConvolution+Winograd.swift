@@ -83,35 +83,32 @@ extension BlockedConvolution {
       layout.blocks(outputChannels) * layout.paddedChannels(inputChannels)
       * layout.lanes
     let points = Self.winogradPoints
+    // The transformed inputs, their products, then a zero bias for the products (the output
+    // transform adds the real one).
+    let zeroBias = layout.paddedChannels(outputChannels)
     let transformed = UnsafeMutablePointer<Float>.allocate(
-      capacity: points * (inputPoint + outputPoint))
+      capacity: points * (inputPoint + outputPoint) + zeroBias)
     defer { transformed.deallocate() }
     let products = transformed + points * inputPoint
-    let zeros = [Float](repeating: 0, count: layout.paddedChannels(outputChannels))
-    let pieces = min(tiles, threads > 1 ? 4 * threads : 1)
-    let tilesPerPiece = (tiles + pieces - 1) / pieces
+    let zeros = products + points * outputPoint
+    zeros.initialize(repeating: 0, count: zeroBias)
+    let (tilesPerPiece, pieces) = Parallel.pieces(of: tiles, threads: threads)
     let (inputs, outputs) = (Int64(inputChannels), Int64(outputChannels))
     let (pads, bounds) = ((Int64(window.padTop), Int64(window.padLeft)), self.bounds)
     Parallel.forEach(pieces, threads: threads) { piece in
       let first = piece * tilesPerPiece
-      guard first < tiles else { return }
       native.winogradInput(
         input, inputs, Int64(height), Int64(width), pads.0, pads.1, Int64(across), Int64(tiles),
         Int64(first), Int64(min(tilesPerPiece, tiles - first)), transformed)
     }
-    zeros.withUnsafeBufferPointer { zeros in
-      // Safety: `zeros` holds one value per padded output channel, as the kernel reads.
-      guard let zeroBase = zeros.baseAddress else { return }
-      for point in 0..<points {
-        runPointwise(
-          input: transformed + point * inputPoint, positions: tiles, residual: nil,
-          output: products + point * outputPoint, weights: weights + point * perPoint,
-          bias: zeroBase, bounds: (-.infinity, .infinity), threads: threads)
-      }
+    for point in 0..<points {
+      runPointwise(
+        input: transformed + point * inputPoint, positions: tiles, residual: nil,
+        output: products + point * outputPoint, weights: weights + point * perPoint,
+        bias: zeros, bounds: (-.infinity, .infinity), threads: threads)
     }
     Parallel.forEach(pieces, threads: threads) { piece in
       let first = piece * tilesPerPiece
-      guard first < tiles else { return }
       native.winogradOutput(
         products, outputs, Int64(across), Int64(tiles), bias, residual, bounds.low, bounds.high,
         output, Int64(size.height), Int64(size.width), Int64(first),

@@ -232,9 +232,7 @@ struct BlockedConvolution: Sendable {
     let blocks = layout.blocks(outputChannels)
     let lanes = layout.lanes
     let taps = window.kernelHeight * window.kernelWidth
-    let rowPieces = threads > 1 ? min(size.height, max(1, (4 * threads + blocks - 1) / blocks)) : 1
-    let rowsPerPiece = (size.height + rowPieces - 1) / rowPieces
-    let pieces = (size.height + rowsPerPiece - 1) / rowsPerPiece
+    let (rowsPerPiece, pieces) = Parallel.pieces(of: size.height, groups: blocks, threads: threads)
     var cWindow = window.native
     let channels = Int64(outputChannels)
     let bounds = self.bounds
@@ -259,9 +257,7 @@ struct BlockedConvolution: Sendable {
   ) {
     let native = layout.native
     let blocks = layout.blocks(outputChannels)
-    let rowPieces = threads > 1 ? min(size.height, 4 * threads) : 1
-    let rowsPerPiece = (size.height + rowPieces - 1) / rowPieces
-    let pieces = (size.height + rowsPerPiece - 1) / rowsPerPiece
+    let (rowsPerPiece, pieces) = Parallel.pieces(of: size.height, threads: threads)
     var cWindow = window.native
     let channels = (Int64(inputChannels), Int64(outputChannels))
     let bounds = self.bounds

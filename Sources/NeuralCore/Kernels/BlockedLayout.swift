@@ -89,10 +89,8 @@ struct BlockedLayout: Sendable {
   ) {
     let blockCount = blocks(channels)
     let (inputPlane, outputPlane) = (height * width * lanes, size.height * size.width * lanes)
-    let rowPieces =
-      threads > 1 ? min(size.height, max(1, (4 * threads + blockCount - 1) / blockCount)) : 1
-    let rowsPerPiece = (size.height + rowPieces - 1) / rowPieces
-    let pieces = (size.height + rowsPerPiece - 1) / rowsPerPiece
+    let (rowsPerPiece, pieces) = Parallel.pieces(
+      of: size.height, groups: blockCount, threads: threads)
     var cWindow = window.native
     withUnsafePointer(to: &cWindow) { cWindow in
       Parallel.forEach(batch * blockCount * pieces, threads: threads) { item in
@@ -101,7 +99,7 @@ struct BlockedLayout: Sendable {
         let block = plane % blockCount
         native.maxPoolBlocked(
           input + plane * inputPlane, Int64(height), Int64(width), cWindow,
-          output + plane * outputPlane, Int64(size.height), Int64(size.width), Int64(firstRow),
+          output + plane * outputPlane, Int64(size.width), Int64(firstRow),
           Int64(min(rowsPerPiece, size.height - firstRow)), Int64(channels - block * lanes))
       }
     }

@@ -24,4 +24,17 @@ enum Parallel {
       WorkerPool.shared.withdraw(job)
     }
   }
+
+  /// How to cut `count` rows (or tiles) of each of `groups` independent groups into work items:
+  /// about four items per thread in all, one whole piece per group on one thread.
+  ///
+  /// - Returns: Rows per piece, and pieces per group (none for no rows); the last piece may be
+  ///   shorter, none is empty.
+  static func pieces(of count: Int, groups: Int = 1, threads: Int) -> (size: Int, count: Int) {
+    guard count > 0 else { return (1, 0) }
+    let groups = max(groups, 1)
+    let wanted = threads > 1 ? min(count, max(1, (4 * threads + groups - 1) / groups)) : 1
+    let size = (count + wanted - 1) / wanted
+    return (size, (count + size - 1) / size)
+  }
 }
