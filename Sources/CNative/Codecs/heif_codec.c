@@ -145,7 +145,8 @@ cic_status cic_heif_inspect(const uint8_t *data, size_t size, const cic_decode_o
  * Copies the decoded plane into pixels (8-bit samples; 16-bit little-endian samples of `bits`
  * bits are rounded to 8). libheif 1.15 may report a grid's size before its rotation and decode
  * it rotated: the same pixel count with width and height swapped is accepted, and info is set
- * to the decoded size.
+ * to the decoded size (ImageDecoder gives such a header its upright size from the container's
+ * boxes, so the two agree).
  */
 static cic_status cic_heif_copy(const struct heif_image *image, int bits, cic_image_info *info,
                                 uint8_t *pixels, char *message, size_t capacity) {

@@ -204,8 +204,13 @@ public struct ImageDecoder: Sendable {
       "not a PNG, JPEG, WebP, HEIF or AVIF file (the data starts with bytes \(head))")
   }
 
+  /// The codec's header, with a HEIF or AVIF file's container boxes (`nil` for other formats).
+  ///
+  /// libheif 1.15 reports some turned grids at their stored size and decodes them turned; the
+  /// container's boxes give such a header its upright size, so the pixel buffer and the image
+  /// get the size decoding produces.
   private func header(of bytes: UnsafeRawBufferPointer, format: ImageFormat, limited: Bool)
-    throws(ImageDecodingError) -> cic_image_info
+    throws(ImageDecodingError) -> (info: cic_image_info, container: HEIFContainer?)
   {
     var codecOptions = codecOptions(limited: limited)
     var info = cic_image_info()
@@ -223,24 +228,23 @@ public struct ImageDecoder: Sendable {
         cic_heif_inspect(base, bytes.count, &codecOptions, &info, &message, message.count)
       }
     try CodecStatus.check(status, message: message, operation: "\(format.displayName) decoding")
-    return info
+    guard format.appliesContainerTransforms else { return (info, nil) }
+    let container = HEIFContainer(bytes: bytes)
+    if let container, let stored = container.storedSize,
+      stored == (Int(info.width), Int(info.height)), container.orientation.swapsDimensions
+    {
+      swap(&info.width, &info.height)
+    }
+    return (info, container)
   }
 
   // Both helpers below run inside a `withUnsafeBytes` scope and never keep `bytes`.
   private func inspect(bytes: UnsafeRawBufferPointer) throws(ImageDecodingError) -> ImageInfo {
     let format = try Self.format(of: bytes)
-    let info = try header(of: bytes, format: format, limited: false)
+    let (info, container) = try header(of: bytes, format: format, limited: false)
     let exif = Self.exifOrientation(in: bytes, format: format)
-    var (width, height) = (Int(info.width), Int(info.height))
-    let container = format.appliesContainerTransforms ? HEIFContainer(bytes: bytes) : nil
-    // libheif 1.15 reports some turned grids at their stored size; decoding turns them.
-    if let container, let stored = container.storedSize, stored == (width, height),
-      container.orientation.swapsDimensions
-    {
-      (width, height) = (height, width)
-    }
     return ImageInfo(
-      format: format, width: width, height: height,
+      format: format, width: Int(info.width), height: Int(info.height),
       pixelFormat: try Self.pixelFormat(channels: info.channels), bitDepth: Int(info.bit_depth),
       orientation: format.appliesContainerTransforms ? .up : exif ?? .up, exifOrientation: exif,
       containerOrientation: container?.orientation)
@@ -261,7 +265,7 @@ public struct ImageDecoder: Sendable {
       (width, height) = scale.scaledSize(width: known.width, height: known.height)
     } else {
       format = try Self.format(of: bytes)
-      let info = try header(of: bytes, format: format, limited: true)
+      let info = try header(of: bytes, format: format, limited: true).info
       pixelFormat = try Self.pixelFormat(channels: info.channels)
       width = Int(info.width)
       height = Int(info.height)
@@ -307,13 +311,9 @@ public struct ImageDecoder: Sendable {
     }
     try CodecStatus.check(status, message: message, operation: "\(format.displayName) decoding")
     // The buffer was sized from the header; a decode that reports another geometry would make
-    // an image whose size does not describe its pixels. HEIF alone may come out turned a
-    // quarter (libheif 1.15 reports some rotated grids at their stored size): same pixel count.
-    let decodedSize = (Int(decodedInfo.width), Int(decodedInfo.height))
-    let quarterTurn =
-      format.appliesContainerTransforms && decodedSize == (height, width) && width != height
+    // an image whose size does not describe its pixels.
     guard
-      decodedSize == (width, height) || quarterTurn,
+      Int(decodedInfo.width) == width, Int(decodedInfo.height) == height,
       (try? Self.pixelFormat(channels: decodedInfo.channels)) == pixelFormat
     else {
       throw ImageDecodingError(
@@ -323,7 +323,7 @@ public struct ImageDecoder: Sendable {
           + "\(decodedInfo.channels) channels")
     }
     return try RasterImage(
-      width: decodedSize.0, height: decodedSize.1, format: pixelFormat, pixels: pixels,
+      width: width, height: height, format: pixelFormat, pixels: pixels,
       orientation: known?.orientation ?? Self.orientation(in: bytes, format: format))
   }
 
