@@ -72,6 +72,7 @@ struct HEIFFixtureTests {
       print(
         "\(fixture.file): \(image.width)x\(image.height) (\(Self.divergences[fixture.file] ?? ""))")
     } catch {
+      #expect(!error.message.isEmpty)
       print("\(fixture.file): \(error) (\(Self.divergences[fixture.file] ?? ""))")
     }
   }
