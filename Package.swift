@@ -39,9 +39,14 @@ let package = Package(
       pkgConfig: "libheif",
       providers: [.apt(["libheif-dev"])]
     ),
+    .systemLibrary(
+      name: "CLibDe265",
+      pkgConfig: "libde265",
+      providers: [.apt(["libde265-dev"])]
+    ),
     .target(
       name: "CNative",
-      dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CLibHeif"]
+      dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CLibHeif", "CLibDe265"]
     ),
 
     // Swift modules, lowest first.
@@ -111,7 +116,7 @@ let package = Package(
 )
 
 let cTargets: Set<String> = [
-  "CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CLibHeif", "CNative",
+  "CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CLibHeif", "CLibDe265", "CNative",
 ]
 for target in package.targets where !cTargets.contains(target.name) {
   target.swiftSettings =

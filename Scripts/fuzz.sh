@@ -93,7 +93,7 @@ build_harness() {
     echo "fuzz: building harness $harness" >&2
     local link=("$build/modules/lib$module.a") shared=()
     if [ "$module" = ImagePipeline ]; then
-      link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg libdeflate libwebpdemux libheif))
+      link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg libdeflate libwebpdemux libheif libde265))
       shared=("$root/Fuzz/Shared/ImageDecoding.swift")
     fi
     "$swiftc" "${swift_flags[@]}" -module-name "${harness}Fuzz" \

@@ -25,10 +25,11 @@ struct ClassifyCommand: Subcommand {
     let top = try parsed.integer("top", in: 1...1_000) ?? 5
     let photo = try ImageFiles.load(path)
     let model = try ModelOptions.load(from: parsed)
+    let preparation = try ModelOptions.preparation(from: parsed)
     let report: ClassificationReport
     do {
       report = try await model.classify(
-        photo, preparation: ModelOptions.preparation(from: parsed),
+        photo, preparation: preparation,
         options: ClassificationOptions(maximumCount: top))
     } catch {
       throw CLIError.failure(error.underlying.map { "\(path): \($0)" } ?? error.message)

@@ -39,7 +39,7 @@ struct FindCommand: Subcommand {
     let finder = ProductFinder(
       model: model, mapping: CategoryMapping.suggested(forLabels: model.labels),
       provider: provider, classificationOptions: ClassificationOptions(maximumCount: top),
-      preparation: ModelOptions.preparation(from: parsed))
+      preparation: try ModelOptions.preparation(from: parsed))
     let result: ProductSearchResult
     do {
       result = try await finder.find(photo)

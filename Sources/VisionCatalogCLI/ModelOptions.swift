@@ -11,7 +11,8 @@ enum ModelOptions {
       --model default|FILE  default: EfficientNet-Lite0 (ImageNet-1k) from the model cache;
                             FILE: an EfficientNet-Lite0 .pth checkpoint, or an .onnx model
                             with a JSON sidecar next to it (see ClassifierKit's docs)
-      --threads N           threads for the network (default: all cores)
+      --threads N           threads for the network and a HEIC photo's decoding
+                            (default: all cores)
       --exact               decode JPEG photos at full size, as the reference preprocessing
                             does (default: a large JPEG decodes at 1/2, 1/4 or 1/8 when the
                             model input still only shrinks, several times faster)
@@ -29,9 +30,15 @@ enum ModelOptions {
     }
   }
 
-  /// How the arguments ask photos to be prepared: `--exact` turns the JPEG reduction off.
-  static func preparation(from arguments: CommandLineArguments) -> PreparationOptions {
-    PreparationOptions(jpegScaling: arguments.has("exact") ? .exact : .automatic)
+  /// How the arguments ask photos to be prepared: `--exact` turns the JPEG reduction off, and
+  /// `--threads` bounds a HEIF photo's decoding as it does the network.
+  static func preparation(from arguments: CommandLineArguments) throws(CLIError)
+    -> PreparationOptions
+  {
+    let threads = try arguments.integer("threads", in: 1...256)
+    return PreparationOptions(
+      decoding: DecodingOptions(threadCount: threads),
+      jpegScaling: arguments.has("exact") ? .exact : .automatic)
   }
 
   /// The `--model` syntax: `default`, a `.pth` EfficientNet-Lite0 checkpoint, or an ONNX file

@@ -45,6 +45,12 @@ typedef struct cic_decode_options {
   /* JPEG only: decode just the first max_rows output rows and set the rest of the buffer to
      zero (0 decodes every row); the entropy data below them is never read. */
   uint32_t max_rows;
+  /* HEIF only: the threads one decode may keep busy (0 or 1: the calling thread only). */
+  uint32_t threads;
+  /* HEIF only: nonzero leaves out the container's rotation and mirroring (the caller applies
+     them); the output has the stored (`ispe`) size. Only for files without a clean aperture,
+     which this would leave out too. */
+  uint32_t untransformed;
 } cic_decode_options;
 
 /* What a header says about the image that a decode will produce. */

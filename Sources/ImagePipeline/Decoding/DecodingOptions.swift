@@ -1,3 +1,5 @@
+import Foundation
+
 /// Limits and leniency that apply to one decode.
 ///
 /// The defaults suit untrusted input: images above 100 megapixels or 400 MB of decoded pixels are
@@ -44,6 +46,14 @@ public struct DecodingOptions: Sendable, Hashable {
   /// The pixel-count limit still applies to the stored size.
   public var jpegScale: JPEGScale
 
+  /// The cores one HEIF or AVIF decode may keep busy; the machine's active processor count by
+  /// default, at least 1.
+  ///
+  /// A HEIC file's tiles, and the rows of its HEVC streams, decode side by side; 1 decodes on
+  /// the calling thread only (for a server that already decodes one photo per core, say). PNG,
+  /// JPEG and WebP always decode on the calling thread.
+  public var threadCount: Int
+
   /// Creates decoding options.
   ///
   /// - Parameters:
@@ -52,13 +62,17 @@ public struct DecodingOptions: Sendable, Hashable {
   ///   - jpegScale: The DCT-domain reduction for JPEG files; ``JPEGScale/full`` by default.
   ///   - maximumDecodedByteCount: The largest decoded pixel buffer; 400 MB by default.
   ///   - maximumFileByteCount: The largest file read from a URL; 256 MiB by default.
+  ///   - threadCount: The cores one HEIF or AVIF decode may keep busy; `nil` (the default)
+  ///     means the machine's active processor count.
   public init(
     maximumPixelCount: Int = DecodingOptions.defaultMaximumPixelCount,
     allowsTruncatedJPEG: Bool = false,
     jpegScale: JPEGScale = .full,
     maximumDecodedByteCount: Int = DecodingOptions.defaultMaximumDecodedByteCount,
-    maximumFileByteCount: Int = DecodingOptions.defaultMaximumFileByteCount
+    maximumFileByteCount: Int = DecodingOptions.defaultMaximumFileByteCount,
+    threadCount: Int? = nil
   ) {
+    self.threadCount = max(1, threadCount ?? ProcessInfo.processInfo.activeProcessorCount)
     self.maximumPixelCount = maximumPixelCount
     self.maximumDecodedByteCount = maximumDecodedByteCount
     self.maximumFileByteCount = maximumFileByteCount

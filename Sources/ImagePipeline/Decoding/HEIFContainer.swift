@@ -19,6 +19,8 @@ struct HEIFContainer {
   var storedSize: (width: Int, height: Int)?
   /// The rotation and mirroring to apply, first to last.
   var transforms: [Transform]
+  /// Whether the primary image has a clean aperture (`clap`), the crop libheif applies.
+  var hasCleanAperture: Bool
 
   /// The most boxes one walk visits.
   private static let maximumBoxes = 4096
@@ -51,6 +53,7 @@ struct HEIFContainer {
     }
     var storedSize: (width: Int, height: Int)?
     var transforms: [Transform] = []
+    var hasCleanAperture = false
     for index in indices where index >= 1 && index <= properties.count {
       let property = properties[index - 1]
       let payload = property.payload
@@ -64,12 +67,15 @@ struct HEIFContainer {
         transforms.append(.rotation(quarterTurns: Int(bytes[payload.lowerBound] & 3)))
       case "imir" where payload.count >= 1:
         transforms.append(.mirror(axis: Int(bytes[payload.lowerBound] & 1)))
+      case "clap":
+        hasCleanAperture = true
       default:
         break
       }
     }
     self.storedSize = storedSize
     self.transforms = transforms
+    self.hasCleanAperture = hasCleanAperture
   }
 
   /// The EXIF orientation that turns the stored image as the transforms do.

@@ -97,6 +97,33 @@ public struct ImageDecoder: Sendable {
     }.get()
   }
 
+  /// Decodes a HEIF or AVIF file whose header ``inspect(_:)-(Data)`` has already read, leaving
+  /// out the container's rotation and mirroring: the image keeps its stored pixels and its
+  /// ``RasterImage/orientation`` carries the transforms, as a JPEG's carries its EXIF tag, so a
+  /// resampler that turns while it scales saves libheif's pass over the whole image.
+  ///
+  /// - Parameters:
+  ///   - data: The file `info` was read from.
+  ///   - info: Its header.
+  /// - Returns: The stored image, or `nil` for other formats and for a file this does not suit:
+  ///   one with a clean aperture (`clap`, which would be left out too) or whose boxes cannot
+  ///   be read.
+  /// - Throws: ``ImageDecodingError`` as ``decode(_:header:firstRows:)`` does.
+  func decodeStored(_ data: Data, header info: ImageInfo) throws(ImageDecodingError)
+    -> RasterImage?
+  {
+    guard info.format.appliesContainerTransforms else { return nil }
+    return try data.withUnsafeBytes { bytes in
+      // Safety: the buffer is only read by the container walk and the codec during this call.
+      Result { () throws(ImageDecodingError) -> RasterImage? in
+        guard let container = HEIFContainer(bytes: bytes), !container.hasCleanAperture,
+          let stored = container.storedSize
+        else { return nil }
+        return try decode(bytes: bytes, known: info, stored: (container, stored))
+      }
+    }.get()
+  }
+
   /// Reads and decodes an image file.
   ///
   /// - Parameter url: A file URL.
@@ -180,13 +207,16 @@ public struct ImageDecoder: Sendable {
 
   /// The C options; `limited` is false for header inspection, which reports the stored size
   /// whatever the limit or scale.
-  private func codecOptions(limited: Bool, rowLimit: UInt32 = 0) -> cic_decode_options {
+  private func codecOptions(limited: Bool, rowLimit: UInt32 = 0, untransformed: Bool = false)
+    -> cic_decode_options
+  {
     cic_decode_options(
       max_pixels: limited ? UInt64(clamping: max(options.maximumPixelCount, 1)) : 0,
       allow_truncated: options.allowsTruncatedJPEG ? 1 : 0,
       max_scans: UInt32(DecodingOptions.maximumJPEGScanCount),
       scale_denominator: limited ? UInt32(options.jpegScale.denominator) : 1,
-      max_rows: rowLimit)
+      max_rows: rowLimit, threads: UInt32(clamping: max(options.threadCount, 1)),
+      untransformed: untransformed ? 1 : 0)
   }
 
   private static func format(of bytes: UnsafeRawBufferPointer) throws(ImageDecodingError)
@@ -250,8 +280,11 @@ public struct ImageDecoder: Sendable {
       containerOrientation: container?.orientation)
   }
 
+  /// With `stored`, a HEIF file decodes without its container transforms, at the container's
+  /// stored size, and the image's orientation is the container's.
   private func decode(
-    bytes: UnsafeRawBufferPointer, rowLimit: UInt32 = 0, known: ImageInfo? = nil
+    bytes: UnsafeRawBufferPointer, rowLimit: UInt32 = 0, known: ImageInfo? = nil,
+    stored: (container: HEIFContainer, size: (width: Int, height: Int))? = nil
   ) throws(ImageDecodingError) -> RasterImage {
     let format: ImageFormat
     let pixelFormat: PixelFormat
@@ -262,7 +295,8 @@ public struct ImageDecoder: Sendable {
       format = known.format
       pixelFormat = known.pixelFormat
       let scale = format == .jpeg ? options.jpegScale : .full
-      (width, height) = scale.scaledSize(width: known.width, height: known.height)
+      (width, height) =
+        stored?.size ?? scale.scaledSize(width: known.width, height: known.height)
     } else {
       format = try Self.format(of: bytes)
       let info = try header(of: bytes, format: format, limited: true).info
@@ -277,7 +311,8 @@ public struct ImageDecoder: Sendable {
         "\(width)x\(height) \(pixelFormat) decodes to \(byteCount.map(String.init) ?? "too many") "
           + "bytes, more than the limit of \(options.maximumDecodedByteCount) bytes")
     }
-    var codecOptions = codecOptions(limited: true, rowLimit: rowLimit)
+    var codecOptions = codecOptions(
+      limited: true, rowLimit: rowLimit, untransformed: stored != nil)
     var decodedInfo = cic_image_info()
     var message = CodecStatus.messageBuffer()
     var status = CIC_STATUS_OK
@@ -324,7 +359,8 @@ public struct ImageDecoder: Sendable {
     }
     return try RasterImage(
       width: width, height: height, format: pixelFormat, pixels: pixels,
-      orientation: known?.orientation ?? Self.orientation(in: bytes, format: format))
+      orientation: stored?.container.orientation ?? known?.orientation
+        ?? Self.orientation(in: bytes, format: format))
   }
 
   /// Refuses a header whose pixel count exceeds ``DecodingOptions/maximumPixelCount``, as the

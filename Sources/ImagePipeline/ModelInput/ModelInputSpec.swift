@@ -220,6 +220,12 @@ public struct ModelInputSpec: Sendable, Hashable {
     let scale =
       jpegScaling == .automatic ? try jpegScale(for: info, orientation: orientation) : .full
     decoder.options.jpegScale = scale
+    // A HEIF file's rotation and mirroring are left to the resampler, as a JPEG's EXIF tag is.
+    if orientation == nil, let image = try decoder.decodeStored(data, header: info) {
+      return DecodedPhoto(
+        image: image, orientation: nil, scale: .full, storedWidth: image.width,
+        storedHeight: image.height, decodedRows: image.height, format: info.format)
+    }
     guard scale != .full, Self.endsWithEndOfImage(data) else {
       let image = try decoder.decode(data, header: info)
       return DecodedPhoto(

@@ -63,6 +63,46 @@ struct HEIFFixtureTests {
     #expect(difference.mean <= 1.5, "\(difference)")
   }
 
+  /// The model-input path decodes a HEIF file without its rotation and mirroring and leaves
+  /// them to the resampler: the stored pixels, turned by the orientation they come with, are
+  /// exactly libheif's upright decode, and the tensor is the same up to float rounding.
+  @Test(arguments: decodable.filter { divergences[$0.file] == nil })
+  func theStoredPixelsTurnedByTheirOrientationAreTheUprightDecode(
+    fixture: FormatFixtures.Case
+  ) throws {
+    let data = try Data(contentsOf: fixture.url)
+    let upright = try decoder.decode(data)
+    let spec = ModelInputSpec(width: 24, height: 16, cropAndScale: .centerCrop)
+    let photo = try spec.decode(data, decoder: decoder)
+    if fixture.file.contains("avif-orientation-") || fixture.file.hasSuffix("arrow.heic") {
+      // No clean aperture (pillow-heif's odd-sized HEIC files have one, so they take the
+      // upright decode): the transforms travel with the stored pixels.
+      let info = try decoder.inspect(data)
+      #expect(photo.image.orientation == info.containerOrientation)
+    }
+    let turned = photo.image.oriented()
+    #expect(turned.width == upright.width && turned.height == upright.height)
+    #expect(turned.format == upright.format && turned.pixels == upright.pixels)
+    // The resampler turns while it scales: the same weights, summed in another order.
+    let viaStored = try spec.tensor(fromDecoded: photo).tensor.values
+    let viaUpright = try spec.tensor(from: upright).tensor.values
+    #expect(viaStored.count == viaUpright.count)
+    let largest = zip(viaStored, viaUpright).map { abs($0 - $1) }.max() ?? .infinity
+    #expect(largest <= 1e-3, "largest tensor difference \(largest)")
+  }
+
+  /// One thread or many, a grid (the iPhone photo) and a single stream (10-bit, alpha) decode
+  /// to the same pixels: the threads only share the work.
+  @Test(arguments: ["arrow.heic", "RGBA_10__128x128.heif", "iphone-orientation-6.heic"])
+  func oneThreadAndManyGiveTheSamePixels(name: String) throws {
+    let fixture = try #require(Self.decodable.first { $0.file.hasSuffix("/" + name) })
+    let data = try Data(contentsOf: fixture.url)
+    let alone = try ImageDecoder(options: DecodingOptions(threadCount: 1)).decode(data)
+    let shared = try ImageDecoder(options: DecodingOptions(threadCount: 4)).decode(data)
+    #expect(alone.width == shared.width && alone.height == shared.height)
+    #expect(alone.pixels == shared.pixels)
+  }
+
   @Test(arguments: decodable.filter { divergences[$0.file] != nil })
   func divergingFilesGiveAnImageOrATypedError(fixture: FormatFixtures.Case) throws {
     let data = try Data(contentsOf: fixture.url)
