@@ -41,30 +41,7 @@ import torch
 
 import onnx
 import onnxruntime
-
-
-def import_torchvision():
-    """torchvision, also next to torch's CPU-only wheel.
-
-    PyPI's torchvision wheels link CUDA, so beside the CPU wheel their C extension (detection
-    ops only) cannot load, and the import fails registering fake kernels for two of those ops.
-    Classification models never call them: declaring the two schemas lets the import succeed.
-    """
-    try:
-        import torchvision
-
-        return torchvision
-    except RuntimeError:
-        for name in [name for name in sys.modules if name.split(".")[0] == "torchvision"]:
-            del sys.modules[name]
-    library = torch.library.Library("torchvision", "DEF")
-    library.define("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
-    library.define("qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
-    import_torchvision.library = library
-    import torchvision
-
-    return torchvision
-
+from torchvision_cpu import import_torchvision
 
 torchvision = import_torchvision()
 warnings.filterwarnings("ignore")
