@@ -23,6 +23,8 @@ Also written: `createml-scene-print.mlmodel` (a pipeline whose first model is Vi
 feature print, as Create ML saves an image classifier; its weights live in Apple's OS) and
 `mobilenet_v2-mlprogram.mlpackage` (an ML Program, what converters emit by default).
 
+Fixtures already written (their .json exists) are kept.
+
 Usage: generate.py OUTPUT_DIR PHOTO...
 """
 
@@ -57,6 +59,7 @@ LABELS = [f"category {index:04d}" for index in range(1000)]
 FIXTURES = [
     ("mobilenet_v2-fp32-rgb", "mobilenet_v2", "fp32", "RGB"),
     ("mobilenet_v2-fp16-bgr", "mobilenet_v2", "fp16", "BGR"),
+    ("mobilenet_v2-int8-rgb", "mobilenet_v2", "int8", "RGB"),
     ("resnet18-fp32-bgr", "resnet18", "fp32", "BGR"),
     ("resnet18-int8-rgb", "resnet18", "int8", "RGB"),
     ("squeezenet1_1-fp32-rgb", "squeezenet1_1", "fp32", "RGB"),
@@ -91,6 +94,10 @@ def round_weights(model: torch.nn.Module, precision: str) -> None:
                 module.bias.data = module.bias.data.half().float()
         elif precision == "int8":
             module.weight.data = torch.from_numpy(linear_grid(weight.numpy(), 8))
+            if module.bias is not None:
+                # coremltools quantizes a bias vector too, as one channel.
+                bias = module.bias.data.numpy().reshape(1, -1)
+                module.bias.data = torch.from_numpy(linear_grid(bias, 8).reshape(-1))
         elif precision == "lut4":
             module.weight.data = torch.from_numpy(palette_grid(weight.numpy(), 16))
 
@@ -174,9 +181,10 @@ def dequantized(params, count: int) -> np.ndarray | None:
 
 
 def check_weights(mlmodel, model: torch.nn.Module) -> None:
-    """Every stored convolution and dense weight is one of the model's, exactly."""
-    remaining = [m.weight.detach().numpy().reshape(-1) for m in model.modules()
-                 if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear))]
+    """Every stored convolution and dense weight and bias is one of the model's, exactly."""
+    layers = [m for m in model.modules() if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear))]
+    remaining = [m.weight.detach().numpy().reshape(-1) for m in layers]
+    remaining += [m.bias.detach().numpy().reshape(-1) for m in layers if m.bias is not None]
     spec = mlmodel.get_spec()
     for layer in spec.neuralNetworkClassifier.layers:
         kind = layer.WhichOneof("layer")
@@ -185,13 +193,16 @@ def check_weights(mlmodel, model: torch.nn.Module) -> None:
         part = getattr(layer, kind)
         count = (part.outputChannels * part.kernelChannels * int(np.prod(part.kernelSize))
                  if kind == "convolution" else part.outputChannels * part.inputChannels)
-        values = dequantized(part.weights, count)
-        match = next((i for i, w in enumerate(remaining) if w.size == values.size and
-                      np.max(np.abs(w - values)) <= 1e-6 * max(1.0, float(np.max(np.abs(w))))),
-                     None)
-        if match is None:
-            raise SystemExit(f"{layer.name}: the stored weights are none of the model's")
-        remaining.pop(match)
+        stored = [("weights", dequantized(part.weights, count))]
+        if part.hasBias:
+            stored.append(("bias", dequantized(part.bias, part.outputChannels)))
+        for what, values in stored:
+            match = next((i for i, w in enumerate(remaining) if w.size == values.size and
+                          np.max(np.abs(w - values)) <= 1e-6 * max(1.0, float(np.max(np.abs(w))))),
+                         None)
+            if match is None:
+                raise SystemExit(f"{layer.name}: the stored {what} are none of the model's")
+            remaining.pop(match)
     if remaining:
         raise SystemExit(f"{len(remaining)} weights of the model are not in the file")
 
@@ -224,6 +235,8 @@ def reference(model: torch.nn.Module, spec, pixels: np.ndarray) -> np.ndarray:
 
 def write_fixture(out: Path, name: str, architecture: str, precision: str, layout: str,
                   pixels: np.ndarray, photos: list[Path]) -> None:
+    if (out / f"{name}.json").exists():  # written last: the fixture is complete
+        return
     model = build(architecture)
     round_weights(model, precision)
     mlmodel = convert(model, layout, precision)
@@ -309,7 +322,8 @@ def main() -> int:
     for name, architecture, precision, layout in FIXTURES:
         write_fixture(out, name, architecture, precision, layout, pixels, photos)
     write_create_ml_pipeline(out)
-    write_ml_program(out)
+    if not (out / "mobilenet_v2-mlprogram.mlpackage").exists():
+        write_ml_program(out)
     return 0
 
 

@@ -168,6 +168,25 @@ struct ProtobufReader {
       buffer: buffer, range: range, depth: depth + 1, maximumDepth: maximumDepth)
   }
 
+  /// A reader over a nested message whose payload range an earlier read returned.
+  ///
+  /// - Parameter range: A range of ``buffer`` inside this message.
+  /// - Returns: A reader over the nested message.
+  /// - Throws: `limitExceeded` when nesting is too deep, `malformedFile` for a range outside
+  ///   this message.
+  func message(in range: Range<Int>) throws(NeuralCoreError) -> ProtobufReader {
+    guard range.lowerBound >= 0, range.upperBound <= end else {
+      throw malformed("nested message outside its parent", at: range.lowerBound)
+    }
+    guard depth + 1 <= maximumDepth else {
+      throw NeuralCoreError(
+        .limitExceeded,
+        "protobuf messages nested deeper than \(maximumDepth) at byte \(range.lowerBound)")
+    }
+    return ProtobufReader(
+      buffer: buffer, range: range, depth: depth + 1, maximumDepth: maximumDepth)
+  }
+
   /// Skips a field's payload.
   ///
   /// - Parameter wireType: The field's wire type.

@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NeuralCore
+
+/// Core ML models as coremltools converts them (`Scripts/coreml-fixtures/generate.sh`:
+/// MobileNet v2, ResNet-18 and SqueezeNet 1.1 with random weights; FP32, FP16, 8-bit linear and
+/// 4-bit look-up-table weights; RGB and BGR inputs with scale and biases), run on real photos
+/// and compared with PyTorch's outputs for the same pixels: within 1e-3 x max(1, max |ref|),
+/// and the same five best labels.
+@Suite(
+  .serialized,
+  .enabled(if: CoreMLFixtures.isAvailable, Comment(rawValue: CoreMLFixtures.skipReason)))
+struct CoreMLFixtureTests {
+  @Test func theFixturesAreThere() {
+    let precisions = Set(CoreMLFixtures.cases.map(\.precision))
+    #expect(precisions == ["fp32", "fp16", "int8", "lut4"], "\(precisions)")
+    #expect(Set(CoreMLFixtures.cases.map(\.colorLayout)) == ["RGB", "BGR"])
+  }
+
+  /// The fixtures this build runs: all in release; debug builds leave out ResNet-18, whose
+  /// planning takes 40 s unoptimized (every precision is on MobileNet v2 or SqueezeNet too).
+  static func runnable() -> [CoreMLFixtures.Case] {
+    #if DEBUG
+      CoreMLFixtures.cases.filter { $0.architecture != "resnet18" }
+    #else
+      CoreMLFixtures.cases
+    #endif
+  }
+
+  @Test(arguments: runnable())
+  func outputsMatchPyTorch(_ fixture: CoreMLFixtures.Case) throws {
+    let start = ContinuousClock.now
+    let model = try CoreMLModel(contentsOfFile: fixture.model.path)
+    let read = ContinuousClock.now
+    #expect(model.imageInput.width == 224 && model.imageInput.height == 224)
+    #expect(model.imageInput.colorLayout == (fixture.colorLayout == "BGR" ? .bgr : .rgb))
+    let labels = try #require(model.classLabels)
+    #expect(labels.count == 1000)
+    let session = try InferenceSession(model: model.graph, options: SessionOptions(threadCount: 2))
+    print("coreml \(fixture.name): read in \(read - start), planned in \(ContinuousClock.now - read)")
+    let pixels = try NPYFile.read(contentsOfFile: fixture.pixels.path)
+    let expected = try NPYFile.read(contentsOfFile: fixture.outputs.path)
+    #expect(pixels.shape == [fixture.photos.count, 224, 224, 3])
+    let classes = expected.shape[1]
+    let pixelInput = model.graph.graph.inputs[0].name
+    // Debug builds run the first two photos; `.ci/run`'s release job runs every photo.
+    #if DEBUG
+      let rows = fixture.photos.prefix(2).enumerated()
+    #else
+      let rows = fixture.photos.enumerated()
+    #endif
+    for (row, photo) in rows {
+      let input = try Self.planes(
+        pixels, row: row, bgr: model.imageInput.colorLayout == .bgr)
+      let output = try #require(try session.run([pixelInput: input])[model.scoresOutput])
+      #expect(output.count == classes, "\(photo): \(output.shape)")
+      let reference = Array(expected.scalars[(row * classes)..<((row + 1) * classes)])
+      let scale = max(1, reference.map(abs).max() ?? 0)
+      let largest = zip(output.scalars, reference).map { abs($0 - $1) }.max() ?? .infinity
+      #expect(
+        largest <= 1e-3 * scale, "\(fixture.name) \(photo): largest difference \(largest)")
+      let top5 = output.scalars.indices.sorted { output.scalars[$0] > output.scalars[$1] }
+        .prefix(5).map { labels[$0] }
+      #expect(top5 == fixture.top5[row], "\(fixture.name) \(photo)")
+    }
+  }
+
+  /// One photo's pixels, HWC RGB, as the NCHW planes the model takes, in its colour order.
+  static func planes(_ pixels: Tensor, row: Int, bgr: Bool) throws -> Tensor {
+    let side = 224
+    let area = side * side
+    var planes = [Float](repeating: 0, count: 3 * area)
+    let base = row * area * 3
+    for index in 0..<area {
+      for channel in 0..<3 {
+        let plane = bgr ? 2 - channel : channel
+        planes[plane * area + index] = pixels.scalars[base + index * 3 + channel]
+      }
+    }
+    return try Tensor(shape: [1, 3, side, side], scalars: planes)
+  }
+}
