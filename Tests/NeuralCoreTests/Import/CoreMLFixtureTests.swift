@@ -39,7 +39,8 @@ struct CoreMLFixtureTests {
     let labels = try #require(model.classLabels)
     #expect(labels.count == 1000)
     let session = try InferenceSession(model: model.graph, options: SessionOptions(threadCount: 2))
-    print("coreml \(fixture.name): read in \(read - start), planned in \(ContinuousClock.now - read)")
+    print(
+      "coreml \(fixture.name): read in \(read - start), planned in \(ContinuousClock.now - read)")
     let pixels = try NPYFile.read(contentsOfFile: fixture.pixels.path)
     let expected = try NPYFile.read(contentsOfFile: fixture.outputs.path)
     #expect(pixels.shape == [fixture.photos.count, 224, 224, 3])
