@@ -52,6 +52,22 @@ public final class InferenceSession: Sendable {
     try self.init(model: model, options: options, kernels: KernelSet.selected())
   }
 
+  /// Loads the network of a Core ML model.
+  ///
+  /// Its one input is ``CoreMLModel/inputName`` (the image's raw 0-255 samples,
+  /// `[1, channels, height, width]` in the model's colour order) and its output
+  /// ``CoreMLModel/scoresOutput``.
+  ///
+  /// - Parameters:
+  ///   - coreMLModel: The parsed model.
+  ///   - options: Thread count and other settings.
+  /// - Throws: ``NeuralCoreError`` as ``init(model:options:)`` does.
+  public convenience init(coreMLModel: CoreMLModel, options: SessionOptions = SessionOptions())
+    throws(NeuralCoreError)
+  {
+    try self.init(model: coreMLModel.graph, options: options)
+  }
+
   /// Loads a parsed ONNX model for the given kernel set (tests compare the sets this way).
   init(model: ONNXModel, options: SessionOptions, kernels: KernelSet) throws(NeuralCoreError) {
     graph = try ImportedGraph(model: model, kernels: kernels)

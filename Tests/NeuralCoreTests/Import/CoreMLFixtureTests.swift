@@ -38,14 +38,15 @@ struct CoreMLFixtureTests {
     #expect(model.imageInput.colorLayout == (fixture.colorLayout == "BGR" ? .bgr : .rgb))
     let labels = try #require(model.classLabels)
     #expect(labels.count == 1000)
-    let session = try InferenceSession(model: model.graph, options: SessionOptions(threadCount: 2))
+    let session = try InferenceSession(
+      coreMLModel: model, options: SessionOptions(threadCount: 2))
     print(
       "coreml \(fixture.name): read in \(read - start), planned in \(ContinuousClock.now - read)")
     let pixels = try NPYFile.read(contentsOfFile: fixture.pixels.path)
     let expected = try NPYFile.read(contentsOfFile: fixture.outputs.path)
     #expect(pixels.shape == [fixture.photos.count, 224, 224, 3])
     let classes = expected.shape[1]
-    let pixelInput = model.graph.graph.inputs[0].name
+    let pixelInput = model.inputName
     // Debug builds run the first two photos; `.ci/run`'s release job runs every photo.
     #if DEBUG
       let rows = fixture.photos.prefix(2).enumerated()

@@ -154,28 +154,10 @@ import Testing
     let bytes = try FileBytesForTests.read(path)
     var generator = SeededGenerator(seed: 0x0_4E58_2024)
     var outcomes = FuzzOutcomes()
-    // Truncations: dense over the graph structure at the start, then spread over the weights.
-    let offsets =
-      Array(stride(from: 0, to: 4_096, by: 41))
-      + (0..<60).map { _ in Int.random(in: 0..<bytes.count, using: &generator) }
-    for offset in offsets {
-      outcomes.record { _ = try ONNXModel(serializedBytes: Array(bytes[..<offset])) }
-    }
-    // Byte flips, mostly in the node and header region where they change structure.
-    for round in 0..<200 {
-      var mutated = bytes
-      let region = round % 4 == 0 ? bytes.count : min(bytes.count, 65_536)
-      for _ in 0..<Int.random(in: 1...8, using: &generator) {
-        mutated[Int.random(in: 0..<region, using: &generator)] ^= UInt8.random(
-          in: 1...255, using: &generator)
-      }
-      outcomes.record { _ = try ONNXModel(serializedBytes: mutated) }
-    }
-    // Varint overflows written over field keys near the start.
-    for _ in 0..<40 {
-      var mutated = bytes
-      let start = Int.random(in: 0..<4_096, using: &generator)
-      for index in start..<(start + 11) { mutated[index] = 0xFF }
+    let variants = ModelMutations.variants(
+      of: bytes, generator: &generator, structure: 4_096, region: 65_536, truncationStride: 41,
+      randomTruncations: 60)
+    for mutated in variants {
       outcomes.record { _ = try ONNXModel(serializedBytes: mutated) }
     }
     print("ONNX fuzz: \(outcomes)")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A Core ML model file (`.mlmodel`) whose neural network this library runs: its image input
 /// with Core ML's preprocessing, its class labels, and the network lowered to the graph the ONNX
 /// importer builds.
@@ -47,7 +49,11 @@ public struct CoreMLModel: Sendable {
   /// The network, lowered to ONNX nodes (opset 13).
   package let graph: ONNXModel
 
-  /// Reads a `.mlmodel` file.
+  /// The network input an ``InferenceSession`` made from this model takes: the image's raw
+  /// 0-255 samples, `[1, channels, height, width]` in the model's colour order.
+  public var inputName: String { graph.graph.inputs[0].name }
+
+  /// Reads a `.mlmodel` file (or the model of an `.mlpackage` folder).
   ///
   /// - Parameters:
   ///   - path: The file's path.
@@ -58,8 +64,16 @@ public struct CoreMLModel: Sendable {
   public init(contentsOfFile path: String, limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
+    var isDirectory: ObjCBool = false
+    var file = path
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      // An `.mlpackage` keeps its model description here (an ML Program's weights beside it).
+      file = (path as NSString).appendingPathComponent("Data/com.apple.CoreML/model.mlmodel")
+    }
     try self.init(
-      serializedBytes: FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes),
+      serializedBytes: FileBytes.read(path: file, maximumBytes: limits.maximumFileBytes),
       limits: limits)
   }
 
@@ -122,7 +136,20 @@ public struct CoreMLModel: Sendable {
     if model.has(303) {
       throw NeuralCoreError(.unsupported, "Core ML neural network regressors are not run yet")
     }
-    if model.has(200) || model.has(201) || model.has(202) {
+    // A pipeline classifier or regressor wraps a `Pipeline` (field 1); field 202 is one.
+    var pipeline = try model.message(202)
+    for wrapper in [200, 201] where pipeline == nil {
+      pipeline = try model.message(wrapper)?.message(1)
+    }
+    if let pipeline {
+      if try pipeline.messages(1).first?.has(2002) == true {
+        throw NeuralCoreError(
+          .unsupported,
+          "this is a Create ML image classifier: its first model is Apple's Vision feature print, "
+            + "whose weights ship with Apple's operating systems and are not in the file, so it "
+            + "cannot run anywhere else; retrain the classifier on a backbone you can export "
+            + "(to ONNX, say)")
+      }
       throw NeuralCoreError(.unsupported, "Core ML pipelines are not run yet")
     }
     if model.has(502) {
