@@ -11,6 +11,9 @@ fixture into the output folder:
     NAME.pixels.npy     uint8 [N, 224, 224, 3]: the photos in RGB, shorter side scaled to 224
                         with Pillow's bilinear filter and centre-cropped (Vision's centerCrop)
     NAME.outputs.npy    float32 [N, 1000]: the model's output for those pixels, from PyTorch
+    photos/PHOTO.png    the 224 x 224 crops as PNG, so a classification of one sees exactly the
+                        pixels the reference saw (a random-weight network's near-tied scores
+                        would otherwise swap places under another resampler)
 
 Core ML computes `channelScale * pixel + bias` per colour and feeds the channels in the model's
 colour order; the reference does the same from the values stored in the file. BatchNorm is folded
@@ -319,6 +322,10 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     photos = [Path(path) for path in sys.argv[2:]]
     pixels = load_pixels(photos)
+    # The crops themselves, lossless: classifying one runs the model on exactly these pixels.
+    (out / "photos").mkdir(exist_ok=True)
+    for path, crop in zip(photos, pixels):
+        Image.fromarray(crop).save(out / "photos" / f"{path.stem}.png")
     for name, architecture, precision, layout in FIXTURES:
         write_fixture(out, name, architecture, precision, layout, pixels, photos)
     write_create_ml_pipeline(out)

@@ -9,8 +9,9 @@ enum ModelOptions {
 
   static let help = """
       --model default|FILE  default: EfficientNet-Lite0 (ImageNet-1k) from the model cache;
-                            FILE: an EfficientNet-Lite0 .pth checkpoint, or an .onnx model
-                            with a JSON sidecar next to it (see ClassifierKit's docs)
+                            FILE: an EfficientNet-Lite0 .pth checkpoint, a Core ML
+                            .mlmodel, or an .onnx model with a JSON sidecar next to it
+                            (see ClassifierKit's docs)
       --threads N           threads for the network and a HEIC photo's decoding
                             (default: all cores)
       --exact               decode JPEG photos at full size, as the reference preprocessing
@@ -41,8 +42,8 @@ enum ModelOptions {
       jpegScaling: arguments.has("exact") ? .exact : .automatic)
   }
 
-  /// The `--model` syntax: `default`, a `.pth` EfficientNet-Lite0 checkpoint, or an ONNX file
-  /// with its JSON sidecar.
+  /// The `--model` syntax: `default`, a `.pth` EfficientNet-Lite0 checkpoint, a Core ML
+  /// `.mlmodel`, or an ONNX file with its JSON sidecar.
   private static func load(model name: String, threadCount: Int?)
     throws(ClassificationError) -> NetworkClassifier
   {
@@ -53,8 +54,13 @@ enum ModelOptions {
     guard FileManager.default.fileExists(atPath: url.path) else {
       throw ClassificationError(.modelUnavailable, "the model file \(name) does not exist")
     }
-    if url.pathExtension.lowercased() == "pth" {
+    switch url.pathExtension.lowercased() {
+    case "pth":
       return try NetworkClassifier.efficientNetLite0(checkpoint: url, threadCount: threadCount)
+    case "mlmodel", "mlpackage":
+      return try NetworkClassifier.coreML(contentsOf: url, threadCount: threadCount)
+    default:
+      break
     }
     return try NetworkClassifier.onnx(contentsOf: url, threadCount: threadCount)
   }

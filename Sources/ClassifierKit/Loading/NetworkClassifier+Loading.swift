@@ -1,4 +1,5 @@
 public import Foundation
+import ImagePipeline
 import NeuralCore
 
 extension NetworkClassifier {
@@ -73,6 +74,55 @@ extension NetworkClassifier {
       throw ClassificationError(
         .modelUnavailable, "cannot load the ONNX model \(url.path)", underlying: error)
     }
+    return try NetworkClassifier(session: session, description: description)
+  }
+
+  /// Loads a Core ML classifier (`.mlmodel`, or an `.mlpackage` to be told why it cannot run):
+  /// the input size, colour order, Core ML's scale and biases and the labels all come from the
+  /// file, so no sidecar is needed.
+  ///
+  /// Photos are prepared with Vision's default crop, ``CropAndScale/centerCrop``. Confidences
+  /// are softmax probabilities as for every model; a network that already ends in a softmax
+  /// keeps its own.
+  ///
+  /// - Parameters:
+  ///   - url: The model file.
+  ///   - threadCount: The threads one network call may use; `nil` means every active processor.
+  /// - Returns: The classifier.
+  /// - Throws: ``ClassificationError`` with code `modelUnavailable` when the file cannot be
+  ///   read or run (the `NeuralCoreError`, which says why, as ``ClassificationError/underlying``).
+  public static func coreML(contentsOf url: URL, threadCount: Int? = nil)
+    throws(ClassificationError) -> NetworkClassifier
+  {
+    try requireKernelSet()
+    let model: CoreMLModel
+    let session: InferenceSession
+    do {
+      model = try CoreMLModel(contentsOfFile: url.path)
+      session = try InferenceSession(
+        coreMLModel: model, options: SessionOptions(threadCount: threadCount))
+    } catch {
+      throw ClassificationError(
+        .modelUnavailable, "cannot run the Core ML model \(url.path): \(error.message)",
+        underlying: error)
+    }
+    let order: ChannelOrder
+    switch model.imageInput.colorLayout {
+    case .rgb: order = .rgb
+    case .bgr: order = .bgr
+    case .grayscale:
+      throw ClassificationError(
+        .modelUnavailable,
+        "cannot run the Core ML model \(url.path): grayscale image inputs are not run yet")
+    }
+    let input = ModelInputSpec(
+      width: model.imageInput.width, height: model.imageInput.height, cropAndScale: .centerCrop,
+      normalization: .identity, channelOrder: order)
+    let labels = model.classLabels ?? []
+    let description = ModelDescription(
+      name: url.deletingPathExtension().lastPathComponent, input: input, labels: labels,
+      inputName: model.inputName, outputName: model.scoresOutput,
+      scoresAreProbabilities: model.scoresAreProbabilities)
     return try NetworkClassifier(session: session, description: description)
   }
 

@@ -15,6 +15,9 @@ public struct ModelDescription: Sendable, Hashable {
   public var inputName: String?
   /// The network output that holds the class scores; `nil` uses the first output.
   public var outputName: String?
+  /// Whether the scores are already probabilities (the network ends in a softmax), so softmax
+  /// scoring keeps them as they are.
+  public var scoresAreProbabilities: Bool
 
   /// Creates a description.
   ///
@@ -24,15 +27,18 @@ public struct ModelDescription: Sendable, Hashable {
   ///   - labels: The labels in class-index order.
   ///   - inputName: The network input for the image; `nil` uses the first input.
   ///   - outputName: The network output with the scores; `nil` uses the first output.
+  ///   - scoresAreProbabilities: Whether the network already ends in a softmax; `false` by
+  ///     default.
   public init(
     name: String, input: ModelInputSpec, labels: [String], inputName: String? = nil,
-    outputName: String? = nil
+    outputName: String? = nil, scoresAreProbabilities: Bool = false
   ) {
     self.name = name
     self.input = input
     self.labels = labels
     self.inputName = inputName
     self.outputName = outputName
+    self.scoresAreProbabilities = scoresAreProbabilities
   }
 
   /// EfficientNet-Lite0 on ImageNet-1k: 224 x 224, the Lite center crop of 224/256 of the shorter

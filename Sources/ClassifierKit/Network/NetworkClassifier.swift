@@ -142,6 +142,11 @@ public struct NetworkClassifier: ImageClassificationModel {
     }
     var results: [[Classification]] = []
     results.reserveCapacity(inputs.count)
+    var options = options
+    if model.scoresAreProbabilities, options.scoring == .softmax {
+      // The network's softmax already made them probabilities.
+      options.scoring = .raw
+    }
     var start = 0
     while start < inputs.count {
       let end = min(inputs.count, start + max(1, maximumBatchSize))

@@ -19,17 +19,7 @@ struct CoreMLFixtureTests {
     #expect(Set(CoreMLFixtures.cases.map(\.colorLayout)) == ["RGB", "BGR"])
   }
 
-  /// The fixtures this build runs: all in release; debug builds leave out ResNet-18, whose
-  /// planning takes 40 s unoptimized (every precision is on MobileNet v2 or SqueezeNet too).
-  static func runnable() -> [CoreMLFixtures.Case] {
-    #if DEBUG
-      CoreMLFixtures.cases.filter { $0.architecture != "resnet18" }
-    #else
-      CoreMLFixtures.cases
-    #endif
-  }
-
-  @Test(arguments: runnable())
+  @Test(arguments: CoreMLFixtures.runnable)
   func outputsMatchPyTorch(_ fixture: CoreMLFixtures.Case) throws {
     let start = ContinuousClock.now
     let model = try CoreMLModel(contentsOfFile: fixture.model.path)

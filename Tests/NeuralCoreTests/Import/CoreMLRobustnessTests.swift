@@ -67,7 +67,9 @@ struct CoreMLRobustnessTests {
 /// Core ML models written field by field, so no fixture is needed.
 struct CoreMLWrittenModelTests {
   /// A small network written field by field: a 4 x 4 RGB image into one convolution.
-  static func network(outputChannels: Int64, kernelChannels: Int64, weights: Int) -> [UInt8] {
+  static func network(
+    outputChannels: Int64, kernelChannels: Int64, weights: Int, softmax: Bool = false
+  ) -> [UInt8] {
     var writer = ProtobufWriter()
     writer.int(1, 4)
     writer.message(2) { description in
@@ -97,6 +99,14 @@ struct CoreMLWrittenModelTests {
           }
         }
       }
+      if softmax {
+        network.message(1) { layer in
+          layer.string(1, "probabilities")
+          layer.string(2, "out")
+          layer.string(3, "probs")
+          layer.message(175) { _ in }
+        }
+      }
     }
     return writer.bytes
   }
@@ -108,6 +118,21 @@ struct CoreMLWrittenModelTests {
     let output = try session.run(
       [model.graph.graph.inputs[0].name: Tensor(repeating: 1, shape: [1, 3, 4, 4])])
     #expect(output[model.scoresOutput]?.shape == [1, 2, 4, 4])
+  }
+
+  @Test func aNetworkEndingInASoftmaxSaysItsScoresAreProbabilities() throws {
+    let plain = try CoreMLModel(
+      serializedBytes: Self.network(outputChannels: 2, kernelChannels: 3, weights: 6))
+    #expect(!plain.scoresAreProbabilities && plain.scoresOutput == "out")
+    let model = try CoreMLModel(
+      serializedBytes: Self.network(
+        outputChannels: 2, kernelChannels: 3, weights: 6, softmax: true))
+    #expect(model.scoresAreProbabilities && model.scoresOutput == "probs")
+    let session = try InferenceSession(coreMLModel: model)
+    let output = try #require(
+      try session.run([model.inputName: Tensor(repeating: 1, shape: [1, 3, 4, 4])])["probs"])
+    // Zero weights: both channels score 0, so each has probability 1/2.
+    #expect(output.scalars.allSatisfy { abs($0 - 0.5) < 1e-6 })
   }
 
   @Test func aHugeDeclaredWeightCountIsRefusedBeforeAllocating() {

@@ -46,6 +46,9 @@ public struct CoreMLModel: Sendable {
   /// The name of the output that holds one score per class (for a classifier) or the network's
   /// output.
   public let scoresOutput: String
+  /// Whether ``scoresOutput`` comes from a softmax layer, so it holds probabilities (many
+  /// converted classifiers end without one: their "probabilities" are logits).
+  public let scoresAreProbabilities: Bool
   /// The network, lowered to ONNX nodes (opset 13).
   package let graph: ONNXModel
 
@@ -113,6 +116,8 @@ public struct CoreMLModel: Sendable {
     self.imageInput = input
     self.classLabels = labels
     self.scoresOutput = scores
+    let producer = layers.last { $0.strings(3).first == scores }
+    self.scoresAreProbabilities = producer?.oneOf([175, 950]) != nil
     let channels = input.colorLayout == .grayscale ? 1 : 3
     let inputType = ONNXValueType.tensor(
       elementType: .float,
