@@ -81,7 +81,7 @@ extension NetworkClassifier {
   /// the input size, colour order, Core ML's scale and biases and the labels all come from the
   /// file, so no sidecar is needed.
   ///
-  /// Photos are prepared with Vision's default crop, ``CropAndScale/centerCrop``. Confidences
+  /// Photos are prepared with Vision's default crop, `CropAndScale.centerCrop`. Confidences
   /// are softmax probabilities as for every model; a network that already ends in a softmax
   /// keeps its own.
   ///

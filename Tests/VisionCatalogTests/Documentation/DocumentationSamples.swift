@@ -157,6 +157,13 @@ func importingONNXSample() throws {
   print(session.inputs)  // [TensorDescription(name: "input", shape: [nil, 3, 224, 224])]
 }
 
+func importingCoreMLSample(pixels: Tensor) throws {
+  let model = try CoreMLModel(contentsOfFile: "MobileNetV2.mlmodel")
+  let session = try InferenceSession(coreMLModel: model)
+  let scores = try session.run([model.inputName: pixels])[model.scoresOutput]
+  _ = scores
+}
+
 func importingCheckpointSample() throws {
   let state = try StateDict(contentsOfFile: "efficientnet-lite0-57934424.pth")
   print(state.count)  // 296
