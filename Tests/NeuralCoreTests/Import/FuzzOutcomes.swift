@@ -44,14 +44,14 @@ enum FileBytesForTests {
 enum ModelMutations {
   static func variants(
     of bytes: [UInt8], generator: inout SeededGenerator, structure: Int, region: Int,
-    truncationStride: Int, randomTruncations: Int
+    truncationStride: Int, randomTruncations: Int, flips: Int = 200
   ) -> [[UInt8]] {
     var variants: [[UInt8]] = []
     let offsets =
       Array(stride(from: 0, to: min(structure, bytes.count), by: truncationStride))
       + (0..<randomTruncations).map { _ in Int.random(in: 0..<bytes.count, using: &generator) }
     for offset in offsets { variants.append(Array(bytes[..<offset])) }
-    for round in 0..<200 {
+    for round in 0..<flips {
       var mutated = bytes
       let limit = round % 4 == 0 ? bytes.count : min(bytes.count, region)
       for _ in 0..<Int.random(in: 1...8, using: &generator) {
