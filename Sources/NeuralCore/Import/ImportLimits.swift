@@ -69,4 +69,17 @@ public struct ImportLimits: Sendable, Hashable {
     }
     return count
   }
+
+  /// Refuses serialized data longer than ``maximumFileBytes`` before it is parsed.
+  ///
+  /// - Parameters:
+  ///   - count: The data's length in bytes.
+  ///   - what: What the data is (`model`, `tensor`, `checkpoint`), for the message.
+  /// - Throws: ``NeuralCoreError`` with code `limitExceeded` past the limit.
+  func checkFileSize(_ count: Int, of what: String) throws(NeuralCoreError) {
+    guard count <= maximumFileBytes else {
+      throw NeuralCoreError(
+        .limitExceeded, "\(what) has \(count) bytes, above the limit \(maximumFileBytes)")
+    }
+  }
 }

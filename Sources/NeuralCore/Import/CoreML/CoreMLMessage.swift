@@ -110,20 +110,24 @@ struct CoreMLMessage {
           throw NeuralCoreError(
             .malformedFile, "Core ML float list \(number) has \(range.count) bytes")
         }
-        // Little-endian on the wire and on every host this package builds for. Safety: the
-        // target holds at least `range.count / 4` floats, exactly the bytes copied.
-        let floats = [Float](unsafeUninitializedCapacity: range.count / 4) { target, count in
-          reader.buffer[range].withUnsafeBytes { source in
-            UnsafeMutableRawBufferPointer(target).copyMemory(from: source)
-          }
-          count = range.count / 4
-        }
-        values += floats
+        values += Self.littleEndianFloats(reader.buffer[range])
       case .scalar:
         throw NeuralCoreError(.malformedFile, "Core ML field \(number) is not a float list")
       }
     }
     return values
+  }
+
+  /// Little-endian float32 values (the wire's order and that of every host this package builds
+  /// for); `bytes.count` must be a multiple of 4.
+  static func littleEndianFloats(_ bytes: ArraySlice<UInt8>) -> [Float] {
+    [Float](unsafeUninitializedCapacity: bytes.count / 4) { target, count in
+      // Safety: the target holds at least `bytes.count / 4` floats, exactly the bytes copied.
+      bytes.withUnsafeBytes { source in
+        UnsafeMutableRawBufferPointer(target).copyMemory(from: source)
+      }
+      count = bytes.count / 4
+    }
   }
 
   /// The one-of case present among `numbers`, if any (a valid file sets at most one).

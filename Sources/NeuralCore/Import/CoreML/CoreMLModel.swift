@@ -89,11 +89,7 @@ public struct CoreMLModel: Sendable {
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
-    guard bytes.count <= limits.maximumFileBytes else {
-      throw NeuralCoreError(
-        .limitExceeded,
-        "model has \(bytes.count) bytes, above the limit \(limits.maximumFileBytes)")
-    }
+    try limits.checkFileSize(bytes.count, of: "model")
     let model = try CoreMLMessage(
       ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth))
     let network = try Self.network(of: model)

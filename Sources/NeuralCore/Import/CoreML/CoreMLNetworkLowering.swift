@@ -8,6 +8,16 @@ struct CoreMLNetworkLowering {
   private(set) var nodes: [ONNXNode] = []
   private(set) var initializers: [ONNXTensor] = []
 
+  /// The `NeuralNetworkLayer` one-of field numbers this importer knows, named for messages.
+  private static let layerKinds: [Int: String] = [
+    100: "convolution", 120: "pooling", 130: "activation", 140: "innerProduct",
+    160: "batchnorm", 170: "l2normalize", 175: "softmax", 190: "crop", 200: "padding",
+    210: "upsample", 220: "unary", 230: "add", 231: "multiply", 240: "average", 245: "scale",
+    250: "bias", 260: "max", 261: "min", 300: "reshape", 301: "flatten", 310: "permute",
+    320: "concat", 660: "clip", 950: "softmaxND", 1140: "reshapeStatic",
+  ]
+  private static let layerKindNumbers = layerKinds.keys.sorted()
+
   init(limits: ImportLimits) {
     self.limits = limits
   }
@@ -22,14 +32,7 @@ struct CoreMLNetworkLowering {
         .malformedFile,
         "Core ML layer '\(name)' has \(inputs.count) inputs and \(outputs.count) outputs")
     }
-    let kinds: [Int: String] = [
-      100: "convolution", 120: "pooling", 130: "activation", 140: "innerProduct",
-      160: "batchnorm", 170: "l2normalize", 175: "softmax", 190: "crop", 200: "padding",
-      210: "upsample", 220: "unary", 230: "add", 231: "multiply", 240: "average", 245: "scale",
-      250: "bias", 260: "max", 261: "min", 300: "reshape", 301: "flatten", 310: "permute",
-      320: "concat", 660: "clip", 950: "softmaxND", 1140: "reshapeStatic",
-    ]
-    guard let kind = layer.oneOf(Array(kinds.keys).sorted()), let params = try layer.message(kind)
+    guard let kind = layer.oneOf(Self.layerKindNumbers), let params = try layer.message(kind)
     else {
       throw NeuralCoreError(
         .unsupported, "Core ML layer '\(name)' is of a kind this importer does not run")
@@ -52,7 +55,7 @@ struct CoreMLNetworkLowering {
     default:
       throw NeuralCoreError(
         .unsupported,
-        "Core ML layer '\(name)' is a \(kinds[kind] ?? "?") layer, which this importer does not "
+        "Core ML layer '\(name)' is a \(Self.layerKinds[kind] ?? "?") layer, which this importer does not "
           + "run yet")
     }
   }
@@ -297,24 +300,13 @@ struct CoreMLNetworkLowering {
     return values.map { Int($0) }
   }
 
-  /// The product of `dimensions`, checked against the element limit.
+  /// The product of `dimensions` (each at least 1), checked against the element limit.
   private func elementCount(_ dimensions: [Int], _ c: Context) throws(NeuralCoreError) -> Int {
-    var count = 1
-    for dimension in dimensions {
-      guard dimension > 0 else {
-        throw NeuralCoreError(
-          .malformedFile, "Core ML layer '\(c.name)' has weight dimensions \(dimensions)")
-      }
-      let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
-      guard !overflow, product <= limits.maximumElementCount else {
-        throw NeuralCoreError(
-          .limitExceeded,
-          "Core ML layer '\(c.name)' declares weights of \(dimensions), above the limit of "
-            + "\(limits.maximumElementCount) values")
-      }
-      count = product
+    guard dimensions.allSatisfy({ $0 > 0 }) else {
+      throw NeuralCoreError(
+        .malformedFile, "Core ML layer '\(c.name)' has weight dimensions \(dimensions)")
     }
-    return count
+    return try limits.checkedElementCount(of: dimensions, name: "\(c.name) weights")
   }
 
   private mutating func constant(_ name: String, _ values: [Float], shape: [Int])

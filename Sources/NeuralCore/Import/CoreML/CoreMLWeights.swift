@@ -38,11 +38,7 @@ enum CoreMLWeights {
         guard raw.count == count * 4 else {
           throw mismatch(what, count: count, found: "\(raw.count) raw bytes")
         }
-        return stride(from: raw.startIndex, to: raw.endIndex, by: 4).map { offset in
-          Float(
-            bitPattern: UInt32(raw[offset]) | UInt32(raw[offset + 1]) << 8
-              | UInt32(raw[offset + 2]) << 16 | UInt32(raw[offset + 3]) << 24)
-        }
+        return CoreMLMessage.littleEndianFloats(raw)
       }
       return try dequantized(raw, quantization, count: count, channels: channels, what: what)
     }

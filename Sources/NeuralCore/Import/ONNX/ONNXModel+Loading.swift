@@ -35,11 +35,7 @@ extension ONNXModel {
   private static func decode(
     _ bytes: [UInt8], limits: ImportLimits, externalData: ONNXExternalData?
   ) throws(NeuralCoreError) -> ONNXModel {
-    guard bytes.count <= limits.maximumFileBytes else {
-      throw NeuralCoreError(
-        .limitExceeded, "model has \(bytes.count) bytes, above the limit \(limits.maximumFileBytes)"
-      )
-    }
+    try limits.checkFileSize(bytes.count, of: "model")
     var reader = ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth)
     return try ONNXProtoDecoder(limits: limits, externalData: externalData).model(&reader)
   }
@@ -69,11 +65,7 @@ extension ONNXTensor {
   package init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
-    guard bytes.count <= limits.maximumFileBytes else {
-      throw NeuralCoreError(
-        .limitExceeded,
-        "tensor has \(bytes.count) bytes, above the limit \(limits.maximumFileBytes)")
-    }
+    try limits.checkFileSize(bytes.count, of: "tensor")
     var reader = ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth)
     self = try ONNXProtoDecoder(limits: limits).tensor(&reader)
   }

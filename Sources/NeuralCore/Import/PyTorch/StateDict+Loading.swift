@@ -23,11 +23,7 @@ extension StateDict {
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
-    guard bytes.count <= limits.maximumFileBytes else {
-      throw NeuralCoreError(
-        .limitExceeded,
-        "checkpoint has \(bytes.count) bytes, above the limit \(limits.maximumFileBytes)")
-    }
+    try limits.checkFileSize(bytes.count, of: "checkpoint")
     let reader = CheckpointReader(bytes: bytes, limits: limits)
     if ZipArchive.looksLikeZip(bytes) {
       self = try reader.readZipLayout()
