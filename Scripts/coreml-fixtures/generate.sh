@@ -10,11 +10,7 @@ out="${1:-$root/.cache/coreml-fixtures}"
 venv="$root/.cache/coreml-venv"
 python="${PYTHON:-python3}"
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-if ! "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"; then
-  echo "generate.sh: torch==2.13.0+cpu not found; using PyPI's torch==2.13.0" >&2
-  sed 's/^torch==2.13.0+cpu$/torch==2.13.0/' "$here/requirements.txt" >"$venv/requirements.txt"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$venv/requirements.txt"
-fi
+"$root/Scripts/onnx-zoo/install-requirements.sh" "$venv" "$here/requirements.txt"
 photos=("$root/Samples/coffee.png")
 shared="$root/../shared/models/photos"
 if [ -d "$shared" ]; then

@@ -13,11 +13,5 @@ python="${PYTHON:-python3}"
 if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
-# torch's CPU-only wheel (torch==2.13.0+cpu) when pip can find it (a local wheel or PyTorch's CPU
-# index in pip's configuration); otherwise PyPI's torch 2.13.0, which also runs on the CPU.
-if ! "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"; then
-  echo "generate.sh: torch==2.13.0+cpu not found; using PyPI's torch==2.13.0" >&2
-  sed 's/^torch==2.13.0+cpu$/torch==2.13.0/' "$here/requirements.txt" >"$venv/requirements.txt"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$venv/requirements.txt"
-fi
+"$here/install-requirements.sh" "$venv" "$here/requirements.txt"
 "$venv/bin/python" "$here/generate.py" "$out" "$@"
