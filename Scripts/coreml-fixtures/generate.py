@@ -51,6 +51,8 @@ import coremltools as ct  # noqa: E402
 from coremltools.models.neural_network import quantization_utils  # noqa: E402
 from torch.fx.experimental.optimization import fuse  # noqa: E402
 
+from layers import NETWORKS  # noqa: E402
+
 SEED = 20261205
 SIDE = 224
 # ImageNet's mean over one shared scale: Core ML has one channelScale for all colours.
@@ -67,6 +69,12 @@ FIXTURES = [
     ("resnet18-int8-rgb", "resnet18", "int8", "RGB"),
     ("squeezenet1_1-fp32-rgb", "squeezenet1_1", "fp32", "RGB"),
     ("squeezenet1_1-lut4-bgr", "squeezenet1_1", "lut4", "BGR"),
+]
+
+# name, hand-built network (layers.py), colour layout, seed (one without near-tied scores)
+LAYER_FIXTURES = [
+    ("layers_rank5-fp32-rgb", "layers_rank5", "RGB", SEED + 15),
+    ("layers_nd-fp32-bgr", "layers_nd", "BGR", SEED + 4),
 ]
 
 
@@ -246,11 +254,37 @@ def write_fixture(out: Path, name: str, architecture: str, precision: str, layou
     check_weights(mlmodel, model)
     spec = mlmodel.get_spec()
     outputs = reference(model, spec, pixels)
-    scaler = spec.neuralNetworkClassifier.preprocessing[0].scaler
     mlmodel.save(str(out / f"{name}.mlmodel"))
+    write_description(out, name, architecture, precision, layout, spec, outputs, pixels, photos)
+
+
+def write_layer_fixture(out: Path, name: str, network: str, layout: str, seed: int,
+                        pixels: np.ndarray, photos: list[Path]) -> None:
+    """A hand-built network of layers.py, with its reference's probabilities."""
+    if (out / f"{name}.json").exists():
+        return
+    spec, network_reference = NETWORKS[network](layout, 1 / (STD * 255), [
+        -mean / STD for mean in MEAN], seed)
+    outputs = reference(network_reference, spec, pixels)
+    if not np.all(np.isfinite(outputs)):
+        raise SystemExit(f"{name}: the reference gives non-finite probabilities")
+    for row in outputs:
+        best = np.sort(row)[::-1][:6]
+        # Our float32 probabilities are within 1e-6 of PyTorch's: the six best are kept 5e-4
+        # apart, so no error short of a wrong layer can swap the five best.
+        if np.min(best[:-1] - best[1:]) < 5e-4 or best[0] > 0.99:
+            raise SystemExit(f"{name}: near-tied probabilities {best}, choose another seed")
+    ct.utils.save_spec(spec, str(out / f"{name}.mlmodel"))
+    write_description(out, name, network, "fp32", layout, spec, outputs, pixels, photos)
+
+
+def write_description(out: Path, name: str, architecture: str, precision: str, layout: str,
+                      spec, outputs: np.ndarray, pixels: np.ndarray, photos: list[Path]) -> None:
+    scaler = spec.neuralNetworkClassifier.preprocessing[0].scaler
+    labels = list(spec.neuralNetworkClassifier.stringClassLabels.vector)
     np.save(out / f"{name}.pixels.npy", pixels)
     np.save(out / f"{name}.outputs.npy", outputs)
-    top5 = [[LABELS[i] for i in np.argsort(-row, kind="stable")[:5]] for row in outputs]
+    top5 = [[labels[i] for i in np.argsort(-row, kind="stable")[:5]] for row in outputs]
     (out / f"{name}.json").write_text(json.dumps({
         "architecture": architecture, "precision": precision, "color_layout": layout,
         "channel_scale": scaler.channelScale,
@@ -328,6 +362,8 @@ def main() -> int:
         Image.fromarray(crop).save(out / "photos" / f"{path.stem}.png")
     for name, architecture, precision, layout in FIXTURES:
         write_fixture(out, name, architecture, precision, layout, pixels, photos)
+    for name, network, layout, seed in LAYER_FIXTURES:
+        write_layer_fixture(out, name, network, layout, seed, pixels, photos)
     write_create_ml_pipeline(out)
     if not (out / "mobilenet_v2-mlprogram.mlpackage").exists():
         write_ml_program(out)

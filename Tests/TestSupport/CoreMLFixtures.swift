@@ -8,7 +8,7 @@ public enum CoreMLFixtures {
   public struct Case: Decodable, Sendable, CustomStringConvertible {
     /// The file name without extension, which test reports show.
     public var name: String = ""
-    /// The torchvision architecture.
+    /// The torchvision architecture, or the hand-built network (`layers_rank5`, `layers_nd`).
     public var architecture: String
     /// `fp32`, `fp16`, `int8` or `lut4`.
     public var precision: String
@@ -57,11 +57,12 @@ public enum CoreMLFixtures {
   /// The fixtures a test build runs: all in release (`.ci/run` runs them under every kernel
   /// set); debug builds, whose C kernels are unoptimized and which also run under the address
   /// sanitizer, take one of each stored precision other than float32 (FP16 and BGR, 8-bit and
-  /// RGB, 4-bit LUT).
+  /// RGB, 4-bit LUT) and the two small hand-built networks.
   public static var runnable: [Case] {
     #if DEBUG
       let chosen: Set = [
         "mobilenet_v2-fp16-bgr", "mobilenet_v2-int8-rgb", "squeezenet1_1-lut4-bgr",
+        "layers_rank5-fp32-rgb", "layers_nd-fp32-bgr",
       ]
       return cases.filter { chosen.contains($0.name) }
     #else

@@ -68,7 +68,8 @@ struct CoreMLRobustnessTests {
 struct CoreMLWrittenModelTests {
   /// A small network written field by field: a 4 x 4 RGB image into one convolution.
   static func network(
-    outputChannels: Int64, kernelChannels: Int64, weights: Int, softmax: Bool = false
+    outputChannels: Int64, kernelChannels: Int64, weights: Int, softmax: Bool = false,
+    then extra: ExtraLayer? = nil
   ) -> [UInt8] {
     var writer = ProtobufWriter()
     writer.int(1, 4)
@@ -107,8 +108,49 @@ struct CoreMLWrittenModelTests {
           layer.message(175) { _ in }
         }
       }
+      if let extra {
+        network.message(1) { layer in
+          layer.string(1, "odd")
+          for input in extra.inputs { layer.string(2, input) }
+          layer.string(3, "odd_out")
+          layer.message(extra.kind, extra.fill)
+        }
+      }
     }
     return writer.bytes
+  }
+
+  /// A layer after the convolution, named `odd`: its kind (the layer one-of field), inputs and
+  /// parameters.
+  struct ExtraLayer {
+    var kind: Int
+    var inputs = ["out"]
+    var fill: (inout ProtobufWriter) -> Void = { _ in }
+  }
+
+  @Test func aLayerThatDoesNotRunIsNamedWithTheReason() {
+    let cases: [(ExtraLayer, String)] = [
+      (ExtraLayer(kind: 120) { $0.int(1, 2) }, "L2 pooling"),
+      (ExtraLayer(kind: 190, inputs: ["out", "image"]), "second input"),
+      (
+        ExtraLayer(kind: 160) { batchnorm in
+          batchnorm.int(1, 2)
+          batchnorm.int(5, 1)
+        }, "whole batch"
+      ),
+      (ExtraLayer(kind: 310) { for axis in [1, 0, 2, 3] { $0.int(1, Int64(axis)) } }, "sequence"),
+      (ExtraLayer(kind: 1500), "does not run"),
+    ]
+    for (extra, reason) in cases {
+      let error = #expect(throws: NeuralCoreError.self) {
+        try CoreMLModel(
+          serializedBytes: Self.network(
+            outputChannels: 2, kernelChannels: 3, weights: 6, then: extra))
+      }
+      #expect(error?.code == .unsupported, "\(extra.kind): \(String(describing: error))")
+      #expect(error?.message.contains("'odd'") == true, "\(String(describing: error))")
+      #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
+    }
   }
 
   @Test func aWrittenNetworkRuns() throws {

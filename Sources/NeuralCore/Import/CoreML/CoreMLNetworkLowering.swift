@@ -5,18 +5,25 @@
 /// 1. Every layer kind it does not lower is an `unsupported` error that names the layer.
 struct CoreMLNetworkLowering {
   let limits: ImportLimits
-  private(set) var nodes: [ONNXNode] = []
-  private(set) var initializers: [ONNXTensor] = []
+  var nodes: [ONNXNode] = []
+  var initializers: [ONNXTensor] = []
 
   /// The `NeuralNetworkLayer` one-of field numbers this importer knows, named for messages.
-  private static let layerKinds: [Int: String] = [
+  static let layerKinds: [Int: String] = [
     100: "convolution", 120: "pooling", 130: "activation", 140: "innerProduct",
-    160: "batchnorm", 170: "l2normalize", 175: "softmax", 190: "crop", 200: "padding",
-    210: "upsample", 220: "unary", 230: "add", 231: "multiply", 240: "average", 245: "scale",
-    250: "bias", 260: "max", 261: "min", 300: "reshape", 301: "flatten", 310: "permute",
-    320: "concat", 660: "clip", 950: "softmaxND", 1140: "reshapeStatic",
+    160: "batchnorm", 170: "l2normalize", 175: "softmax", 180: "lrn", 190: "crop",
+    200: "padding", 210: "upsample", 220: "unary", 230: "add", 231: "multiply", 240: "average",
+    245: "scale", 250: "bias", 260: "max", 261: "min", 290: "loadConstant", 300: "reshape",
+    301: "flatten", 310: "permute", 320: "concat", 660: "clip", 870: "minBroadcastable",
+    875: "maxBroadcastable", 880: "addBroadcastable", 885: "powBroadcastable",
+    890: "divideBroadcastable", 900: "multiplyBroadcastable", 905: "subtractBroadcastable",
+    950: "softmaxND", 980: "concatND", 985: "transpose", 1070: "loadConstantND",
+    1120: "squeeze", 1125: "expandDims", 1130: "flattenTo2D", 1140: "reshapeStatic",
+    1260: "reduceMax", 1270: "reduceSum", 1280: "reduceMean",
   ]
   private static let layerKindNumbers = layerKinds.keys.sorted()
+  /// The layers that take no input.
+  private static let constantKinds: Set<Int> = [290, 1070]
 
   init(limits: ImportLimits) {
     self.limits = limits
@@ -27,36 +34,33 @@ struct CoreMLNetworkLowering {
     let name = layer.string(1)
     let inputs = layer.strings(2)
     let outputs = layer.strings(3)
-    guard !inputs.isEmpty, outputs.count == 1 else {
+    let kind = layer.oneOf(Self.layerKindNumbers)
+    let takesInputs = !Self.constantKinds.contains(kind ?? 0)
+    guard inputs.isEmpty != takesInputs, outputs.count == 1 else {
       throw NeuralCoreError(
         .malformedFile,
         "Core ML layer '\(name)' has \(inputs.count) inputs and \(outputs.count) outputs")
     }
-    guard let kind = layer.oneOf(Self.layerKindNumbers), let params = try layer.message(kind)
-    else {
+    guard let kind, let params = try layer.message(kind) else {
       throw NeuralCoreError(
         .unsupported, "Core ML layer '\(name)' is of a kind this importer does not run")
     }
     let context = Context(name: name, inputs: inputs, output: outputs[0])
+    if try lowerArithmetic(kind, params, context) { return }
+    if try lowerLayout(kind, params, context) { return }
     switch kind {
     case 100: try convolution(params, context)
     case 120: try pooling(params, context)
     case 130: try activation(params, context)
     case 140: try innerProduct(params, context)
     case 175: add("Softmax", context, [.init(name: "axis", value: .int(1))])
-    case 230: try elementwise("Add", params, context)
-    case 231: try elementwise("Mul", params, context)
-    case 301: try flatten(params, context)
-    case 320: try concat(params, context)
-    case 660: try clip(params, context)
     case 950:
       add("Softmax", context, [.init(name: "axis", value: .int(params.integer(1)))])
-    case 1140: try reshapeStatic(params, context)
     default:
       throw NeuralCoreError(
         .unsupported,
-        "Core ML layer '\(name)' is a \(Self.layerKinds[kind] ?? "?") layer, which this importer does not "
-          + "run yet")
+        "Core ML layer '\(name)' is a \(Self.layerKinds[kind] ?? "?") layer, which this importer "
+          + "does not run")
     }
   }
 
@@ -74,34 +78,37 @@ struct CoreMLNetworkLowering {
 
   // MARK: - Layers
 
-  private struct Context {
+  struct Context {
     var name: String
     var inputs: [String]
     var output: String
   }
 
   private mutating func convolution(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
-    guard p.integer(60) == 0 else {
-      throw NeuralCoreError(.unsupported, "Core ML layer '\(c.name)': deconvolution is not run yet")
-    }
+    let transposed = p.integer(60) != 0
     let outputChannels = Int(p.integer(1))
     let kernelChannels = Int(p.integer(2))
     let groups = max(1, Int(p.integer(10)))
     let kernel = try sizes(p.integers(20), default: 3, c)
     let strides = try sizes(p.integers(30), default: 1, c)
-    let dilations = try sizes(p.integers(40), default: 1, c)
-    let count = try elementCount([outputChannels, kernelChannels, kernel[0], kernel[1]], c)
+    let dilations = transposed ? [1, 1] : try sizes(p.integers(40), default: 1, c)
+    // Convolution: [out, in / groups, kh, kw]; deconvolution: [in, out / groups, kh, kw].
+    let shape =
+      transposed
+      ? [kernelChannels, outputChannels / groups, kernel[0], kernel[1]]
+      : [outputChannels, kernelChannels, kernel[0], kernel[1]]
+    guard !transposed || outputChannels % groups == 0 else {
+      throw NeuralCoreError(
+        .malformedFile,
+        "Core ML layer '\(c.name)' has \(outputChannels) output channels in \(groups) groups")
+    }
+    let count = try elementCount(shape, c)
     guard let weightMessage = try p.message(90) else {
       throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has no weights")
     }
     let weights = try CoreMLWeights.values(
-      weightMessage, count: count, channels: outputChannels, what: "layer '\(c.name)' weights")
-    var inputs = [
-      c.inputs[0],
-      try constant(
-        c.name + "__weights", weights,
-        shape: [outputChannels, kernelChannels, kernel[0], kernel[1]]),
-    ]
+      weightMessage, count: count, channels: shape[0], what: "layer '\(c.name)' weights")
+    var inputs = [c.inputs[0], try constant(c.name + "__weights", weights, shape: shape)]
     if p.integer(70) != 0, let biasMessage = try p.message(91) {
       let bias = try CoreMLWeights.values(
         biasMessage, count: outputChannels, what: "layer '\(c.name)' bias")
@@ -114,7 +121,14 @@ struct CoreMLNetworkLowering {
       .init(name: "group", value: .int(Int64(groups))),
     ]
     attributes += try padding(valid: p.message(50), same: p.message(51), c)
-    nodes.append(node("Conv", c.name, inputs, c.output, attributes))
+    let outputShape = try p.integers(100)
+    if transposed && !outputShape.isEmpty {
+      // Converters write the padding amounts and the size they give: the amounts place the
+      // output, the size ends it.
+      let size = try sizes(outputShape, default: 1, c)
+      attributes.append(.init(name: "output_shape", value: .ints(size.map(Int64.init))))
+    }
+    nodes.append(node(transposed ? "ConvTranspose" : "Conv", c.name, inputs, c.output, attributes))
   }
 
   private mutating func pooling(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
@@ -169,6 +183,25 @@ struct CoreMLNetworkLowering {
     case 50: add("Elu", c, [.init(name: "alpha", value: .float(alpha))])
     case 60: add("Softsign", c, [])
     case 70: add("Softplus", c, [])
+    case 25:
+      let slope = try perChannel(params.message(1), c, "PReLU alpha")
+      nodes.append(node("PRelu", c.name, [c.inputs[0], slope], c.output))
+    case 31:
+      // alpha * tanh(beta * x)
+      let b = try constant(c.name + "__beta", [beta], shape: [])
+      let inner = try scaled(c.inputs[0], by: b, c)
+      let tanh = c.output + "__tanh"
+      nodes.append(node("Tanh", c.name + "__tanh", [inner], tanh))
+      let a = try constant(c.name + "__alpha", [alpha], shape: [])
+      nodes.append(node("Mul", c.name, [tanh, a], c.output))
+    case 71:
+      // alpha_c * log(1 + exp(beta_c * x))
+      let betas = try perChannel(params.message(2), c, "parametric softplus beta")
+      let inner = try scaled(c.inputs[0], by: betas, c)
+      let softplus = c.output + "__softplus"
+      nodes.append(node("Softplus", c.name + "__softplus", [inner], softplus))
+      let alphas = try perChannel(params.message(1), c, "parametric softplus alpha")
+      nodes.append(node("Mul", c.name, [softplus, alphas], c.output))
     case 5:
       // alpha * x + beta
       let scaled = c.output + "__scaled"
@@ -207,65 +240,41 @@ struct CoreMLNetworkLowering {
     nodes.append(node("Gemm", c.name, inputs, c.output, [.init(name: "transB", value: .int(1))]))
   }
 
-  /// `add` and `multiply`: the inputs combined; one input is combined with `alpha`.
-  private mutating func elementwise(_ op: String, _ p: CoreMLMessage, _ c: Context)
-    throws(NeuralCoreError)
-  {
-    var operands = c.inputs
-    if operands.count == 1 {
-      operands.append(try constant(c.name + "__alpha", [p.float(1)], shape: []))
-    }
-    var current = operands[0]
-    for (index, operand) in operands.dropFirst().enumerated() {
-      let last = index == operands.count - 2
-      let output = last ? c.output : c.output + "__partial\(index)"
-      nodes.append(node(op, last ? c.name : c.name + "__\(index)", [current, operand], output))
-      current = output
-    }
-  }
-
-  private mutating func flatten(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
-    var source = c.inputs[0]
-    if p.integer(1) == 1 {
-      // Channel-last order: height, width, then channels.
-      source = c.output + "__channel_last"
-      nodes.append(
-        node(
-          "Transpose", c.name + "__transpose", [c.inputs[0]], source,
-          [.init(name: "perm", value: .ints([0, 2, 3, 1]))]))
-    }
-    nodes.append(node("Flatten", c.name, [source], c.output, [.init(name: "axis", value: .int(1))]))
-  }
-
-  private mutating func concat(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
-    guard p.integer(100) == 0 else {
-      throw NeuralCoreError(.unsupported, "Core ML layer '\(c.name)': sequence concat is not run")
-    }
-    add("Concat", c, [.init(name: "axis", value: .int(1))])
-  }
-
-  private mutating func clip(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
-    let low = try constant(c.name + "__min", [p.float(1)], shape: [])
-    let high = try constant(c.name + "__max", [p.float(2)], shape: [])
-    nodes.append(node("Clip", c.name, [c.inputs[0], low, high], c.output))
-  }
-
-  private mutating func reshapeStatic(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
-    let shape = try p.integers(1)
-    guard !shape.isEmpty, shape.count <= limits.maximumRank else {
-      throw NeuralCoreError(
-        .malformedFile, "Core ML layer '\(c.name)' reshapes to rank \(shape.count)")
-    }
-    let name = c.name + "__shape"
-    initializers.append(
-      ONNXTensor(name: name, dataType: .int64, value: .integer(shape, shape: [shape.count])))
-    nodes.append(node("Reshape", c.name, [c.inputs[0], name], c.output))
-  }
-
   // MARK: - Helpers
 
+  /// An int64 constant of one dimension; returns its name.
+  mutating func integerConstant(_ name: String, _ values: [Int64]) throws(NeuralCoreError) -> String
+  {
+    initializers.append(
+      ONNXTensor(name: name, dataType: .int64, value: .integer(values, shape: [values.count])))
+    return name
+  }
+
+  /// `input * factor` as a new blob; returns its name.
+  mutating func scaled(_ input: String, by factor: String, _ c: Context)
+    throws(NeuralCoreError) -> String
+  {
+    let output = c.output + "__times_" + factor
+    nodes.append(node("Mul", c.name + "__times_" + factor, [input, factor], output))
+    return output
+  }
+
+  /// A parameter with one value for all channels or one per channel, as a constant that
+  /// broadcasts over `[N, C, H, W]`; returns its name.
+  mutating func perChannel(_ message: CoreMLMessage?, _ c: Context, _ what: String)
+    throws(NeuralCoreError) -> String
+  {
+    guard let message, let count = try CoreMLWeights.storedCount(message), count > 0 else {
+      throw NeuralCoreError(
+        .malformedFile, "Core ML layer '\(c.name)': the \(what) values are missing or quantized")
+    }
+    let values = try CoreMLWeights.values(message, count: count, what: "layer '\(c.name)' \(what)")
+    let name = c.name + "__" + what.split(separator: " ").joined(separator: "_")
+    return try constant(name, values, shape: count == 1 ? [] : [1, count, 1, 1])
+  }
+
   /// `valid` (explicit border amounts, height first) or `same` padding as ONNX attributes.
-  private func padding(valid: CoreMLMessage?, same: CoreMLMessage?, _ c: Context)
+  func padding(valid: CoreMLMessage?, same: CoreMLMessage?, _ c: Context)
     throws(NeuralCoreError) -> [ONNXAttribute]
   {
     if let same {
@@ -289,7 +298,7 @@ struct CoreMLNetworkLowering {
   }
 
   /// Two spatial sizes (height, width), or the default for both when the list is empty.
-  private func sizes(_ values: [Int64], default value: Int, _ c: Context)
+  func sizes(_ values: [Int64], default value: Int, _ c: Context)
     throws(NeuralCoreError) -> [Int]
   {
     if values.isEmpty { return [value, value] }
@@ -301,7 +310,7 @@ struct CoreMLNetworkLowering {
   }
 
   /// The product of `dimensions` (each at least 1), checked against the element limit.
-  private func elementCount(_ dimensions: [Int], _ c: Context) throws(NeuralCoreError) -> Int {
+  func elementCount(_ dimensions: [Int], _ c: Context) throws(NeuralCoreError) -> Int {
     guard dimensions.allSatisfy({ $0 > 0 }) else {
       throw NeuralCoreError(
         .malformedFile, "Core ML layer '\(c.name)' has weight dimensions \(dimensions)")
@@ -309,7 +318,7 @@ struct CoreMLNetworkLowering {
     return try limits.checkedElementCount(of: dimensions, name: "\(c.name) weights")
   }
 
-  private mutating func constant(_ name: String, _ values: [Float], shape: [Int])
+  mutating func constant(_ name: String, _ values: [Float], shape: [Int])
     throws(NeuralCoreError) -> String
   {
     initializers.append(
@@ -318,11 +327,11 @@ struct CoreMLNetworkLowering {
     return name
   }
 
-  private mutating func add(_ op: String, _ c: Context, _ attributes: [ONNXAttribute]) {
+  mutating func add(_ op: String, _ c: Context, _ attributes: [ONNXAttribute]) {
     nodes.append(node(op, c.name, c.inputs, c.output, attributes))
   }
 
-  private func node(
+  func node(
     _ op: String, _ name: String, _ inputs: [String], _ output: String,
     _ attributes: [ONNXAttribute] = []
   ) -> ONNXNode {

@@ -50,6 +50,17 @@ enum CoreMLWeights {
     return []
   }
 
+  /// The number of values stored as float32 or float16, or `nil` for quantized codes, whose
+  /// count the layer's shape must give.
+  static func storedCount(_ message: CoreMLMessage) throws(NeuralCoreError) -> Int? {
+    let floats = try message.floats(1)
+    if !floats.isEmpty { return floats.count }
+    if !message.bytes(2).isEmpty { return message.bytes(2).count / 2 }
+    let raw = message.bytes(30)
+    if !raw.isEmpty { return try message.message(40) == nil ? raw.count / 4 : nil }
+    return 0
+  }
+
   /// Decodes `bits`-bit codes packed from each byte's most significant bit down.
   private static func dequantized(
     _ raw: ArraySlice<UInt8>, _ quantization: CoreMLMessage, count: Int, channels: Int,
