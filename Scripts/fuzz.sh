@@ -19,7 +19,7 @@ cd "$root"
 
 seconds="${1:-120}"
 shift || true
-all_harnesses=(PNGDecode JPEGDecode WebPDecode HEIFDecode EXIFOrientation ONNXLoad PTHLoad NPYDecode ODataJSON QueryRoundTrip)
+all_harnesses=(PNGDecode JPEGDecode WebPDecode HEIFDecode EXIFOrientation ONNXLoad CoreMLDecode PTHLoad NPYDecode ODataJSON QueryRoundTrip)
 if [ $# -gt 0 ]; then harnesses=("$@"); else harnesses=("${all_harnesses[@]}"); fi
 
 if [ -z "${SWIFT_BIN:-}" ]; then
@@ -92,10 +92,11 @@ build_harness() {
   if stale "$binary" "$root/Fuzz/$harness" "$root/Fuzz/Shared" "$build/modules/lib$module.a"; then
     echo "fuzz: building harness $harness" >&2
     local link=("$build/modules/lib$module.a") shared=()
-    if [ "$module" = ImagePipeline ]; then
+    if [ "$module" = ImagePipeline ] || [ "$module" = NeuralCore ]; then
+      # CNative: the codecs and the kernels (a harness that plans a network reaches them).
       link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg libdeflate libwebpdemux libheif libde265))
-      shared=("$root/Fuzz/Shared/ImageDecoding.swift")
     fi
+    [ "$module" = ImagePipeline ] && shared=("$root/Fuzz/Shared/ImageDecoding.swift")
     "$swiftc" "${swift_flags[@]}" -module-name "${harness}Fuzz" \
       "$root"/Fuzz/"$harness"/*.swift "${shared[@]}" "${link[@]}" -o "$binary"
   fi
