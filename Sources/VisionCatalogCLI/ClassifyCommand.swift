@@ -7,22 +7,38 @@ struct ClassifyCommand: Subcommand {
   let summary = "Classify a photo: the top labels with their confidences."
   let help = """
     USAGE: vision-catalog classify IMAGE [--model default|FILE] [--top K] [--exact] [--json]
+           vision-catalog classify IMAGE... | DIR... [--shard i/n] [--model ...] [--top K]
 
     Decodes IMAGE, applies its EXIF orientation, prepares it as the model expects and prints
     the K best labels with softmax confidences.
+
+    With several photos, a folder (its photos, subfolders included, in path order) or --shard,
+    prints JSON Lines: one object per photo, the --json shape plus "file"; a photo that fails
+    is a line with "file" and "error", and the batch goes on (exit code 1 at the end if any
+    failed). Progress goes to standard error.
 
     OPTIONS:
     \(ModelOptions.help)
       --top K               how many labels to print (default 5)
       --json                print one JSON object instead of a table
+      --shard i/n           only the i-th of n contiguous parts of the photos (1 <= i <= n)
     """
 
   func run(_ arguments: [String]) async throws(CLIError) {
     let parsed = try CommandLineArguments(
-      arguments, options: ModelOptions.valued.union(["top"]),
+      arguments, options: ModelOptions.valued.union(["top", "shard"]),
       flags: ModelOptions.flags.union(["json"]))
-    let path = try parsed.singlePositional(named: "IMAGE")
     let top = try parsed.integer("top", in: 1...1_000) ?? 5
+    let shard = try parsed.value("shard").map { (text) throws(CLIError) in try Shard(parsing: text)
+    }
+    guard !parsed.positionals.isEmpty else { throw CLIError.usage("missing IMAGE") }
+    if parsed.positionals.count > 1 || shard != nil || Self.isFolder(parsed.positionals[0]) {
+      let batch = try PhotoBatch(arguments: parsed.positionals)
+      let paths = shard.map { Array($0.part(of: batch.paths)) } ?? batch.paths
+      try await classifyBatch(paths, parsed, top: top)
+      return
+    }
+    let path = parsed.positionals[0]
     let photo = try ImageFiles.load(path)
     let model = try ModelOptions.load(from: parsed)
     let preparation = try ModelOptions.preparation(from: parsed)
@@ -40,6 +56,45 @@ struct ClassifyCommand: Subcommand {
       for classification in report.classifications {
         print(ClassificationLine(classification).text)
       }
+    }
+  }
+}
+
+extension ClassifyCommand {
+  static func isFolder(_ path: String) -> Bool {
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+      && isFolder.boolValue
+  }
+
+  /// Classifies `paths` with one model, printing a JSON line per photo as soon as it is done.
+  func classifyBatch(_ paths: [String], _ parsed: CommandLineArguments, top: Int)
+    async throws(CLIError)
+  {
+    let model = try ModelOptions.load(from: parsed)
+    let preparation = try ModelOptions.preparation(from: parsed)
+    var progress = BatchProgress("classify", total: paths.count)
+    var failures = 0
+    for path in paths {
+      var line = JSONShapes.BatchClassify(file: path)
+      do {
+        let photo = try ImageSource.file(URL(fileURLWithPath: path)).loaded()
+        do {
+          let report = try await model.classify(
+            photo, preparation: preparation, options: ClassificationOptions(maximumCount: top))
+          line.result = JSONShapes.Classify(report)
+        } catch {
+          line.error = error.underlying.map { "\($0)" } ?? error.message
+        }
+      } catch {
+        line.error = error.message
+      }
+      if line.error != nil { failures += 1 }
+      try JSONOutput.print(line)
+      progress.advance(failed: line.error != nil)
+    }
+    if failures > 0 {
+      throw CLIError.failure("\(failures) of \(paths.count) photos could not be classified")
     }
   }
 }

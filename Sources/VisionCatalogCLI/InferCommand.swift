@@ -1,20 +1,24 @@
 import Foundation
 import VisionCatalog
 
-/// `vision-catalog infer --model FILE.onnx --input IN.npy --output OUT.npy [--threads N] [--runs R]`.
+/// `vision-catalog infer --model FILE.onnx|FILE.mlmodel --input IN.npy --output OUT.npy
+/// [--threads N] [--runs R]`.
 struct InferCommand: Subcommand {
   let name = "infer"
-  let summary = "Run an ONNX network on a .npy tensor and write its first output as .npy."
+  let summary = "Run an ONNX or Core ML network on a .npy tensor and write its output as .npy."
   let help = """
-    USAGE: vision-catalog infer --model FILE.onnx --input IN.npy --output OUT.npy [--threads N] [--runs R]
+    USAGE: vision-catalog infer --model FILE.onnx|FILE.mlmodel --input IN.npy --output OUT.npy [--threads N] [--runs R]
 
     Feeds IN.npy (float32) to the model's single graph input and writes the first graph
-    output to OUT.npy (float32, C order). With --runs R it times R runs after one warm-up
+    output to OUT.npy (float32, C order). For a Core ML model with an image input, IN.npy
+    holds pixel values 0-255 as float32 [N, 3, H, W] in RGB order; the model's own scale,
+    biases and colour order are applied inside, as Core ML does, and OUT.npy holds its
+    scores output, one row per image. With --runs R it times R runs after one warm-up
     and prints 'kernels=SET cpu=MODEL' and 'runs=R median_ms=X min_ms=Y' on standard error.
     VISION_CATALOG_KERNELS=portable|avx2|avx512|neon forces a kernel set.
 
     OPTIONS:
-      --model FILE      the ONNX model
+      --model FILE      the ONNX or Core ML (.mlmodel, .mlpackage) model
       --input FILE      the input tensor (.npy)
       --output FILE     where to write the output tensor (.npy)
       --threads N       threads for the network (default: all cores)
@@ -32,6 +36,12 @@ struct InferCommand: Subcommand {
     let outputPath = try parsed.required("output")
     let threads = try parsed.integer("threads", in: 1...256)
     let runs = try parsed.integer("runs", in: 1...100_000)
+    let kind = URL(fileURLWithPath: modelPath).pathExtension.lowercased()
+    if kind == "mlmodel" || kind == "mlpackage" {
+      try CoreMLInference(model: modelPath, threads: threads).run(
+        input: inputPath, output: outputPath)
+      return
+    }
     do {
       let session = try InferenceSession(
         contentsOfFile: modelPath, options: SessionOptions(threadCount: threads))

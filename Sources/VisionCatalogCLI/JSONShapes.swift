@@ -82,6 +82,29 @@ enum JSONShapes {
     }
   }
 
+  /// One line of a batch `classify`: `"file"` and either the `classify --json` keys or
+  /// `"error"`.
+  struct BatchClassify: Encodable {
+    let file: String
+    var result: Classify?
+    var error: String?
+
+    init(file: String) {
+      self.file = file
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case file, error
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      try result?.encode(to: encoder)
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(file, forKey: .file)
+      try container.encodeIfPresent(error, forKey: .error)
+    }
+  }
+
   /// `find --json`.
   struct Find: Encodable {
     let image: Image
