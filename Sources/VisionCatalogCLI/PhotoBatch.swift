@@ -46,8 +46,10 @@ struct PhotoBatch {
   }
 }
 
-/// `--shard i/n`: the i-th of n contiguous, near-equal parts of a list (1-based, as GNU
-/// `split -n l/i/n` counts), so n processes given 1/n ... n/n together cover every item once.
+/// The `--shard i/n` option: the i-th of n contiguous, near-equal parts of a list.
+///
+/// Counted from 1, as GNU `split -n l/i/n` counts, so n processes given 1/n ... n/n together
+/// cover every item once.
 struct Shard: Equatable {
   /// Which part, 1...count.
   let index: Int
