@@ -6,7 +6,7 @@ struct FindCommand: Subcommand {
   let name = "find"
   let summary = "Classify a photo and list the catalog's products for its category."
   let help = """
-    USAGE: vision-catalog find IMAGE [--service URL --odata-version 2|4 | --catalog FILE] [--top K] [--exact] [--json]
+    USAGE: vision-catalog find IMAGE [--service URL --odata-version 2|4 | --catalog FILE] [--mapping FILE.json] [--top K] [--exact] [--json]
 
     Classifies IMAGE, maps its best labels to a catalog category (trying the next label when
     one maps to nothing or finds no products) and lists that category's products. Without
@@ -15,13 +15,17 @@ struct FindCommand: Subcommand {
     OPTIONS:
     \(CatalogOptions.help)
     \(ModelOptions.help)
+      --mapping FILE.json   the category of each model label, {"label": "category"}
+                            (default: the ImageNet table for an ImageNet model, else each
+                            label is its own category)
       --top K               how many labels to consider (default 5)
       --json                print one JSON object instead of a table
     """
 
   func run(_ arguments: [String]) async throws(CLIError) {
     let parsed = try CommandLineArguments(
-      arguments, options: CatalogOptions.valued.union(ModelOptions.valued).union(["top"]),
+      arguments,
+      options: CatalogOptions.valued.union(ModelOptions.valued).union(["top", "mapping"]),
       flags: ModelOptions.flags.union(["json"]))
     let path = try parsed.singlePositional(named: "IMAGE")
     let top = try parsed.integer("top", in: 1...1_000) ?? 5
@@ -36,8 +40,12 @@ struct FindCommand: Subcommand {
     } catch {
       throw CLIError.failure(error.description)
     }
+    let mapping =
+      try parsed.value("mapping").map { (path) throws(CLIError) in
+        try MappingFile.read(path, labels: model.labels)
+      } ?? CategoryMapping.suggested(forLabels: model.labels)
     let finder = ProductFinder(
-      model: model, mapping: CategoryMapping.suggested(forLabels: model.labels),
+      model: model, mapping: mapping,
       provider: provider, classificationOptions: ClassificationOptions(maximumCount: top),
       preparation: try ModelOptions.preparation(from: parsed))
     let result: ProductSearchResult
