@@ -1,42 +1,4 @@
-/// Emits protobuf wire format, to build small and hostile ONNX messages in tests.
-struct ProtobufWriter {
-  private(set) var bytes: [UInt8] = []
-
-  mutating func varint(_ value: UInt64) {
-    var value = value
-    while value >= 0x80 {
-      bytes.append(UInt8(value & 0x7F) | 0x80)
-      value >>= 7
-    }
-    bytes.append(UInt8(value))
-  }
-
-  mutating func key(_ field: Int, _ wireType: UInt64) { varint(UInt64(field) << 3 | wireType) }
-
-  mutating func int(_ field: Int, _ value: Int64) {
-    key(field, 0)
-    varint(UInt64(bitPattern: value))
-  }
-
-  mutating func bytes(_ field: Int, _ payload: [UInt8]) {
-    key(field, 2)
-    varint(UInt64(payload.count))
-    bytes += payload
-  }
-
-  mutating func string(_ field: Int, _ text: String) { bytes(field, Array(text.utf8)) }
-
-  mutating func message(_ field: Int, _ build: (inout ProtobufWriter) -> Void) {
-    var nested = ProtobufWriter()
-    build(&nested)
-    bytes(field, nested.bytes)
-  }
-
-  mutating func float(_ field: Int, _ value: Float) {
-    key(field, 5)
-    bytes += (0..<4).map { UInt8(truncatingIfNeeded: value.bitPattern >> (8 * $0)) }
-  }
-}
+@testable import NeuralCore
 
 /// Small ONNX models for tests: `y = Relu(x)` with one initializer described by the caller.
 enum ONNXFixture {
