@@ -41,6 +41,33 @@ import Testing
     }
   }
 
+  /// The features output is what the classifier reads: the head's own weights applied to it
+  /// give the logits output.
+  @Test func featuresAreTheClassifiersInput() throws {
+    let network = try EfficientNetLite(
+      stages: Self.stages, inputSize: 33, stemChannels: 8, headChannels: 40, classCount: 10)
+    var random = SeededNumbers(seed: 11)
+    let parameters = try Self.randomParameters(&random)
+    let session = try InferenceSession(model: try network.graph(loading: parameters))
+    let input = try Tensor(shape: [2, 3, 33, 33], scalars: (0..<6_534).map { _ in random.next() })
+    let outputs = try session.run([EfficientNetLite.graphInput: input])
+    let features = try #require(outputs[EfficientNetLite.graphFeatures])
+    let logits = try #require(outputs[EfficientNetLite.graphOutput])
+    #expect(features.shape == [2, 40])
+    let weight = try #require(parameters["_fc.weight"])
+    let bias = try #require(parameters["_fc.bias"])
+    for row in 0..<2 {
+      for label in 0..<10 {
+        var sum = Double(bias.scalars[label])
+        for channel in 0..<40 {
+          sum += Double(weight.scalars[label * 40 + channel] * features.scalars[row * 40 + channel])
+        }
+        let value = logits.scalars[row * 10 + label]
+        #expect(abs(Float(sum) - value) <= 1e-5 * max(1, abs(value)), "row \(row) label \(label)")
+      }
+    }
+  }
+
   @Test func missingParametersAreNamed() throws {
     let network = try EfficientNetLite(
       stages: Self.stages, inputSize: 33, stemChannels: 8, headChannels: 40, classCount: 10)
@@ -75,6 +102,47 @@ import Testing
     print("Lite0 graph vs layers \(toLayers), vs ONNX Runtime \(toRuntime) (\(models.path))")
     #expect(toLayers <= 1e-4)
     #expect(toRuntime <= 1e-3)
+    try Self.expectRuntimeFeatures(
+      session.run(["input": input])[EfficientNetLite.graphFeatures],
+      input: models.appendingPathComponent("ref/efficientnet-lite0/chelsea.input.npy"))
+  }
+
+  /// ONNX Runtime's pooled features (the input of the reference model's final Gemm) for the
+  /// same input, from the zoo's venv; the check is skipped with a printed reason without it.
+  static func expectRuntimeFeatures(_ features: Tensor?, input: URL) throws {
+    let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../.cache/zoo-venv/bin/python").standardized
+    guard let model = ModelFixtures.models?.appendingPathComponent("onnx/efficientnet-lite0.onnx"),
+      FileManager.default.isExecutableFile(atPath: python.path)
+    else {
+      print("Lite0 features vs ONNX Runtime: skipped, no zoo venv (Scripts/setup --test-tools)")
+      return
+    }
+    let features = try #require(features)
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("vision-catalog-features-\(UUID().uuidString).npy")
+    defer { try? FileManager.default.removeItem(at: output) }
+    let script = """
+      import sys, numpy as np, onnx, onnxruntime as ort
+      model = onnx.load(sys.argv[1])
+      gemm = [node for node in model.graph.node if node.op_type == "Gemm"][-1]
+      model.graph.output.append(onnx.helper.make_empty_tensor_value_info(gemm.input[0]))
+      session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+      feed = {session.get_inputs()[0].name: np.load(sys.argv[2])}
+      np.save(sys.argv[3], session.run([gemm.input[0]], feed)[0].astype(np.float32))
+      """
+    let process = Process()
+    process.executableURL = python
+    process.arguments = ["-c", script, model.path, input.path, output.path]
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    guard process.terminationStatus == 0 else { return }
+    let reference = try NPYFile.read(contentsOfFile: output.path)
+    #expect(features.shape == reference.shape)
+    let difference = zip(features.scalars, reference.scalars).map { abs($0 - $1) }.max() ?? .nan
+    print("Lite0 features vs ONNX Runtime: largest difference \(difference)")
+    #expect(difference <= 1e-4)
   }
 
   /// Every parameter the two stages' checkpoint holds, with positive running variances.

@@ -77,6 +77,8 @@ public struct EfficientNetLite: Layer {
   public let inputSize: Int
   /// The number of classes the classifier outputs.
   public let classCount: Int
+  /// The channels of the head, pooled into the features the classifier reads (1280 in Lite).
+  public let headChannels: Int
   /// The stages, first applied first.
   public let stages: [Stage]
 
@@ -108,6 +110,7 @@ public struct EfficientNetLite: Layer {
     self.stages = stages
     self.inputSize = inputSize
     self.classCount = classCount
+    self.headChannels = headChannels
     let epsilon = Self.batchNormalizationEpsilon
     let relu6 = Activation.clip(min: 0, max: 6)
     var layers: [any Layer] = [
