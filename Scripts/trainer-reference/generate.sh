@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Makes a venv with ONNX Runtime and scikit-learn and writes the softmax-regression reference
+# fits the trainer's tests compare with (see generate.py). Needs ../shared/models; without it
+# there is nothing to extract features from, and the script says so and exits 0.
+# Usage: Scripts/trainer-reference/generate.sh [output-dir]   (default: .cache/trainer-reference)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="${1:-$root/.cache/trainer-reference}"
+models="$root/../shared/models"
+if [ ! -d "$models/ref/efficientnet-lite0" ]; then
+  echo "trainer-reference: $models absent, no reference fits written" >&2
+  exit 0
+fi
+venv="$root/.cache/trainer-venv"
+[ -x "$venv/bin/python" ] || "${PYTHON:-python3}" -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
+"$venv/bin/python" "$here/generate.py" "$models" "$out"
