@@ -33,10 +33,10 @@ struct SoftmaxRegressionTests {
       return []
     }
     let all = (try? JSONDecoder().decode([Case].self, from: data)) ?? []
-    // Debug builds (also run under the address sanitizer) fit the two cases that converge in
-    // about 90 iterations; `.ci/run`'s release job fits every case.
+    // Debug builds (also run under the address sanitizer) fit the balanced case only (about 90
+    // iterations); `.ci/run`'s release job fits every case.
     #if DEBUG
-      return all.filter { $0.name != "c0.05" }
+      return all.filter { $0.name == "balanced" }
     #else
       return all
     #endif
@@ -124,7 +124,7 @@ struct SoftmaxRegressionTests {
     let fits = try (0..<2).map { _ in
       try SoftmaxRegression.fit(
         features: training.features, featureCount: data.featureCount, labels: training.labels,
-        classCount: 12, options: .init(maximumIterations: 50)
+        classCount: 12, options: .init(maximumIterations: 15)
       ).0
     }
     #expect(fits[0] == fits[1])

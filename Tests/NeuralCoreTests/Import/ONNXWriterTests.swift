@@ -13,7 +13,14 @@ struct ONNXWriterTests {
       if: ONNXNodeTestCase.rootDirectory() != nil,
       Comment(rawValue: ONNXNodeTestCase.skipReason)))
   func everyNodeTestModelRoundTrips() throws {
-    let directories = try #require(ONNXNodeTestCase.allCaseDirectories())
+    let all = try #require(ONNXNodeTestCase.allCaseDirectories())
+    // Debug builds (also run under the address sanitizer) take every eighth model; `.ci/run`'s
+    // release job takes them all.
+    #if DEBUG
+      let directories = all.enumerated().filter { $0.offset % 8 == 0 }.map(\.element)
+    #else
+      let directories = all
+    #endif
     var written = 0
     var refused: [String: Int] = [:]
     for directory in directories {
@@ -36,7 +43,7 @@ struct ONNXWriterTests {
       written += 1
     }
     print("ONNX writer: \(written) node-test models round-trip; refused: \(refused)")
-    #expect(written > 1_000)
+    #expect(written * 10 > directories.count * 9, "\(written) of \(directories.count)")
   }
 
   /// EfficientNet-Lite0 written out, then checked by `onnx.checker` and run by ONNX Runtime on
