@@ -1,3 +1,5 @@
+import VisionCatalog
+
 /// A failure the CLI reports on one line of standard error, with its exit code.
 enum CLIError: Error {
   /// The command line itself is wrong (exit code 2).
@@ -10,6 +12,15 @@ enum CLIError: Error {
     switch self {
     case .usage: 2
     case .failure: 1
+    }
+  }
+
+  /// `error` as a one-line failure: a `CLIError` as it is, a library error by its message.
+  static func failure(from error: any Error) -> CLIError {
+    switch error {
+    case let error as CLIError: error
+    case let error as NeuralCoreError: .failure(error.message)
+    default: .failure("\(error)")
     }
   }
 }

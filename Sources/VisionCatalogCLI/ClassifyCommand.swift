@@ -32,7 +32,7 @@ struct ClassifyCommand: Subcommand {
     let shard = try parsed.value("shard").map { (text) throws(CLIError) in try Shard(parsing: text)
     }
     guard !parsed.positionals.isEmpty else { throw CLIError.usage("missing IMAGE") }
-    if parsed.positionals.count > 1 || shard != nil || Self.isFolder(parsed.positionals[0]) {
+    if parsed.positionals.count > 1 || shard != nil || PhotoBatch.isFolder(parsed.positionals[0]) {
       let batch = try PhotoBatch(arguments: parsed.positionals)
       let paths = shard.map { Array($0.part(of: batch.paths)) } ?? batch.paths
       try await classifyBatch(paths, parsed, top: top)
@@ -61,12 +61,6 @@ struct ClassifyCommand: Subcommand {
 }
 
 extension ClassifyCommand {
-  static func isFolder(_ path: String) -> Bool {
-    var isFolder: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-      && isFolder.boolValue
-  }
-
   /// Classifies `paths` with one model, printing a JSON line per photo as soon as it is done.
   func classifyBatch(_ paths: [String], _ parsed: CommandLineArguments, top: Int)
     async throws(CLIError)

@@ -52,12 +52,8 @@ struct CoreMLInference {
       }
       try NPYFile.write(
         Tensor(shape: [pixels.shape[0]] + rowScores, scalars: scores), toFile: output)
-    } catch let error as CLIError {
-      throw error
-    } catch let error as NeuralCoreError {
-      throw CLIError.failure(error.message)
     } catch {
-      throw CLIError.failure("\(error)")
+      throw CLIError.failure(from: error)
     }
   }
 }

@@ -73,12 +73,8 @@ struct InferCommand: Subcommand {
         throw CLIError.failure("the model produced no output named '\(output.name)'")
       }
       try NPYFile.write(tensor, toFile: outputPath)
-    } catch let error as CLIError {
-      throw error
-    } catch let error as NeuralCoreError {
-      throw CLIError.failure(error.message)
     } catch {
-      throw CLIError.failure("\(error)")
+      throw CLIError.failure(from: error)
     }
   }
 

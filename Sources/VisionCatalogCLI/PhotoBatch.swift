@@ -17,13 +17,19 @@ struct PhotoBatch {
   init(arguments: [String]) throws(CLIError) {
     var paths: [String] = []
     for argument in arguments {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
+      guard FileManager.default.fileExists(atPath: argument) else {
         throw CLIError.failure("\(argument): no such file or folder")
       }
-      paths += isFolder.boolValue ? try Self.photos(under: argument) : [argument]
+      paths += Self.isFolder(argument) ? try Self.photos(under: argument) : [argument]
     }
     self.paths = paths
+  }
+
+  /// Whether `path` names a folder.
+  static func isFolder(_ path: String) -> Bool {
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+      && isFolder.boolValue
   }
 
   private static func photos(under folder: String) throws(CLIError) -> [String] {

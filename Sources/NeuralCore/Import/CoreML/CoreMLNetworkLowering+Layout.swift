@@ -178,25 +178,6 @@ extension CoreMLNetworkLowering {
 
   // MARK: - Helpers
 
-  /// A `BorderAmounts` message as `[top, left, bottom, right]`.
-  private func borderAmounts(_ message: CoreMLMessage?, _ c: Context)
-    throws(NeuralCoreError) -> [Int64]
-  {
-    let edges = try message?.messages(10) ?? []
-    guard edges.count == 2 else {
-      throw NeuralCoreError(
-        .malformedFile, "Core ML layer '\(c.name)' gives border amounts for \(edges.count) axes")
-    }
-    let values = [
-      edges[0].integer(1), edges[1].integer(1), edges[0].integer(2), edges[1].integer(2),
-    ]
-    guard values.allSatisfy({ (0...65_536).contains($0) }) else {
-      throw NeuralCoreError(
-        .malformedFile, "Core ML layer '\(c.name)' has border amounts \(values)")
-    }
-    return values
-  }
-
   /// Listed axes or dimensions, at most the rank limit.
   private func axes(_ values: [Int64], _ c: Context) throws(NeuralCoreError) -> [Int64] {
     guard !values.isEmpty, values.count <= limits.maximumRank else {

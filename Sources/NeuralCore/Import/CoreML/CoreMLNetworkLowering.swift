@@ -281,20 +281,29 @@ struct CoreMLNetworkLowering {
       let mode = same.integer(1) == 1 ? "SAME_LOWER" : "SAME_UPPER"
       return [.init(name: "auto_pad", value: .string(mode))]
     }
-    guard let amounts = try valid?.message(1) else { return [] }
-    let edges = try amounts.messages(10)
-    guard edges.isEmpty || edges.count == 2 else {
+    // Valid padding: its amounts, or none when it lists no axes.
+    guard let amounts = try valid?.message(1), amounts.has(10) else { return [] }
+    let values = try borderAmounts(amounts, c)
+    return [.init(name: "pads", value: .ints(values))]
+  }
+
+  /// A `BorderAmounts` message as `[top, left, bottom, right]`.
+  func borderAmounts(_ message: CoreMLMessage?, _ c: Context)
+    throws(NeuralCoreError) -> [Int64]
+  {
+    let edges = try message?.messages(10) ?? []
+    guard edges.count == 2 else {
       throw NeuralCoreError(
-        .malformedFile, "Core ML layer '\(c.name)' pads \(edges.count) dimensions, not 2")
+        .malformedFile, "Core ML layer '\(c.name)' gives border amounts for \(edges.count) axes")
     }
-    guard edges.count == 2 else { return [] }
     let values = [
       edges[0].integer(1), edges[1].integer(1), edges[0].integer(2), edges[1].integer(2),
     ]
     guard values.allSatisfy({ (0...65_536).contains($0) }) else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has padding \(values)")
+      throw NeuralCoreError(
+        .malformedFile, "Core ML layer '\(c.name)' has border amounts \(values)")
     }
-    return [.init(name: "pads", value: .ints(values))]
+    return values
   }
 
   /// Two spatial sizes (height, width), or the default for both when the list is empty.
