@@ -11,6 +11,12 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
   /// AVIF: HEIF with AV1 images.
   case avif
 
+  /// The file name extensions photos of these formats are saved with, lowercased, for finding
+  /// photos in a folder (a file's content, not its name, decides its format).
+  public static let fileExtensions: Set<String> = [
+    "png", "jpg", "jpeg", "jpe", "heic", "heif", "hif", "avif", "webp",
+  ]
+
   /// Whether the container carries the image's rotation, mirroring and crop (HEIF and AVIF).
   ///
   /// Decoding applies them, and the EXIF orientation is then descriptive only, as the HEIF

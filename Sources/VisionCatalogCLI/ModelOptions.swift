@@ -44,7 +44,7 @@ enum ModelOptions {
 
   /// The `--model` syntax: `default`, a `.pth` EfficientNet-Lite0 checkpoint, a Core ML
   /// `.mlmodel`, or an ONNX file with its JSON sidecar.
-  private static func load(model name: String, threadCount: Int?)
+  static func load(model name: String, threadCount: Int?)
     throws(ClassificationError) -> NetworkClassifier
   {
     if name == "default" {

@@ -1,14 +1,9 @@
 import Foundation
+import VisionCatalog
 
 /// The photos of a batch command: the files given, and the photos found under folders given,
 /// in a stable order, optionally cut to one shard.
 struct PhotoBatch {
-  /// The extensions a folder's photos are recognized by (files named on the command line are
-  /// taken whatever their name; their content decides their format).
-  static let photoExtensions: Set<String> = [
-    "png", "jpg", "jpeg", "jpe", "heic", "heif", "hif", "avif", "webp",
-  ]
-
   /// The photo paths, in order.
   let paths: [String]
 
@@ -43,7 +38,7 @@ struct PhotoBatch {
     }
     var found: [String] = []
     for case let url as URL in walker {
-      guard photoExtensions.contains(url.pathExtension.lowercased()),
+      guard ImageFormat.fileExtensions.contains(url.pathExtension.lowercased()),
         (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
       else { continue }
       found.append(url.path)

@@ -6,10 +6,12 @@ enum VisionCatalogCommand {
   static let subcommands: [any Subcommand] = [
     ClassifyCommand(),
     DecodeCommand(),
+    EvaluateCommand(),
     FindCommand(),
     InferCommand(),
     PreprocessCommand(),
     ProductsCommand(),
+    TrainCommand(),
   ]
 
   static func main() async {

@@ -7,8 +7,9 @@ public enum Authorization: Sendable, Hashable {
   /// An OAuth bearer token.
   case bearer(String)
 
-  /// The header value.
-  var headerValue: String {
+  /// The `Authorization` header value: `Basic` with the base64 of `user:password`, or
+  /// `Bearer` with the token.
+  public var headerValue: String {
     switch self {
     case .basic(let user, let password):
       return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()

@@ -8,7 +8,7 @@ extension ModelDescription {
   /// The fields a sidecar may have.
   static let sidecarFields: Set<String> = [
     "name", "inputSize", "crop", "cropFraction", "mean", "std", "scale", "bias", "channelOrder",
-    "labels", "inputName", "outputName",
+    "labels", "inputName", "outputName", "unknownThreshold",
   ]
 
   /// Reads a model description from a JSON sidecar file.
@@ -30,7 +30,10 @@ extension ModelDescription {
   /// - Normalization (required): `mean` and `std` in levels 0...255, or `scale` and `bias` for
   ///   `level * scale + bias`; each three numbers (red, green, blue) or one for all channels.
   /// - `channelOrder`: `rgb` (default) or `bgr`.
-  /// - `labels` (required): a text file with one label per line, relative to the sidecar.
+  /// - `labels` (required): a text file with one label per line, relative to the sidecar, or
+  ///   the labels themselves as an array of strings.
+  /// - `unknownThreshold`: a confidence in 0...1 below which a photo is of no label
+  ///   (``ModelDescription/unknownThreshold``); a trained model may carry one.
   /// - `inputName`, `outputName`: the network's image input and score output; the first ones
   ///   by default. `name`: a name for reports; the sidecar's file name by default.
   ///
@@ -86,20 +89,14 @@ extension ModelDescription {
     }
     let normalization = try fields.normalization()
     let channelOrder = try fields.channelOrder()
-    guard let labelsPath = try fields.string("labels") else {
-      throw ClassificationError(
-        .invalidModelDescription, "field 'labels' (a label file path) is missing")
-    }
-    let labelsURL =
-      labelsPath.hasPrefix("/")
-      ? URL(fileURLWithPath: labelsPath) : directory.appendingPathComponent(labelsPath)
-    let labels = try LabelList.read(contentsOf: labelsURL, field: "labels")
+    let labels = try fields.labels(relativeTo: directory)
     let input = ModelInputSpec(
       width: size.width, height: size.height, cropAndScale: cropAndScale,
       normalization: normalization, channelOrder: channelOrder)
     self.init(
       name: try fields.string("name") ?? defaultName, input: input, labels: labels,
-      inputName: try fields.string("inputName"), outputName: try fields.string("outputName"))
+      inputName: try fields.string("inputName"), outputName: try fields.string("outputName"),
+      unknownThreshold: try fields.unknownThreshold())
   }
 }
 
@@ -148,6 +145,31 @@ private struct SidecarFields {
     guard let value = object[field] else { return nil }
     guard let number = value as? Double, number.isFinite else { throw fail(field, "a number") }
     return number
+  }
+
+  /// The labels: inline strings, or the lines of the file the field names.
+  func labels(relativeTo directory: URL) throws(ClassificationError) -> [String] {
+    if let inline = object["labels"] as? [Any] {
+      let labels = inline.compactMap { $0 as? String }
+      guard !labels.isEmpty, labels.count == inline.count, labels.allSatisfy({ !$0.isEmpty })
+      else {
+        throw fail("labels", "a label file path or a non-empty array of non-empty strings")
+      }
+      return labels
+    }
+    guard let path = try string("labels") else {
+      throw ClassificationError(
+        .invalidModelDescription, "field 'labels' (a label file path or list) is missing")
+    }
+    let url =
+      path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
+    return try LabelList.read(contentsOf: url, field: "labels")
+  }
+
+  func unknownThreshold() throws(ClassificationError) -> Float? {
+    guard let value = try number("unknownThreshold") else { return nil }
+    guard (0...1).contains(value) else { throw fail("unknownThreshold", "a number in 0...1") }
+    return Float(value)
   }
 
   func inputSize() throws(ClassificationError) -> (width: Int, height: Int) {

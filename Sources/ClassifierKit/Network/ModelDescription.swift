@@ -18,6 +18,13 @@ public struct ModelDescription: Sendable, Hashable {
   /// Whether the scores are already probabilities (the network ends in a softmax), so softmax
   /// scoring keeps them as they are.
   public var scoresAreProbabilities: Bool
+  /// The softmax confidence below which a photo is of no label.
+  ///
+  /// Classifications under it are dropped, so a photo of something else comes back with none.
+  /// `nil` (the default) keeps
+  /// every label. A trained classifier calibrates it on its validation photos
+  /// (``ClassifierTrainer/UnknownThreshold``).
+  public var unknownThreshold: Float?
 
   /// Creates a description.
   ///
@@ -29,10 +36,13 @@ public struct ModelDescription: Sendable, Hashable {
   ///   - outputName: The network output with the scores; `nil` uses the first output.
   ///   - scoresAreProbabilities: Whether the network already ends in a softmax; `false` by
   ///     default.
+  ///   - unknownThreshold: The confidence below which a photo is of no label; `nil` by default.
   public init(
     name: String, input: ModelInputSpec, labels: [String], inputName: String? = nil,
-    outputName: String? = nil, scoresAreProbabilities: Bool = false
+    outputName: String? = nil, scoresAreProbabilities: Bool = false,
+    unknownThreshold: Float? = nil
   ) {
+    self.unknownThreshold = unknownThreshold
     self.name = name
     self.input = input
     self.labels = labels

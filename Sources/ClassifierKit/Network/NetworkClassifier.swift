@@ -125,6 +125,9 @@ public struct NetworkClassifier: ImageClassificationModel {
 
   /// Runs the network on prepared inputs, one network call per ``maximumBatchSize`` inputs.
   ///
+  /// With softmax scoring, a model's ``ModelDescription/unknownThreshold`` raises the minimum
+  /// confidence, so a photo below it gets no classification.
+  ///
   /// - Parameters:
   ///   - inputs: The inputs, each `[1, 3, height, width]` as ``inputSpec`` describes.
   ///   - options: How many labels to return per input, the minimum confidence, and the scoring.
@@ -143,6 +146,10 @@ public struct NetworkClassifier: ImageClassificationModel {
     var results: [[Classification]] = []
     results.reserveCapacity(inputs.count)
     var options = options
+    if let threshold = model.unknownThreshold, options.scoring == .softmax {
+      // Below the model's unknown threshold a photo is of no label.
+      options.minimumConfidence = max(options.minimumConfidence, threshold)
+    }
     if model.scoresAreProbabilities, options.scoring == .softmax {
       // The network's softmax already made them probabilities.
       options.scoring = .raw

@@ -68,6 +68,15 @@ public struct ImageSource: Sendable {
     return nil
   }
 
+  /// The encoded bytes of a source made from bytes or loaded with ``loaded(using:)``; `nil` for
+  /// a file not read yet and for a decoded image.
+  public var encodedData: Data? {
+    switch storage {
+    case .data(let data), .inspected(let data, _): return data
+    case .file, .image: return nil
+    }
+  }
+
   /// Reads a file source and parses an encoded source's header, so that a damaged or foreign file
   /// fails now and later steps neither re-read nor re-parse it.
   ///

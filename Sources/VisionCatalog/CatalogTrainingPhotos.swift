@@ -1,0 +1,137 @@
+public import CatalogClient
+public import ClassifierKit
+import Foundation
+import ImagePipeline
+
+/// A catalog's products as training photos: each product's picture, labeled with its category,
+/// so a classifier can be trained for the catalog's own categories.
+///
+/// Pictures of a service come through a `ProductPictureLoader` (same origin only, bounded in
+/// size and time); those of a catalog file are files relative to the file's folder (a
+/// `PictureUrl` of `/imgs/HT-1000.jpg` is `imgs/HT-1000.jpg` next to the catalog). A product
+/// without a category or picture, or whose picture cannot be fetched, is skipped and listed,
+/// never fatal; a picture that is not an image is skipped later by the trainer.
+public struct CatalogTrainingPhotos: Sendable {
+  /// The largest picture read from a catalog file's folder.
+  public static let maximumPictureBytes = 32 << 20
+
+  /// The products' pictures, labeled with their categories, in product-id order.
+  public var photos: [TrainingPhoto]
+  /// The products skipped, and why.
+  public var skipped: [SkippedPhoto]
+  /// The number of products in the catalog.
+  public var productCount: Int
+
+  /// Reads every product and its picture.
+  ///
+  /// - Parameters:
+  ///   - source: Where the catalog is; the bundled sample catalog has no pictures.
+  ///   - provider: The source's provider (`CatalogSource/makeProvider(configuration:)`).
+  ///   - pictureHeaders: Header fields for a service's picture requests, such as its
+  ///     authorization.
+  ///   - maximumPages: The most pages of products to follow.
+  ///   - progress: Called after each product with the number done and the total.
+  /// - Returns: The photos and the skipped products.
+  /// - Throws: ``VisionCatalogError`` with stage `catalog` when the products cannot be read or
+  ///   no product has a picture.
+  public static func load(
+    from source: CatalogSource, provider: any CatalogProvider,
+    pictureHeaders: [String: String] = [:], maximumPages: Int = 1_000,
+    progress: (Int, Int) -> Void = { _, _ in }
+  ) async throws(VisionCatalogError) -> CatalogTrainingPhotos {
+    let products: [Product]
+    do {
+      let query = ODataQuery(entitySet: Product.entitySet)
+        .select(Product.productId, Product.categoryName, Product.pictureUrl)
+        .orderBy(Product.productId.ascending)
+      products = try await provider.fetch(
+        query, paging: .followNextLinks(maximumPages: maximumPages)
+      ).decode(Product.self)
+    } catch {
+      throw VisionCatalogError(.catalog, "cannot read the catalog's products", underlying: error)
+    }
+    let pictures = PictureSource(source, headers: pictureHeaders)
+    var result = CatalogTrainingPhotos(photos: [], skipped: [], productCount: products.count)
+    for (index, product) in products.enumerated() {
+      let category = product.categoryName ?? ""
+      let name = "product \(product.productId)"
+      do throws(PictureFailure) {
+        guard !category.isEmpty else { throw PictureFailure("it has no category") }
+        guard let url = product.pictureUrl, !url.isEmpty else {
+          throw PictureFailure("it has no picture")
+        }
+        let bytes = try await pictures.load(url)
+        result.photos.append(
+          TrainingPhoto(label: category, source: .data(bytes, name: "\(name) (\(url))")))
+      } catch {
+        result.skipped.append(SkippedPhoto(name: name, label: category, reason: error.message))
+      }
+      progress(index + 1, products.count)
+    }
+    guard !result.photos.isEmpty else {
+      throw VisionCatalogError(
+        .catalog,
+        "none of the catalog's \(products.count) products has a picture that could be read"
+          + (result.skipped.first.map { " (first: \($0.name): \($0.reason))" } ?? ""))
+    }
+    return result
+  }
+}
+
+/// Why one product's picture was not taken.
+private struct PictureFailure: Error {
+  let message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// Where pictures come from: a service's origin, or a catalog file's folder.
+private struct PictureSource: Sendable {
+  let loader: ProductPictureLoader?
+  let folder: URL?
+
+  init(_ source: CatalogSource, headers: [String: String]) {
+    switch source {
+    case .service(let root, _):
+      loader = ProductPictureLoader(
+        serviceRoot: root, headers: headers, cacheCapacityBytes: 1 << 20)
+      folder = nil
+    case .file(let url):
+      loader = nil
+      folder = url.deletingLastPathComponent()
+    case .bundled:
+      loader = nil
+      folder = nil
+    }
+  }
+
+  func load(_ pictureUrl: String) async throws(PictureFailure) -> Data {
+    if let loader {
+      do {
+        return try await loader.picture(for: pictureUrl)
+      } catch {
+        throw PictureFailure("its picture cannot be fetched: \(error.message)")
+      }
+    }
+    guard let folder else { throw PictureFailure("the bundled catalog has no pictures") }
+    let relative = pictureUrl.drop { $0 == "/" }
+    let parts = relative.split(separator: "/")
+    guard !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }),
+      !pictureUrl.contains(":")
+    else {
+      throw PictureFailure("its picture '\(pictureUrl)' is not a path inside the catalog's folder")
+    }
+    let url = parts.reduce(folder) { $0.appendingPathComponent(String($1)) }
+    let size =
+      ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?
+      .intValue
+    guard let size else { throw PictureFailure("its picture \(url.path) does not exist") }
+    guard size <= CatalogTrainingPhotos.maximumPictureBytes else {
+      throw PictureFailure("its picture \(url.path) has \(size) bytes, above the limit")
+    }
+    do {
+      return try Data(contentsOf: url)
+    } catch {
+      throw PictureFailure("its picture \(url.path) cannot be read")
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import VisionCatalog
+
+/// `train --from-catalog`: the catalog's product pictures as labeled photos.
+enum CatalogPhotos {
+  static func load(_ parsed: CommandLineArguments) async throws(CLIError) -> CatalogTrainingPhotos {
+    let selection = try CatalogOptions.source(from: parsed)
+    let provider: any CatalogProvider
+    do {
+      provider = try selection.makeProvider()
+    } catch {
+      throw CLIError.failure(error.description)
+    }
+    var headers: [String: String] = [:]
+    if let authorization = selection.credentials?.authorization {
+      headers["Authorization"] = authorization.headerValue
+    }
+    StandardError.write("reading the catalog's products and pictures...\n")
+    var lastShown = 0
+    do {
+      return try await CatalogTrainingPhotos.load(
+        from: selection.source, provider: provider, pictureHeaders: headers
+      ) { done, total in
+        if done == total || done - lastShown >= max(1, total / 10) {
+          StandardError.write("catalog: \(done)/\(total) products\n")
+          lastShown = done
+        }
+      }
+    } catch {
+      throw CLIError.failure(error.message)
+    }
+  }
+}

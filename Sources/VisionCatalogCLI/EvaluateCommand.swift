@@ -1,0 +1,95 @@
+import Foundation
+import VisionCatalog
+
+/// `vision-catalog evaluate MODEL DATA_DIR [--threads N] [--exact] [--json]`.
+struct EvaluateCommand: Subcommand {
+  let name = "evaluate"
+  let summary = "Measure a classifier on labeled photo folders: accuracy, precision, recall."
+  let help = """
+    USAGE: vision-catalog evaluate MODEL DATA_DIR [--threads N] [--exact] [--json]
+
+    Classifies every photo in DATA_DIR's label subfolders with MODEL (default, a trained .onnx
+    with its sidecar, an .mlmodel or a .pth checkpoint) and prints the accuracy of the top
+    label, each label's precision, recall and photo count, and the confusion matrix (rows: the
+    true label, columns: the predicted one). Folder names must be labels of the model; a photo
+    given a label outside them, or none (below a trained model's unknown threshold), counts as
+    wrong. Photos that cannot be decoded are listed and left out.
+
+    OPTIONS:
+      --threads N           threads for the network (default: all cores)
+      --exact               decode JPEG photos at full size
+      --json                print {"accuracy", "classes", "per_class", "confusion", ...}
+    """
+
+  func run(_ arguments: [String]) async throws(CLIError) {
+    let parsed = try CommandLineArguments(
+      arguments, options: ["threads"], flags: ["json", "exact"])
+    guard parsed.positionals.count == 2 else {
+      throw CLIError.usage("expected MODEL and DATA_DIR")
+    }
+    let photos = try TrainingOptions.photos(in: parsed.positionals[1])
+    let threads = try parsed.integer("threads", in: 1...256)
+    StandardError.write("loading model \(parsed.positionals[0])...\n")
+    let model: NetworkClassifier
+    do {
+      model = try ModelOptions.load(model: parsed.positionals[0], threadCount: threads)
+    } catch {
+      throw CLIError.failure(error.message)
+    }
+    let classes = Array(Set(photos.map(\.label))).sorted()
+    if let stranger = classes.first(where: { !model.labels.contains($0) }) {
+      throw CLIError.failure(
+        "folder '\(stranger)' is not a label of the model (its labels: "
+          + model.labels.prefix(20).joined(separator: ", ")
+          + (model.labels.count > 20 ? ", ..." : "") + ")")
+    }
+    let (metrics, skipped) = try await Self.evaluate(
+      model, photos, classes: classes, preparation: try ModelOptions.preparation(from: parsed))
+    for photo in skipped {
+      StandardError.write("skipped \(photo.name) (\(photo.label)): \(photo.reason)\n")
+    }
+    if parsed.has("json") {
+      try JSONOutput.print(JSONShapes.Evaluate(metrics, skipped: skipped))
+    } else {
+      print(String(format: "accuracy: %.1f%% of %d photos", metrics.accuracy * 100, metrics.count))
+      print("")
+      print(MetricsTable(metrics).text)
+    }
+  }
+
+  /// Classifies every photo and compares its top label with its folder's.
+  private static func evaluate(
+    _ model: NetworkClassifier, _ photos: [TrainingPhoto], classes: [String],
+    preparation: PreparationOptions
+  ) async throws(CLIError) -> (ClassificationMetrics, [SkippedPhoto]) {
+    var progress = BatchProgress("evaluate", total: photos.count)
+    var truth: [Int] = []
+    var predicted: [Int?] = []
+    var skipped: [SkippedPhoto] = []
+    for photo in photos {
+      do {
+        let report = try await model.classify(
+          photo.source, preparation: preparation, options: ClassificationOptions(maximumCount: 1))
+        truth.append(classes.firstIndex(of: photo.label) ?? 0)
+        predicted.append(report.classifications.first.flatMap { classes.firstIndex(of: $0.label) })
+        progress.advance(failed: false)
+      } catch {
+        skipped.append(
+          SkippedPhoto(
+            name: photo.source.name, label: photo.label,
+            reason: error.underlying.map { "\($0)" } ?? error.message))
+        progress.advance(failed: true)
+      }
+    }
+    guard !truth.isEmpty else {
+      throw CLIError.failure("none of the \(photos.count) photos could be classified")
+    }
+    do {
+      return (
+        try ClassificationMetrics(labels: classes, truth: truth, predicted: predicted), skipped
+      )
+    } catch {
+      throw CLIError.failure(error.message)
+    }
+  }
+}
