@@ -138,6 +138,12 @@ public struct ProductFinder: Sendable {
         query: listing.query, products: listing.products,
         timings: SearchTimings(classification: report.timings, catalog: clock.now - start))
     }
+    if classifications.isEmpty {
+      throw VisionCatalogError(
+        .noCategory,
+        "the model gave the photo no label: every confidence is below its minimum (a trained "
+          + "model's unknown threshold)")
+    }
     let labels = classifications.map { "'\($0.label)'" }.joined(separator: ", ")
     throw VisionCatalogError(
       .noCategory,

@@ -56,6 +56,9 @@ struct ClassifyCommand: Subcommand {
       for classification in report.classifications {
         print(ClassificationLine(classification).text)
       }
+      if report.classifications.isEmpty, let threshold = model.model.unknownThreshold {
+        print("no label: every confidence is below the model's unknown threshold \(threshold)")
+      }
     }
   }
 }

@@ -135,8 +135,12 @@ public struct ClassifierTrainer: Sendable {
     let validationSamples = try reader.read(
       validation, labels: labels, augmented: false, progress: progress)
     for (index, label) in labels.enumerated() where !trainingSamples.all.labels.contains(index) {
+      let reasons = reader.skipped.filter { $0.label == label }.prefix(3)
+        .map { "\($0.name): \($0.reason)" }
       throw ClassificationError(
-        .invalidArgument, "label '\(label)' has no readable training photo")
+        .invalidArgument,
+        "label '\(label)' has no readable training photo"
+          + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))"))
     }
     progress(.fitting(samples: trainingSamples.all.labels.count))
     let (head, report) = try SoftmaxRegression.fit(

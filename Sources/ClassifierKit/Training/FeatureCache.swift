@@ -54,17 +54,9 @@ struct FeatureCache: Sendable {
     Self.appendWord(UInt32(values.count), to: &bytes)
     for value in values { Self.appendWord(value.bitPattern, to: &bytes) }
     let target = url(for: key)
-    let temporary = target.deletingLastPathComponent()
-      .appendingPathComponent(".\(key).\(ProcessInfo.processInfo.processIdentifier).tmp")
-    do {
-      try FileManager.default.createDirectory(
-        at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try Data(bytes).write(to: temporary)
-      _ = try? FileManager.default.removeItem(at: target)
-      try FileManager.default.moveItem(at: temporary, to: target)
-    } catch {
-      try? FileManager.default.removeItem(at: temporary)
-    }
+    try? FileManager.default.createDirectory(
+      at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try? Data(bytes).write(to: target, options: .atomic)
   }
 
   private static func readWord(_ bytes: [UInt8], at offset: Int) -> UInt32 {

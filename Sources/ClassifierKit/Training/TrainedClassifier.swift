@@ -97,21 +97,14 @@ public struct TrainedClassifier: Sendable {
     return try NetworkClassifier(session: session, description: description)
   }
 
+  /// Writes `data` to a temporary file and renames it over `url` (Foundation's atomic write).
   private static func replace(_ url: URL, with data: Data) throws(ClassificationError) {
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     do {
-      try data.write(to: temporary)
-      if FileManager.default.fileExists(atPath: url.path) {
-        _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-      } else {
-        try FileManager.default.moveItem(at: temporary, to: url)
-      }
+      try data.write(to: url, options: .atomic)
     } catch {
-      try? FileManager.default.removeItem(at: temporary)
       throw ClassificationError(
-        .invalidArgument, "cannot write \(url.path)", underlying: FileError(description: "\(error)")
-      )
+        .invalidArgument, "cannot write \(url.path)",
+        underlying: FileError(description: "\(error)"))
     }
   }
 }
