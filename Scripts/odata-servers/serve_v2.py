@@ -115,7 +115,9 @@ def main():
             server.topmax = args.page_size
         return server
 
-    app = PictureAndStatsApp([p["ProductId"] for p in products], args.picture_delay_ms)
+    app = PictureAndStatsApp(
+        [p["ProductId"] for p in products], args.picture_delay_ms, args.pictures
+    )
     serve(app, args.port, make_service, accepted_authorizations(args))
 
 

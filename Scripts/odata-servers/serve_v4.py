@@ -116,7 +116,9 @@ def main():
         handler.register(InMemoryProcessor(store, page_size=args.page_size or None))
         return ODataWSGIApp(handler, mount_path="/odata")
 
-    app = PictureAndStatsApp([p["ProductId"] for p in products], args.picture_delay_ms)
+    app = PictureAndStatsApp(
+        [p["ProductId"] for p in products], args.picture_delay_ms, args.pictures
+    )
     serve(app, args.port, make_service, accepted_authorizations(args))
 
 

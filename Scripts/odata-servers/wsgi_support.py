@@ -24,6 +24,7 @@ class _ThreadingServer(socketserver.ThreadingMixIn, WSGIServer):
 
 
 def common_arguments(description):
+    """The command-line options both OData servers share."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--catalog", required=True, help="catalog JSON file")
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
@@ -38,6 +39,11 @@ def common_arguments(description):
     )
     parser.add_argument(
         "--bearer", metavar="TOKEN", help="require (or also accept) this bearer token"
+    )
+    parser.add_argument(
+        "--pictures",
+        metavar="DIR",
+        help="serve /imgs/<name> from DIR/<name> when that file exists (else the fake bytes)",
     )
     return parser
 
@@ -84,12 +90,51 @@ class RequireAuthorization:
         return any(matches)
 
 
-class PictureAndStatsApp:
-    """Serves /imgs/<id>.jpg and /__stats next to the OData service, delegating the rest."""
+# Content types of the picture files served from --pictures, by lower-case extension.
+PICTURE_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".bmp": "image/bmp",
+    ".webp": "image/webp",
+    ".heic": "image/heic",
+    ".heif": "image/heif",
+    ".tif": "image/tiff",
+    ".tiff": "image/tiff",
+}
 
-    def __init__(self, product_ids, picture_delay_ms):
+
+def picture_file(directory, name):
+    """The path of `directory/name` when `name` is a plain file name of a regular file there.
+
+    Returns None for no directory, a name with a path separator, NUL, `.` or `..`, or no such
+    file, so a request can never reach outside `directory`.
+    """
+    if not directory or name in ("", ".", "..") or any(c in name for c in "/\\\0"):
+        return None
+    path = os.path.join(directory, name)
+    return path if os.path.isfile(path) else None
+
+
+def picture_type(name):
+    """The Content-Type for a picture file name, from its extension."""
+    extension = os.path.splitext(name)[1].lower()
+    return PICTURE_TYPES.get(extension, "application/octet-stream")
+
+
+class PictureAndStatsApp:
+    """Serves /imgs/<name> and /__stats next to the OData service, delegating the rest.
+
+    A picture is the file `<pictures>/<name>` when a pictures directory is given and holds that
+    file; otherwise `<id>.jpg` of a known product answers deterministic fake bytes, and anything
+    else 404.
+    """
+
+    def __init__(self, product_ids, picture_delay_ms, pictures=None):
         self.product_ids = set(product_ids)
         self.delay = picture_delay_ms / 1000.0
+        self.pictures = pictures
         self.counts = {}
         self.lock = threading.Lock()
         self.service = None
@@ -107,6 +152,15 @@ class PictureAndStatsApp:
             if self.delay:
                 time.sleep(self.delay)
             name = path[len("/imgs/"):]
+            file = picture_file(self.pictures, name)
+            if file is not None:
+                with open(file, "rb") as handle:
+                    body = handle.read()
+                start_response(
+                    "200 OK",
+                    [("Content-Type", picture_type(name)), ("Content-Length", str(len(body)))],
+                )
+                return [body]
             product_id = name[:-4] if name.endswith(".jpg") else None
             if product_id not in self.product_ids:
                 start_response("404 Not Found", [("Content-Type", "text/plain")])

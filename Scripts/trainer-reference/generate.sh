@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Makes a venv with ONNX Runtime and scikit-learn and writes the softmax-regression reference
-# fits the trainer's tests compare with (see generate.py). Needs ../shared/models; without it
-# there is nothing to extract features from, and the script says so and exits 0.
+# Makes a venv with ONNX Runtime, scikit-learn and Pillow and writes the softmax-regression
+# reference fits the trainer's tests compare with (see generate.py), the augmented photo set with
+# its reference fit and picture catalog, and the 1000-JPEG benchmark set (see dataset.py). Needs
+# ../shared/models; without it there is nothing to extract features from, and the script says so
+# and exits 0.
 # Usage: Scripts/trainer-reference/generate.sh [output-dir]   (default: .cache/trainer-reference)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -15,4 +17,7 @@ fi
 venv="$root/.cache/trainer-venv"
 [ -x "$venv/bin/python" ] || "${PYTHON:-python3}" -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
+export PYTHONDONTWRITEBYTECODE=1  # dataset.py imports generate.py; keep Scripts/ free of caches
 "$venv/bin/python" "$here/generate.py" "$models" "$out"
+"$venv/bin/python" "$here/dataset.py" "$models" "$out"
+"$venv/bin/python" "$here/dataset.py" --bench "$models" "$out"

@@ -75,11 +75,16 @@ public final class ODataTestServer: Sendable {
   ///   - pageSize: The server-driven page size (0 for none).
   ///   - pictureDelayMilliseconds: A delay before each picture answer, to overlap requests.
   ///   - credentials: What every request must carry in `Authorization`; `nil` for none.
+  ///   - catalog: The catalog JSON file to serve; `nil` for the bundled ``catalog``.
+  ///   - pictures: A directory whose files `/imgs/<name>` answers with their real bytes (such as
+  ///     `.cache/trainer-reference/catalog/imgs` from `Scripts/trainer-reference/generate.sh`);
+  ///     other names get what they get without it: fake bytes for a known `<ProductId>.jpg`, else
+  ///     404. `nil` for fake bytes only.
   /// - Returns: The running server.
   /// - Throws: `ServerError` when the venv is missing or the server does not become ready.
   public static func start(
     _ kind: Kind, pageSize: Int = 0, pictureDelayMilliseconds: Int = 0,
-    credentials: RequiredCredentials? = nil
+    credentials: RequiredCredentials? = nil, catalog: URL? = nil, pictures: URL? = nil
   ) throws -> ODataTestServer {
     if let unavailableReason {
       throw ServerError(message: unavailableReason)
@@ -89,10 +94,11 @@ public final class ODataTestServer: Sendable {
     var arguments = [scripts.appendingPathComponent(kind.rawValue).path]
     if kind != .fault {
       arguments += [
-        "--catalog", catalog.path, "--page-size", String(pageSize),
+        "--catalog", (catalog ?? Self.catalog).path, "--page-size", String(pageSize),
         "--picture-delay-ms", String(pictureDelayMilliseconds),
       ]
       arguments += credentials?.serverArguments ?? []
+      arguments += pictures.map { ["--pictures", $0.path] } ?? []
     }
     process.arguments = arguments
     process.currentDirectoryURL = scripts
