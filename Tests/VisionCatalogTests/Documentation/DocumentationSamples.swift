@@ -204,3 +204,29 @@ func layersSample(parameters: [String: Tensor], image: Tensor) throws {
   let features = try loaded.forward(image, threadCount: 2)
   _ = features
 }
+
+// TrainingAClassifier.md
+func trainingAClassifierSample() throws {
+  let photos = try TrainingPhoto.labeledFolders(at: URL(fileURLWithPath: "Photos"))
+  let trainer = ClassifierTrainer(extractor: try .efficientNetLite0())
+  let trained = try trainer.train(photos)
+  print(trained.training.accuracy, trained.validation?.accuracy ?? .nan)
+  try trained.write(to: URL(fileURLWithPath: "Products.onnx"))  // and Products.json
+}
+
+func trainedModelSample(photoURL: URL) async throws {
+  let classifier = try NetworkClassifier.onnx(contentsOf: URL(fileURLWithPath: "Products.onnx"))
+  let report = try await classifier.classify(.file(photoURL))
+  print(report.classifications.first?.label ?? "no label")  // none below the unknown threshold
+}
+
+// VisionCatalog.md
+func catalogTrainingSample(catalogURL: URL) async throws {
+  let source = CatalogSource.file(catalogURL)  // pictures are files next to the catalog file
+  let catalog = try await CatalogTrainingPhotos.load(
+    from: source, provider: try source.makeProvider())
+  let trained = try ClassifierTrainer(extractor: try .efficientNetLite0()).train(catalog.photos)
+  let finder = ProductFinder(
+    model: try trained.classifier(), mapping: .identity, provider: try source.makeProvider())
+  _ = finder
+}
