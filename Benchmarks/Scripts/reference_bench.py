@@ -13,6 +13,11 @@ EXIF orientation applied, center crop of 224/256 of the shorter side, (x - 127) 
   `scaling_factor=(1, d)` (+ INTER_AREA), Pillow `draft()` (+ BILINEAR).
 End to end (`ClassifierKit.classify.12MP.threads*`): ONNX Runtime on the Lite0 ONNX at batch 1
 plus the fastest fast recipe, timed together from the file path to the logits.
+The trainer's feature extraction (`ClassifierKit.features.bench1000.*`, per photo, on the 64 photos
+`bench_photos` picks from .cache/trainer-reference/bench-1000): `prepare` times each fast recipe
+(the reduction `reduction` picks per photo, worked out inside the timing as ours does), and
+`batch8.threads2` the fastest of them with ONNX Runtime on the Lite0 ONNX cut at the pooled
+features (the classifier Gemm's input; `features_model`), 8 photos per run at 2 threads.
 Before timing, every recipe's tensor is compared with Pillow's exact one (printed on stderr), so a
 recipe that ignored the orientation or cropped elsewhere would show.
 """
@@ -131,11 +136,109 @@ def turbojpeg_decode(path, d):
     return cv2_finish(np.ascontiguousarray(oriented(rgb, orientation(data))), cv2.INTER_AREA)
 
 
+BENCH_COUNT, BENCH_STRIDE = 64, 15
+
+
+def bench_photos(directory, count=BENCH_COUNT, stride=BENCH_STRIDE):
+    """The photos of the feature cases, as ClassifierKitBenchmarks.benchPhotos() picks them: every
+    `stride`-th JPEG of `directory/<label>/` in sorted path order, `count` of them (None when the
+    set is absent or smaller)."""
+    if not directory.is_dir():
+        return None
+    names = sorted(f"{path.parent.name}/{path.name}" for path in directory.glob("*/*.jpg"))
+    picked = names[::stride][:count]
+    return [directory / name for name in picked] if len(picked) == count else None
+
+
+def features_model(model):
+    """The Lite0 ONNX cut at its pooled features: the last Gemm (the ImageNet classifier) and its
+    weights removed, the Gemm's input (`[N, 1280]`) as the only output; serialized bytes."""
+    import onnx
+
+    graph = onnx.load(str(model))
+    gemm = [node for node in graph.graph.node if node.op_type == "Gemm"][-1]
+    graph.graph.node.remove(gemm)
+    for initializer in [i for i in graph.graph.initializer if i.name in gemm.input[1:]]:
+        graph.graph.initializer.remove(initializer)
+    del graph.graph.output[:]
+    graph.graph.output.append(onnx.helper.make_tensor_value_info(
+        gemm.input[0], onnx.TensorProto.FLOAT, ["N", 1280]))
+    return graph.SerializeToString()
+
+
+def fast_path_recipes():
+    """The fast recipes as path -> tensor, each picking its reduction from the file's header."""
+    area, linear = opencv_reduced(cv2.INTER_AREA), opencv_reduced(cv2.INTER_LINEAR)
+    return {
+        "opencv-reduced-area": lambda path: area(path, reduction(path)),
+        "opencv-reduced-linear": lambda path: linear(path, reduction(path)),
+        "turbojpeg-reduced": lambda path: turbojpeg_decode(path, reduction(path)),
+        "pillow-draft": pillow_draft,
+    }
+
+
+def feature_cases(arguments):
+    """Rows `ClassifierKit.features.bench1000.prepare` (each fast recipe) and
+    `ClassifierKit.features.bench1000.batch8.threads2` (ONNX Runtime + the fastest), per photo."""
+    prepare_name = "ClassifierKit.features.bench1000.prepare"
+    features_name = "ClassifierKit.features.bench1000.batch8.threads2"
+    if arguments.filter not in prepare_name and arguments.filter not in features_name:
+        return
+    photos = bench_photos(arguments.bench_photos)
+    if photos is None:
+        print(f"# {arguments.bench_photos} is absent or holds too few JPEGs for {BENCH_COUNT} taken every "
+              f"{BENCH_STRIDE}th (Scripts/trainer-reference/generate.sh); feature reference skipped",
+              file=sys.stderr)
+        return
+    recipes = fast_path_recipes()
+    for tool, recipe in recipes.items():
+        difference = statistics.mean(
+            float(np.abs(recipe(path) - pillow_exact(path)).mean()) for path in photos)
+        print(f"# {prepare_name} {tool}: mean |x - pillow exact| {difference:.4f} over {len(photos)} photos",
+              file=sys.stderr)
+    timed = []
+    for tool, recipe in recipes.items():
+        def prepare_all(recipe=recipe):
+            for path in photos:
+                recipe(path)
+
+        seconds = arguments.min_seconds if arguments.filter in prepare_name else 0.3
+        median, minimum, iterations = measure(prepare_all, minimum_seconds=seconds)
+        timed.append((median, tool))
+        if arguments.filter in prepare_name:
+            print(f"{prepare_name}\t{median / len(photos):.3f}\t{minimum / len(photos):.3f}\t"
+                  f"{iterations}\t{tool}", flush=True)
+    if arguments.filter not in features_name:
+        return
+    model = arguments.models / "onnx" / "efficientnet-lite0.onnx"
+    if not model.exists():
+        print(f"# {model} is absent; feature reference skipped", file=sys.stderr)
+        return
+    _, tool = min(timed)
+    recipe = recipes[tool]
+    session = open_session(features_model(model), 2)
+    input_name = session.get_inputs()[0].name
+
+    def extract():
+        rows = []
+        for start in range(0, len(photos), 8):
+            batch = np.concatenate([recipe(path) for path in photos[start:start + 8]])
+            rows.append(session.run(None, {input_name: batch})[0])
+        return np.concatenate(rows)
+
+    assert extract().shape == (len(photos), 1280)
+    median, minimum, iterations = measure(extract, minimum_seconds=arguments.min_seconds)
+    print(f"{features_name}\t{median / len(photos):.3f}\t{minimum / len(photos):.3f}\t{iterations}\t"
+          f"onnxruntime+{tool}", flush=True)
+
+
 def main():
     root = Path(__file__).resolve().parents[2]
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--inputs", type=Path, required=True, help="folder made by Benchmarks --make-inputs")
     parser.add_argument("--models", type=Path, default=root.parent / "shared" / "models")
+    parser.add_argument("--bench-photos", type=Path,
+                        default=root / ".cache" / "trainer-reference" / "bench-1000")
     parser.add_argument("--filter", default="", help="run only cases whose name contains this")
     parser.add_argument("--min-seconds", type=float, default=1.0)
     arguments = parser.parse_args()
@@ -194,6 +297,7 @@ def main():
             if name == "ImagePipeline.preprocessFast.12MP" and (fastest_12mp is None or median < fastest_12mp[0]):
                 fastest_12mp = (median, tool, body)
 
+    feature_cases(arguments)
     model = arguments.models / "onnx" / "efficientnet-lite0.onnx"
     if arguments.filter not in "ClassifierKit.classify.12MP.threads1 ClassifierKit.classify.12MP.threads2":
         return

@@ -4,6 +4,7 @@ import Foundation
 ///
 /// Each benchmark runs once to warm up, then repeatedly until both a minimum number of
 /// iterations and a minimum total time are reached (bounded by a maximum iteration count).
+/// Times are per item: a run's time divided by the benchmark's `itemsPerRun`.
 struct BenchmarkRunner {
   var minimumIterations = 5
   var maximumIterations = 1_000
@@ -44,7 +45,7 @@ struct BenchmarkRunner {
     let start = clock.now
     while samples.count < maximumIterations {
       let elapsed = try clock.measure { try benchmark.body() }
-      samples.append(milliseconds(elapsed))
+      samples.append(milliseconds(elapsed) / Double(max(1, benchmark.itemsPerRun)))
       let total = milliseconds(start.duration(to: clock.now)) / 1_000
       if samples.count >= minimumIterations, total >= minimumSeconds { break }
     }

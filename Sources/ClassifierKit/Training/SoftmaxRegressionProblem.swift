@@ -58,31 +58,39 @@ struct SoftmaxRegressionProblem {
   }
 
   /// The objective divided by the total sample weight, and its gradient.
+  ///
+  /// The sums run in a fixed order (vectors of four, then the rest), so the same parameters
+  /// always give the same bits.
   func evaluate(_ parameters: [Double]) -> (value: Double, gradient: [Double]) {
     let weightCount = classCount * featureCount
     var gradient = [Double](repeating: 0, count: parameterCount)
     var value = 0.0
     var scores = [Double](repeating: 0, count: classCount)
-    for sample in labels.indices {
-      let row = sample * featureCount
-      for label in 0..<classCount {
-        var sum = parameters[weightCount + label]
-        let weightRow = label * featureCount
-        for index in 0..<featureCount { sum += parameters[weightRow + index] * x[row + index] }
-        scores[label] = sum
-      }
-      let largest = scores.max() ?? 0
-      var total = 0.0
-      for label in 0..<classCount { total += exp(scores[label] - largest) }
-      let logTotal = largest + log(total)
-      let weight = sampleWeights[sample] / totalWeight
-      value += weight * (logTotal - scores[labels[sample]])
-      for label in 0..<classCount {
-        let probability = exp(scores[label] - logTotal)
-        let residual = weight * (probability - (label == labels[sample] ? 1 : 0))
-        gradient[weightCount + label] += residual
-        let weightRow = label * featureCount
-        for index in 0..<featureCount { gradient[weightRow + index] += residual * x[row + index] }
+    x.withUnsafeBufferPointer { xs in
+      parameters.withUnsafeBufferPointer { weights in
+        gradient.withUnsafeMutableBufferPointer { slopes in
+          for sample in labels.indices {
+            let row = sample * featureCount
+            for label in 0..<classCount {
+              scores[label] =
+                weights[weightCount + label]
+                + Self.dot(xs, row, weights, label * featureCount, count: featureCount)
+            }
+            let largest = scores.max() ?? 0
+            var total = 0.0
+            for label in 0..<classCount { total += exp(scores[label] - largest) }
+            let logTotal = largest + log(total)
+            let weight = sampleWeights[sample] / totalWeight
+            value += weight * (logTotal - scores[labels[sample]])
+            for label in 0..<classCount {
+              let probability = exp(scores[label] - logTotal)
+              let residual = weight * (probability - (label == labels[sample] ? 1 : 0))
+              slopes[weightCount + label] += residual
+              Self.addScaled(
+                residual, xs, row, to: slopes, label * featureCount, count: featureCount)
+            }
+          }
+        }
       }
     }
     for index in 0..<weightCount {
@@ -90,5 +98,63 @@ struct SoftmaxRegressionProblem {
       gradient[index] += penalty * parameters[index]
     }
     return (value, gradient)
+  }
+
+  /// `sum(a[aStart + i] * b[bStart + i])` for `i < count`, in vectors of four; both ranges lie
+  /// inside their buffers (rows of `featureCount` checked at construction).
+  private static func dot(
+    _ a: UnsafeBufferPointer<Double>, _ aStart: Int, _ b: UnsafeBufferPointer<Double>,
+    _ bStart: Int, count: Int
+  ) -> Double {
+    precondition(
+      aStart >= 0 && bStart >= 0 && aStart + count <= a.count && bStart + count <= b.count)
+    var vector = SIMD4<Double>()
+    var index = 0
+    if let left = a.baseAddress, let right = b.baseAddress {
+      let leftBytes = UnsafeRawPointer(left + aStart)
+      let rightBytes = UnsafeRawPointer(right + bStart)
+      let stride = MemoryLayout<Double>.stride
+      while index + 4 <= count {
+        vector +=
+          leftBytes.loadUnaligned(fromByteOffset: index * stride, as: SIMD4<Double>.self)
+          * rightBytes.loadUnaligned(fromByteOffset: index * stride, as: SIMD4<Double>.self)
+        index += 4
+      }
+    }
+    var sum = (vector[0] + vector[1]) + (vector[2] + vector[3])
+    while index < count {
+      sum += a[aStart + index] * b[bStart + index]
+      index += 1
+    }
+    return sum
+  }
+
+  /// `target[targetStart + i] += scale * source[sourceStart + i]` for `i < count`.
+  private static func addScaled(
+    _ scale: Double, _ source: UnsafeBufferPointer<Double>, _ sourceStart: Int,
+    to target: UnsafeMutableBufferPointer<Double>, _ targetStart: Int, count: Int
+  ) {
+    precondition(
+      sourceStart >= 0 && targetStart >= 0 && sourceStart + count <= source.count
+        && targetStart + count <= target.count)
+    var index = 0
+    if let from = source.baseAddress, let to = target.baseAddress {
+      let sourceBytes = UnsafeRawPointer(from + sourceStart)
+      let targetBytes = UnsafeMutableRawPointer(to + targetStart)
+      let stride = MemoryLayout<Double>.stride
+      let factor = SIMD4<Double>(repeating: scale)
+      while index + 4 <= count {
+        let offset = index * stride
+        let sum =
+          targetBytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
+          + factor * sourceBytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
+        targetBytes.storeBytes(of: sum, toByteOffset: offset, as: SIMD4<Double>.self)
+        index += 4
+      }
+    }
+    while index < count {
+      target[targetStart + index] += scale * source[sourceStart + index]
+      index += 1
+    }
   }
 }
