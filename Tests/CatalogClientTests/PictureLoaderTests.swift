@@ -34,6 +34,18 @@ struct PictureLoaderTests {
     #expect(try await loader.picture(for: pictureUrl) == Self.expectedBytes("HT-1000"))
   }
 
+  /// An empty `PictureUrl` (a product without a picture) is refused, never resolved to the
+  /// service root and fetched as if the service document were a picture.
+  @Test func anEmptyPictureURLIsRefused() async throws {
+    let loader = ProductPictureLoader(
+      serviceRoot: try #require(URL(string: "http://127.0.0.1:9/odata/")))
+    for empty in ["", "  "] {
+      let error = #expect(throws: CatalogError.self) { try loader.resolve(empty) }
+      #expect(error?.code == .invalidURL)
+      await #expect(throws: CatalogError.self) { try await loader.picture(for: empty) }
+    }
+  }
+
   @Test func concurrentRequestsForOneURLShareOneDownload() async throws {
     let server = try ODataTestServers.shared(.v2)
     let loader = ProductPictureLoader(serviceRoot: server.serviceRoot)

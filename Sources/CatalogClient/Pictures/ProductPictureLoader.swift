@@ -54,8 +54,13 @@ public actor ProductPictureLoader {
   ///
   /// - Parameter pictureUrl: The product's `PictureUrl`, relative or absolute.
   /// - Returns: The absolute URL.
-  /// - Throws: ``CatalogError/Code/invalidURL`` or ``CatalogError/Code/foreignOrigin``.
+  /// - Throws: ``CatalogError/Code/invalidURL`` (an empty URL included) or
+  ///   ``CatalogError/Code/foreignOrigin``.
   public nonisolated func resolve(_ pictureUrl: String) throws(CatalogError) -> URL {
+    // An empty URL would resolve to the service root itself, whose document is no picture.
+    guard !pictureUrl.allSatisfy(\.isWhitespace) else {
+      throw CatalogError(.invalidURL, "the product has no picture URL")
+    }
     guard let url = URL(string: pictureUrl, relativeTo: serviceRoot)?.absoluteURL else {
       throw CatalogError(.invalidURL, "'\(pictureUrl)' is not a URL")
     }
