@@ -104,7 +104,7 @@ import Testing
   /// Streaming in seeded random chunk sizes (including empty chunks), through every `update`
   /// overload, gives the one-shot digest.
   @Test func streamingInRandomChunksMatchesOneShot() {
-    var random = ChunkSizeGenerator(seed: 0x5A5A_2024)
+    var random = SplitMix64(seed: 0x5A5A_2024)
     for length in [0, 1, 63, 64, 65, 200, 1000, 4097, 70_000] {
       let bytes = Self.message(count: length)
       let data = Data(bytes)
@@ -141,25 +141,5 @@ import Testing
     hash.update(Array("x".utf8))
     #expect(Self.hex(branch.finalize()) == Self.vectors[1].digest)
     #expect(hash.finalize() == SHA256.digest(Data("abx".utf8)))
-  }
-}
-
-/// A deterministic SplitMix64 generator for chunk sizes, so the streaming test repeats exactly.
-private struct ChunkSizeGenerator: RandomNumberGenerator {
-  /// The generator's running state.
-  private var state: UInt64
-
-  /// A generator that starts from `seed`.
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  /// The next 64 pseudo-random bits.
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
   }
 }

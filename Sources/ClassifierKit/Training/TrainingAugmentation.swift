@@ -70,7 +70,7 @@ public enum TrainingAugmentation: String, Sendable, Hashable, CaseIterable, Comp
 
 /// SplitMix64: a small, fast, fully specified generator, so augmentations are the same on every
 /// platform and Swift version.
-struct SplitMix64: Sendable {
+struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   /// A generator started from `seed`.
