@@ -9,6 +9,7 @@ Usage: generate.py SOURCE.png OUTPUT-DIR [PILLOW-HEIF-SDIST.tar.gz]
   orientation 6 and no rotation box; AVIF written by Pillow and by `heif-enc -A`. References are
   upright: pillow-heif's decoding (transforms applied, 10 bits reduced to 8), and for AVIF
   Pillow's decoding turned by the orientation it reports for the container.
+- `serving/photo-12mp.jpg` and `.webp`: a 12 MP phone-style photo for the load tests.
 - The HEIF files of pillow-heif's source distribution (BSD-3-Clause; its `nokia/` folder, under
   another licence, is left out), with pillow-heif's decodings, when the sdist is given.
 
@@ -27,7 +28,7 @@ import tarfile
 import array
 
 import pillow_heif
-from PIL import Image, ImageOps
+from PIL import Image, ImageChops, ImageOps
 
 
 def exif_with_orientation(value):
@@ -87,11 +88,28 @@ def main():
     cases.append({"file": "webp/truncated.webp", "error": "truncated"})
     cases.append({"file": "webp/bad-start-code.webp", "error": "corrupt"})
 
+    serving_photos(source, out / "serving")
     cases += heif_cases(source, out)
     if len(sys.argv) > 3:
         cases += sdist_cases(pathlib.Path(sys.argv[3]), out)
     (out / "manifest.json").write_text(json.dumps({"cases": cases}, indent=1) + "\n")
     print(f"{len(cases)} image fixtures in {out}")
+
+
+def serving_photos(source, out):
+    """The 12 MP phone photo the serving load tests classify by the hundred, as JPEG and WebP.
+
+    4032 x 3024 stored with EXIF orientation 6, as phones save it, upscaled from the sample with
+    a fixed grain so the encoders see photo-like detail; not in the manifest (no reference).
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    size = (4032, 3024)
+    photo = source.resize(size, Image.Resampling.BICUBIC)
+    grain = Image.merge("RGB", [Image.effect_noise(size, 6) for _ in range(3)])
+    photo = ImageChops.add(photo, grain, scale=1.0, offset=-128)
+    exif = exif_with_orientation(6)
+    photo.save(out / "photo-12mp.jpg", "JPEG", quality=92, exif=exif)
+    photo.save(out / "photo-12mp.webp", "WEBP", quality=85, exif=exif)
 
 
 def reference_entry(path, out, upright, orientation_tag, lossless=False):

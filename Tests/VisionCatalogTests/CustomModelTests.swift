@@ -18,7 +18,7 @@ import VisionCatalog
     func classify(prepared input: ModelInput, options: ClassificationOptions)
       throws(ClassificationError) -> [Classification]
     {
-      threads.record(ComputeThread.isCurrent ? "compute" : "other")
+      threads.record(ComputeExecutor.isWorkerThread ? "compute" : "other")
       let plane = input.tensor.values.count / 3
       let means = (0..<3).map { channel in
         input.tensor.values[(channel * plane)..<((channel + 1) * plane)].reduce(0, +)

@@ -10,6 +10,7 @@ public struct ClassificationError: Error, Sendable, CustomStringConvertible {
   public struct Code: Sendable, Hashable, CustomStringConvertible {
     private enum Kind: String, Sendable, Hashable {
       case invalidImage, modelUnavailable, invalidModelDescription, inferenceFailed, invalidArgument
+      case overloaded, cancelled
     }
 
     private let kind: Kind
@@ -31,6 +32,11 @@ public struct ClassificationError: Error, Sendable, CustomStringConvertible {
     public static let inferenceFailed = Code(.inferenceFailed)
     /// An argument is out of range.
     public static let invalidArgument = Code(.invalidArgument)
+    /// The ``ComputeExecutor``'s queue is full (``ComputeLimits/maximumQueuedCount``); the call
+    /// may be tried again later.
+    public static let overloaded = Code(.overloaded)
+    /// The calling task was cancelled before the work started.
+    public static let cancelled = Code(.cancelled)
   }
 
   /// What kind of failure occurred.

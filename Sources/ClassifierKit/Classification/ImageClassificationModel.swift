@@ -10,8 +10,8 @@ public import ImagePipeline
 /// ``report(for:preparation:options:)`` takes an `ImageSource` (a file, encoded bytes or a
 /// decoded `RasterImage`), reads a file once, decodes a large JPEG only as far as the input needs,
 /// applies the orientation, crops and scales, and reports what it did and how long each stage
-/// took; ``classify(_:preparation:options:)`` does the same from async code on a thread of its own,
-/// so the cooperative pool is never blocked by the computation.
+/// took; ``classify(_:preparation:options:)`` does the same from async code on a worker of the
+/// shared ``ComputeExecutor``, so the cooperative pool is never blocked by the computation.
 ///
 /// Implement ``labels``, ``inputSpec`` and `classify(prepared:options:)`; a model that can run
 /// several inputs at once also implements `classify(prepared:options:)`.
@@ -143,25 +143,31 @@ extension ImageClassificationModel {
     try report(for: source, preparation: preparation, options: .default)
   }
 
-  /// Classifies one photo from async code, on a thread of its own so that the computation does
-  /// not hold a thread of the cooperative pool.
+  /// Classifies one photo from async code on a worker of the shared ``ComputeExecutor``, so that
+  /// the computation holds no thread of the cooperative pool and many concurrent callers share a
+  /// bounded number of threads and a bounded amount of memory.
+  ///
+  /// Concurrent calls on the same `NetworkClassifier` with the same options may run as one
+  /// batch (``ComputeLimits/batchingWindow``); each caller still gets its own result.
   ///
   /// - Parameters:
   ///   - source: The photo.
   ///   - preparation: Decoding limits, JPEG reduction and orientation override.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
   /// - Returns: The classifications with provenance and timings.
-  /// - Throws: What ``report(for:preparation:options:)`` throws.
+  /// - Throws: What ``report(for:preparation:options:)`` throws; ``ClassificationError`` with
+  ///   code `overloaded` when ``ComputeLimits/maximumQueuedCount`` callers already wait, or
+  ///   `cancelled` when the calling task is cancelled before a worker takes the photo.
   public func classify(
     _ source: ImageSource, preparation: PreparationOptions = .default,
     options: ClassificationOptions = .default
   ) async throws(ClassificationError) -> ClassificationReport {
-    try await ComputeThread.run { () throws(ClassificationError) in
-      try report(for: source, preparation: preparation, options: options)
-    }
+    try await ComputeExecutor.shared.classify(
+      source, with: self, preparation: preparation, options: options)
   }
 
-  /// Classifies one decoded image; its `RasterImage/orientation` is applied.
+  /// Classifies one decoded image on a worker of the shared ``ComputeExecutor``; its
+  /// `RasterImage/orientation` is applied.
   ///
   /// - Parameters:
   ///   - image: The photo.
@@ -174,8 +180,8 @@ extension ImageClassificationModel {
     try await classify(.image(image), options: options).classifications
   }
 
-  /// Classifies several decoded images with `classify(prepared:options:)`,
-  /// returning one list per image in the same order.
+  /// Classifies several decoded images with one `classify(prepared:options:)` call on a worker
+  /// of the shared ``ComputeExecutor``, returning one list per image in the same order.
   ///
   /// - Parameters:
   ///   - images: The photos; each one's orientation is applied.
@@ -186,19 +192,27 @@ extension ImageClassificationModel {
   public func classify(images: [RasterImage], options: ClassificationOptions = .default)
     async throws(ClassificationError) -> [[Classification]]
   {
-    try await ComputeThread.run { () throws(ClassificationError) in
-      var inputs: [ModelInput] = []
-      inputs.reserveCapacity(images.count)
-      for (position, image) in images.enumerated() {
-        do {
-          inputs.append(try inputSpec.tensor(from: image))
-        } catch {
-          throw ClassificationError(
-            .invalidImage, "image \(position) cannot be prepared", underlying: error)
-        }
-      }
-      return try classify(prepared: inputs, options: options)
-    }
+    try await ComputeExecutor.shared.classify(images: images, with: self, options: options)
+  }
+
+  /// Decodes and prepares one photo as ``inputSpec`` says, noting when each stage ended.
+  ///
+  /// - Parameters:
+  ///   - source: The photo.
+  ///   - preparation: Decoding limits, JPEG reduction and orientation override.
+  /// - Returns: The input, the photo's file format and the instants decoding and preparing ended.
+  /// - Throws: ``ClassificationError`` with code `invalidImage`.
+  func prepareInput(_ source: ImageSource, preparation: PreparationOptions)
+    throws(ClassificationError)
+    -> (
+      input: ModelInput, format: ImageFormat?, decoded: ContinuousClock.Instant,
+      prepared: ContinuousClock.Instant
+    )
+  {
+    let photo = try decode(source, preparation: preparation)
+    let decoded = ContinuousClock.now
+    let input = try prepare(photo, naming: source.name)
+    return (input, photo.format, decoded, ContinuousClock.now)
   }
 
   private func decode(_ source: ImageSource, preparation: PreparationOptions)

@@ -14,14 +14,20 @@ public import NeuralCore
 /// as one network call of `[N, 3, S, S]` per ``maximumBatchSize`` inputs.
 ///
 /// The classifier is an immutable value holding a loaded network, so one instance can serve any
-/// number of concurrent calls.
-public struct NetworkClassifier: ImageClassificationModel {
+/// number of concurrent calls; from async code they run on the shared ``ComputeExecutor``, which
+/// stacks concurrent photos into batches of up to ``maximumBatchSize``.
+public struct NetworkClassifier: ImageClassificationModel, DynamicallyBatched {
   /// The input preparation, labels and tensor names of the network.
   public let model: ModelDescription
   /// The most images one network call stacks; larger batches are split, bounding memory.
   public var maximumBatchSize: Int
 
   private let backend: NetworkBackend
+  /// Names this loaded network and description for dynamic batching; copies share it.
+  private let identity = BatchingIdentity()
+
+  /// The identity concurrent classifications are batched under.
+  var batchingIdentity: ObjectIdentifier { ObjectIdentifier(identity) }
 
   /// The labels in class-index order.
   public var labels: [String] { model.labels }

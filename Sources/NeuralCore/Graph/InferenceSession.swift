@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A loaded network ready to run: the graph optimized once, memory planned per input shape.
@@ -117,7 +118,22 @@ public final class InferenceSession: Sendable {
   ///   its shape says, and the run checks each input's element count against the buffer it is
   ///   copied into, so no feed can make a run read or write outside its memory.
   public func run(_ feeds: [String: Tensor]) throws(NeuralCoreError) -> [String: Tensor] {
-    try run(feeds, stepTimes: nil)
+    try run(feeds, threadCount: options.threadCount, stepTimes: nil)
+  }
+
+  /// Runs the network with at most `threadCount` threads instead of the session's count, for an
+  /// executor that shares the cores between several runs.
+  ///
+  /// - Parameters:
+  ///   - feeds: One tensor per input name.
+  ///   - threadCount: The threads this run may use; at least 1, at most the session's count.
+  /// - Returns: Every model output by name.
+  /// - Throws: ``NeuralCoreError`` as ``run(_:)`` does.
+  package func run(_ feeds: [String: Tensor], threadCount: Int) throws(NeuralCoreError)
+    -> [String: Tensor]
+  {
+    try run(
+      feeds, threadCount: min(options.threadCount, max(1, threadCount)), stepTimes: nil)
   }
 
   /// Runs the network repeatedly and reports the time each step took, for finding hot spots.
@@ -138,7 +154,7 @@ public final class InferenceSession: Sendable {
     var totals = [UInt64](repeating: 0, count: names.count)
     for _ in 0..<max(runs, 1) {
       try totals.withUnsafeMutableBufferPointer { buffer throws(NeuralCoreError) in
-        _ = try run(feeds, stepTimes: buffer)
+        _ = try run(feeds, threadCount: options.threadCount, stepTimes: buffer)
       }
     }
     return zip(names, totals).map { name, total in
@@ -147,18 +163,24 @@ public final class InferenceSession: Sendable {
   }
 
   private func run(
-    _ feeds: [String: Tensor], stepTimes: UnsafeMutableBufferPointer<UInt64>?
+    _ feeds: [String: Tensor], threadCount: Int, stepTimes: UnsafeMutableBufferPointer<UInt64>?
   ) throws(NeuralCoreError) -> [String: Tensor] {
     let (key, plan, arena) = try plan(for: feeds)
     var scratch = arena
     let outcome = Result { () throws(NeuralCoreError) in
-      try plan.run(feeds, arena: &scratch, threads: options.threadCount, stepTimes: stepTimes)
+      try plan.run(feeds, arena: &scratch, threads: threadCount, stepTimes: stepTimes)
     }
     cache.withLock { cache in
-      cache[key]?.arenas.append(scratch)
+      // A burst of concurrent runs must not leave one arena per caller behind.
+      if let count = cache[key]?.arenas.count, count < Self.keptArenaCount {
+        cache[key]?.arenas.append(scratch)
+      }
     }
     return try outcome.get()
   }
+
+  /// The most arenas kept per input shape for later runs.
+  private static let keptArenaCount = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
   /// The plan for the feeds' shapes (built on first use) and a free arena for it.
   private func plan(

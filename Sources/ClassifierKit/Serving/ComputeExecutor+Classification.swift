@@ -1,0 +1,115 @@
+import Foundation
+import ImagePipeline
+
+extension ComputeExecutor {
+  /// Reads, decodes, prepares and classifies one photo on a worker; photos for a dynamically
+  /// batched model join that model's batch once prepared.
+  ///
+  /// The file is read and its header parsed before the decode's memory is reserved, so the
+  /// reservation is the decoded size the header announces.
+  func classify<Model: ImageClassificationModel>(
+    _ source: ImageSource, with model: Model, preparation: PreparationOptions,
+    options: ClassificationOptions
+  ) async throws(ClassificationError) -> ClassificationReport {
+    let batched = model as? any DynamicallyBatched
+    let key = batched.map { BatchKey(model: $0.batchingIdentity, options: options) }
+    return try await perform(feeding: key) { id, finish in
+      var preparation = preparation
+      if let share = Self.threadShare {
+        preparation.decoding.threadCount = min(preparation.decoding.threadCount, share)
+      }
+      let clock = ContinuousClock()
+      let start = clock.now
+      let loaded: ImageSource
+      do {
+        loaded = try source.loaded(using: ImageDecoder(options: preparation.decoding))
+      } catch {
+        finish(
+          .failure(
+            ClassificationError(
+              .invalidImage, "\(source.name) cannot be decoded", underlying: error)))
+        return
+      }
+      let cost = Self.decodingCost(of: loaded, for: model.inputSpec, preparation: preparation)
+      self.reserve(cost)
+      guard let batched, let key else {
+        let outcome = Result { () throws(ClassificationError) in
+          try model.report(for: loaded, preparation: preparation, options: options)
+        }
+        self.release(cost)
+        finish(outcome)
+        return
+      }
+      let prepared = Result { () throws(ClassificationError) in
+        try model.prepareInput(loaded, preparation: preparation)
+      }
+      self.release(cost)
+      switch prepared {
+      case .failure(let error):
+        finish(.failure(error))
+      case .success(let (input, format, decode, preprocess)):
+        let decodeTime = decode - start
+        let preprocessTime = preprocess - decode
+        self.addToBatch(
+          key, id: id, input: input, maximumSize: batched.maximumBatchSize,
+          run: { inputs throws(ClassificationError) in
+            try model.classify(prepared: inputs, options: options)
+          },
+          deliver: { result, inference in
+            finish(
+              result.map {
+                ClassificationReport(
+                  classifications: $0, preprocessing: input.provenance,
+                  timings: ClassificationTimings(
+                    decode: decodeTime, preprocess: preprocessTime, inference: inference),
+                  modelName: model.name, format: format)
+              })
+          })
+      }
+    }
+  }
+
+  /// Prepares decoded images and classifies them in one call on a worker.
+  func classify<Model: ImageClassificationModel>(
+    images: [RasterImage], with model: Model, options: ClassificationOptions
+  ) async throws(ClassificationError) -> [[Classification]] {
+    try await perform { _, finish in
+      finish(
+        Result { () throws(ClassificationError) in
+          var inputs: [ModelInput] = []
+          inputs.reserveCapacity(images.count)
+          for (position, image) in images.enumerated() {
+            do {
+              inputs.append(try model.inputSpec.tensor(from: image))
+            } catch {
+              throw ClassificationError(
+                .invalidImage, "image \(position) cannot be prepared", underlying: error)
+            }
+          }
+          return try model.classify(prepared: inputs, options: options)
+        })
+    }
+  }
+
+  /// The bytes decoding `source` for `spec` takes at its peak, estimated from its header: the
+  /// encoded bytes, the decoded pixels at the reduction the spec allows (four bytes each) and a
+  /// second buffer of that size for the oriented or resampled copy.
+  static func decodingCost(
+    of source: ImageSource, for spec: ModelInputSpec, preparation: PreparationOptions
+  ) -> Int {
+    let encoded = source.encodedData?.count ?? 0
+    guard let info = source.info else {
+      return encoded + (source.image.map { $0.width * $0.height * 4 } ?? 0)
+    }
+    var scale = JPEGScale.full
+    if preparation.jpegScaling == .automatic,
+      let allowed = try? spec.jpegScale(for: info, orientation: preparation.orientation)
+    {
+      scale = allowed
+    }
+    let size = scale.scaledSize(width: info.width, height: info.height)
+    let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+    guard !overflow else { return Int.max / 2 }
+    return encoded + min(pixels, Int.max / 16) * 8
+  }
+}
