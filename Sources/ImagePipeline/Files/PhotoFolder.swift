@@ -1,13 +1,5 @@
 package import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The photos in a folder, found one way for every command that takes folders of photos.
 ///
 /// Batch `classify`, `train` and `evaluate` all walk folders through here, so they agree on what a
@@ -113,24 +105,59 @@ package enum PhotoFolder {
     /// A device, socket or pipe: never a photo, and reading a pipe could block.
     case other
 
+    /// The most symbolic links followed from one entry: Linux's `MAXSYMLINKS`, past which `stat`
+    /// gives up with `ELOOP`.
+    static let linkLimit = 40
+
+    /// Reads the entry at `path`, following its links one at a time as `stat` does.
+    ///
+    /// `attributesOfItem` reads an entry without following it, and `destinationOfSymbolicLink`
+    /// reads a link's target. A relative target is appended to the path of the link's folder as
+    /// reached, never tidied, so the file system resolves its `..` through the folders actually
+    /// reached, as `stat` would; a folder's identity is that of the final target.
     init(at path: String) {
-      var info = stat()
-      if stat(path, &info) == 0 {
-        switch info.st_mode & mode_t(S_IFMT) {
-        case mode_t(S_IFDIR):
-          self = .folder(
-            FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
-        case mode_t(S_IFREG):
+      let files = FileManager.default
+      var reached = path
+      var followedLink = false
+      for _ in 0...Self.linkLimit {
+        guard let attributes = try? files.attributesOfItem(atPath: reached) else {
+          // Nothing at the end of links: a link to a missing or unreachable target. Nothing at
+          // `path` itself: gone since the folder was listed, nothing left to report.
+          self = followedLink ? .brokenLink : .other
+          return
+        }
+        switch attributes[.type] as? FileAttributeType {
+        case .typeSymbolicLink?:
+          guard let target = try? files.destinationOfSymbolicLink(atPath: reached) else {
+            self = .brokenLink
+            return
+          }
+          if target.hasPrefix("/") {
+            reached = target
+          } else {
+            let folder = reached.lastIndex(of: "/").map { reached[...$0] } ?? ""
+            reached = folder + target
+          }
+          followedLink = true
+        case .typeDirectory?:
+          guard let device = attributes[.systemNumber] as? NSNumber,
+            let inode = attributes[.systemFileNumber] as? NSNumber
+          else {
+            self = .other
+            return
+          }
+          self = .folder(FolderIdentity(device: device.uint64Value, inode: inode.uint64Value))
+          return
+        case .typeRegular?:
           self = .file
+          return
         default:
           self = .other
+          return
         }
-      } else if lstat(path, &info) == 0, info.st_mode & mode_t(S_IFMT) == mode_t(S_IFLNK) {
-        self = .brokenLink
-      } else {
-        // Gone since the folder was listed: there is nothing left to report.
-        self = .other
       }
+      // More links than `stat` follows: a loop of links, or a chain as good as one.
+      self = .brokenLink
     }
   }
 }
