@@ -12,10 +12,11 @@ struct ClassifyCommand: Subcommand {
     Decodes IMAGE, applies its EXIF orientation, prepares it as the model expects and prints
     the K best labels with softmax confidences.
 
-    With several photos, a folder (its photos, subfolders included, in path order) or --shard,
-    prints JSON Lines: one object per photo, the --json shape plus "file"; a photo that fails
-    is a line with "file" and "error", and the batch goes on (exit code 1 at the end if any
-    failed). Progress goes to standard error.
+    With several photos, a folder (its photos by extension, subfolders included, symbolic links
+    followed, hidden entries skipped, in path order) or --shard, prints JSON Lines: one object
+    per photo, the --json shape plus "file"; a photo that fails, a broken link included, is a
+    line with "file" and "error", and the batch goes on (exit code 1 at the end if any
+    failed). A folder without photos is an error. Progress goes to standard error.
 
     OPTIONS:
     \(ModelOptions.help)

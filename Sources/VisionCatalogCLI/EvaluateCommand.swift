@@ -13,7 +13,8 @@ struct EvaluateCommand: Subcommand {
     label, each label's precision, recall and photo count, and the confusion matrix (rows: the
     true label, columns: the predicted one). Folder names must be labels of the model; a photo
     given a label outside them, or none (below a trained model's unknown threshold), counts as
-    wrong. Photos that cannot be decoded are listed and left out.
+    wrong. Symbolic links to label folders and photos are followed. Photos that cannot be read
+    or decoded (a broken link included) are listed and left out.
 
     OPTIONS:
       --threads N           threads for the network (default: all cores)

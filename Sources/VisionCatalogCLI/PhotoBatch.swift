@@ -7,43 +7,51 @@ struct PhotoBatch {
   /// The photo paths, in order.
   let paths: [String]
 
-  /// Expands `arguments`: a folder gives its photos (subfolders included, hidden entries
-  /// skipped) sorted by path; a file is kept as given.
+  /// Expands `arguments`: a folder gives its photos as `PhotoFolder` finds them (subfolders
+  /// and symbolic links followed, hidden entries skipped) sorted by path; a file is kept as
+  /// given, and so is a symbolic link to nothing, which then fails as that photo's error line.
+  ///
+  /// A folder without photos is an error rather than an empty part of the batch, since a
+  /// wrong folder would otherwise succeed with no output.
   init(arguments: [String]) throws(CLIError) {
     var paths: [String] = []
     for argument in arguments {
-      guard FileManager.default.fileExists(atPath: argument) else {
+      if Self.isFolder(argument) {
+        let found: [URL]
+        do {
+          found = try PhotoFolder.photos(under: URL(fileURLWithPath: argument, isDirectory: true))
+        } catch {
+          throw CLIError.failure("\(argument): \(error.message)")
+        }
+        guard !found.isEmpty else {
+          throw CLIError.failure(
+            "\(argument): no photos in the folder or its subfolders (photos are found by "
+              + "their extension: "
+              + ImageFormat.fileExtensions.sorted().map { "." + $0 }.joined(separator: " ")
+              + ")")
+        }
+        paths += found.map(\.path)
+      } else if Self.isEntry(argument) {
+        paths.append(argument)
+      } else {
         throw CLIError.failure("\(argument): no such file or folder")
       }
-      paths += Self.isFolder(argument) ? try Self.photos(under: argument) : [argument]
     }
+    guard !paths.isEmpty else { throw CLIError.failure("no photos given") }
     self.paths = paths
   }
 
-  /// Whether `path` names a folder.
+  /// Whether `path` names a folder, or a symbolic link to one.
   static func isFolder(_ path: String) -> Bool {
     var isFolder: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
       && isFolder.boolValue
   }
 
-  private static func photos(under folder: String) throws(CLIError) -> [String] {
-    let root = URL(fileURLWithPath: folder)
-    guard
-      let walker = FileManager.default.enumerator(
-        at: root, includingPropertiesForKeys: [.isRegularFileKey],
-        options: [.skipsHiddenFiles])
-    else {
-      throw CLIError.failure("\(folder): cannot list the folder")
-    }
-    var found: [String] = []
-    for case let url as URL in walker {
-      guard ImageFormat.fileExtensions.contains(url.pathExtension.lowercased()),
-        (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
-      else { continue }
-      found.append(url.path)
-    }
-    return found.sorted()
+  /// Whether `path` names anything at all, a symbolic link to nothing included (which
+  /// `fileExists` follows and denies).
+  private static func isEntry(_ path: String) -> Bool {
+    (try? FileManager.default.attributesOfItem(atPath: path)) != nil
   }
 }
 

@@ -15,8 +15,9 @@ struct TrainCommand: Subcommand {
 
     Trains a logistic-regression classifier on EfficientNet-Lite0's features, as Create ML's
     image classifier does. DATA_DIR holds one subfolder per label with that label's photos
-    (PNG, JPEG, HEIC, AVIF, WebP). With --from-catalog the photos are the catalog's product
-    pictures, labeled with their categories; products without a usable picture are skipped.
+    (PNG, JPEG, HEIC, AVIF, WebP); symbolic links to label folders and photos are followed.
+    With --from-catalog the photos are the catalog's product pictures, labeled with their
+    categories; products without a usable picture are skipped.
 
     Writes MODEL.onnx (the network with the trained classifier, opset 13) and MODEL.json (its
     sidecar: labels, preprocessing), which classify, find and evaluate load with --model.

@@ -22,31 +22,26 @@ public struct TrainingPhoto: Sendable {
   ///
   /// Each subfolder's name is its photos' label; photos are found in it and in its subfolders by
   /// their extension (`ImageFormat/fileExtensions`), hidden entries skipped, in path order.
-  /// Files directly in `folder` are ignored.
+  /// Symbolic links are followed, to label folders, to folders within them and to photos, so a
+  /// dataset may be made of links into one photo store; a link that leads nowhere is kept as a
+  /// photo, which the trainer then lists as skipped. Files directly in `folder` are ignored.
   ///
   /// - Parameter folder: The folder.
   /// - Returns: The photos, label folders in name order.
-  /// - Throws: ``ClassificationError`` with code `invalidArgument` when `folder` cannot be
-  ///   listed or holds no label folder with a photo.
+  /// - Throws: ``ClassificationError`` with code `invalidArgument` when `folder` or a folder in it
+  ///   cannot be listed, nests deeper than 64 folders, or holds no label folder with a photo.
   public static func labeledFolders(at folder: URL) throws(ClassificationError) -> [TrainingPhoto] {
-    let manager = FileManager.default
-    let entries: [URL]
-    do {
-      entries = try manager.contentsOfDirectory(
-        at: folder, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
-    } catch {
-      throw ClassificationError(
-        .invalidArgument, "cannot list the folder \(folder.path)",
-        underlying: FileError(description: "\(error)"))
-    }
-    let labelFolders = entries.filter {
-      (try? $0.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true
-    }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+    let labelFolders: [URL]
     var photos: [TrainingPhoto] = []
-    for labelFolder in labelFolders {
-      for url in photoFiles(under: labelFolder) {
-        photos.append(TrainingPhoto(label: labelFolder.lastPathComponent, source: .file(url)))
+    do {
+      labelFolders = try PhotoFolder.subfolders(of: folder)
+      for labelFolder in labelFolders {
+        for url in try PhotoFolder.photos(under: labelFolder) {
+          photos.append(TrainingPhoto(label: labelFolder.lastPathComponent, source: .file(url)))
+        }
       }
+    } catch {
+      throw ClassificationError(.invalidArgument, error.message, underlying: error)
     }
     guard !photos.isEmpty else {
       throw ClassificationError(
@@ -55,21 +50,5 @@ public struct TrainingPhoto: Sendable {
           + "subfolder named for the label (\(labelFolders.count) subfolders found)")
     }
     return photos
-  }
-
-  /// The photo files under `folder`, subfolders included, hidden entries skipped, sorted by path.
-  private static func photoFiles(under folder: URL) -> [URL] {
-    guard
-      let walker = FileManager.default.enumerator(
-        at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-    else { return [] }
-    var found: [URL] = []
-    for case let url as URL in walker
-    where ImageFormat.fileExtensions.contains(url.pathExtension.lowercased())
-      && (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
-    {
-      found.append(url)
-    }
-    return found.sorted { $0.path < $1.path }
   }
 }
