@@ -220,7 +220,7 @@ enum GEMM {
     alpha: Float, c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int,
     kernels: KernelSet = .active
   ) {
-    if m < 4 && bColumnStride == 1 {
+    if m <= fewRows && bColumnStride == 1 {
       multiplyFewRows(
         rows: m, columns: n, depth: k, a: a, aRowStride: aRowStride,
         aColumnStride: aColumnStride, b: b, bRowStride: bRowStride, alpha: alpha, c: c,
@@ -246,15 +246,23 @@ enum GEMM {
     }
   }
 
-  /// A matrix-vector product for one to three rows of A (a classifier head at small batch):
-  /// each row of B is streamed once and added, scaled, into C, instead of padding A to a tile.
+  /// The most rows of A that ``multiplyFewRows`` takes: a classifier head at every batch size a
+  /// classifier stacks (8), so that a photo's scores do not depend on the photos batched with it
+  /// (the tiled product sums the depth in another order).
+  static let fewRows = 8
+
+  /// A matrix-vector product per row of A, for up to ``fewRows`` rows.
+  ///
+  /// For a classifier head at small batch: each row of B is streamed and added, scaled, into C,
+  /// instead of padding A to a tile. With several rows the columns go in narrower chunks, so a chunk of B stays in cache for the
+  /// next row.
   @_optimize(speed)
   private static func multiplyFewRows(
     rows m: Int, columns n: Int, depth k: Int, a: UnsafePointer<Float>, aRowStride: Int,
     aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, alpha: Float,
     c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int, kernels: KernelSet
   ) {
-    let chunk = 512
+    let chunk = m == 1 ? 512 : 128
     let native = kernels.native
     Parallel.forEach((n + chunk - 1) / chunk, threads: threads) { index in
       let start = index * chunk
