@@ -180,10 +180,11 @@ import Testing
     let model = try Self.smallClassifier()
     let photos = try Self.photos(8)
     let executor = ComputeExecutor(limits: ComputeLimits(workerCount: 2, memoryBudget: 1))
-    let largest = try photos.map { data in
-      ComputeExecutor.decodingCost(
-        of: try ImageSource.data(data).loaded(), for: model.inputSpec, preparation: .default)
-    }.max() ?? 0
+    let largest =
+      try photos.map { data in
+        ComputeExecutor.decodingCost(
+          of: try ImageSource.data(data).loaded(), for: model.inputSpec, preparation: .default)
+      }.max() ?? 0
     try await withThrowingTaskGroup(of: Void.self) { group in
       for photo in photos {
         group.addTask { _ = try await executor.run(.data(photo), with: model) }

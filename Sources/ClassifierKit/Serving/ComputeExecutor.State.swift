@@ -77,7 +77,8 @@ extension ComputeExecutor {
     /// has waited out the window.
     private func isReady(_ key: BatchKey, _ batch: Batch, at now: ContinuousClock.Instant) -> Bool {
       guard let oldest = batch.entries.first else { return false }
-      return batch.entries.count >= batch.maximumSize || feeding[key] == nil
+      return limits.batchingWindow == .zero || batch.entries.count >= batch.maximumSize
+        || feeding[key] == nil
         || now >= oldest.arrived + limits.batchingWindow
     }
 
@@ -89,9 +90,11 @@ extension ComputeExecutor {
           ($0.value.entries.first?.arrived ?? now) < ($1.value.entries.first?.arrived ?? now)
         })
       else { return nil }
+      // A zero window turns batching off: each photo runs alone.
+      let size = limits.batchingWindow == .zero ? 1 : batch.maximumSize
       var taken = batch
-      taken.entries = Array(batch.entries.prefix(batch.maximumSize))
-      let rest = Array(batch.entries.dropFirst(batch.maximumSize))
+      taken.entries = Array(batch.entries.prefix(size))
+      let rest = Array(batch.entries.dropFirst(size))
       batches[key]?.entries = rest
       if rest.isEmpty { batches[key] = nil }
       return taken

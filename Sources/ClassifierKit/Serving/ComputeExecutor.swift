@@ -75,6 +75,23 @@ public final class ComputeExecutor: @unchecked Sendable {
     Thread.current.threadDictionary[shareKey] as? Int
   }
 
+  /// Runs `body` on the calling thread as if it were a worker allowed `threads` threads.
+  ///
+  /// - Parameters:
+  ///   - threads: The share.
+  ///   - body: The work.
+  /// - Returns: What `body` returned.
+  /// - Throws: What `body` threw.
+  static func withThreadShare<Value, Failure: Error>(
+    _ threads: Int, _ body: () throws(Failure) -> Value
+  ) throws(Failure) -> Value {
+    let dictionary = Thread.current.threadDictionary
+    let previous = dictionary[shareKey]
+    dictionary[shareKey] = threads
+    defer { dictionary[shareKey] = previous }
+    return try body()
+  }
+
   // MARK: - Submitting
 
   /// Runs `work` on a worker and returns what it passes to its `finish` callback.
@@ -91,9 +108,10 @@ public final class ComputeExecutor: @unchecked Sendable {
   ///   error `work` finished with.
   func perform<Value: Sendable>(
     feeding batch: BatchKey? = nil,
-    _ work: @escaping @Sendable (
-      _ id: UInt64, _ finish: @escaping @Sendable (Result<Value, ClassificationError>) -> Void
-    ) -> Void
+    _ work:
+      @escaping @Sendable (
+        _ id: UInt64, _ finish: @escaping @Sendable (Result<Value, ClassificationError>) -> Void
+      ) -> Void
   ) async throws(ClassificationError) -> Value {
     let id = locked { state -> UInt64 in
       state.nextID += 1
@@ -278,12 +296,12 @@ public final class ComputeExecutor: @unchecked Sendable {
       let share = state.threadShare
       condition.unlock()
 
-      Thread.current.threadDictionary[Self.shareKey] = share
-      switch item {
-      case .batch(let batch): run(batch)
-      case .request(let request): request.work()
+      Self.withThreadShare(share) {
+        switch item {
+        case .batch(let batch): run(batch)
+        case .request(let request): request.work()
+        }
       }
-      Thread.current.threadDictionary[Self.shareKey] = nil
 
       condition.lock()
       state.running -= 1
