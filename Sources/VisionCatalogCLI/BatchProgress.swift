@@ -28,13 +28,23 @@ struct BatchProgress {
     }
   }
 
+  /// Writes the closing line: how many photos, in what time, at what rate.
+  func finish() {
+    let seconds = Self.seconds(ContinuousClock.now - started)
+    let rate = seconds > 0 ? Double(done) / seconds : 0
+    StandardError.write(
+      "\(verb): \(done) photos in \(String(format: "%.1f", seconds)) s "
+        + "(\(String(format: "%.1f", rate)) photos/s), \(failed) failed\n")
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+
   private func bar() -> String {
     let width = 30
     let filled = total == 0 ? width : width * done / total
-    let elapsed = ContinuousClock.now - started
-    let seconds =
-      Double(elapsed.components.seconds)
-      + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = Self.seconds(ContinuousClock.now - started)
     let left = done == 0 ? 0 : seconds / Double(done) * Double(total - done)
     let eta = String(format: "%d:%02d", Int(left) / 60, Int(left) % 60)
     return "\(verb) [\(String(repeating: "#", count: filled))"

@@ -65,35 +65,43 @@ struct ClassifyCommand: Subcommand {
 }
 
 extension ClassifyCommand {
-  /// Classifies `paths` with one model, printing a JSON line per photo as soon as it is done.
+  /// Classifies `paths` with one model through an ``OrderedPipeline``, printing a JSON line per
+  /// photo in the order given.
   func classifyBatch(_ paths: [String], _ parsed: CommandLineArguments, top: Int)
     async throws(CLIError)
   {
     let model = try ModelOptions.load(from: parsed)
     let preparation = try ModelOptions.preparation(from: parsed)
+    let options = ClassificationOptions(maximumCount: top)
     var progress = BatchProgress("classify", total: paths.count)
     var failures = 0
-    for path in paths {
-      var line = JSONShapes.BatchClassify(file: path)
-      do {
-        let photo = try ImageSource.file(URL(fileURLWithPath: path)).loaded()
-        do {
-          let report = try await model.classify(
-            photo, preparation: preparation, options: ClassificationOptions(maximumCount: top))
-          line.result = JSONShapes.Classify(report)
-        } catch {
-          line.error = error.underlying.map { "\($0)" } ?? error.message
-        }
-      } catch {
-        line.error = error.message
-      }
+    try await OrderedPipeline.run(count: paths.count, window: OrderedPipeline.window(for: model)) {
+      await Self.classify(paths[$0], model, preparation, options)
+    } handle: { (_, line) throws(CLIError) in
       if line.error != nil { failures += 1 }
       try JSONOutput.print(line)
       progress.advance(failed: line.error != nil)
     }
+    progress.finish()
     if failures > 0 {
       throw CLIError.failure("\(failures) of \(paths.count) photos could not be classified")
     }
+  }
+
+  /// One photo's JSON line: its classification, or the reason it has none.
+  private static func classify(
+    _ path: String, _ model: NetworkClassifier, _ preparation: PreparationOptions,
+    _ options: ClassificationOptions
+  ) async -> JSONShapes.BatchClassify {
+    var line = JSONShapes.BatchClassify(file: path)
+    do {
+      let report = try await model.classify(
+        .file(URL(fileURLWithPath: path)), preparation: preparation, options: options)
+      line.result = JSONShapes.Classify(report)
+    } catch {
+      line.error = error.underlying.map { "\($0)" } ?? error.message
+    }
+    return line
   }
 }
 

@@ -67,14 +67,24 @@ struct EvaluateCommand: Subcommand {
     var truth: [Int] = []
     var predicted: [Int?] = []
     var skipped: [SkippedPhoto] = []
-    for photo in photos {
-      do {
-        let report = try await model.classify(
-          photo.source, preparation: preparation, options: ClassificationOptions(maximumCount: 1))
+    let options = ClassificationOptions(maximumCount: 1)
+    try await OrderedPipeline.run(count: photos.count, window: OrderedPipeline.window(for: model)) {
+      (index) -> Result<ClassificationReport, ClassificationError> in
+      do throws(ClassificationError) {
+        return .success(
+          try await model.classify(photos[index].source, preparation: preparation, options: options)
+        )
+      } catch {
+        return .failure(error)
+      }
+    } handle: { (index, outcome) throws(CLIError) in
+      let photo = photos[index]
+      switch outcome {
+      case .success(let report):
         truth.append(classes.firstIndex(of: photo.label) ?? 0)
         predicted.append(report.classifications.first.flatMap { classes.firstIndex(of: $0.label) })
         progress.advance(failed: false)
-      } catch {
+      case .failure(let error):
         skipped.append(
           SkippedPhoto(
             name: photo.source.name, label: photo.label,
@@ -82,6 +92,7 @@ struct EvaluateCommand: Subcommand {
         progress.advance(failed: true)
       }
     }
+    progress.finish()
     guard !truth.isEmpty else {
       throw CLIError.failure("none of the \(photos.count) photos could be classified")
     }

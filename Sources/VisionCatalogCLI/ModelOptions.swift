@@ -12,7 +12,7 @@ enum ModelOptions {
                             FILE: an EfficientNet-Lite0 .pth checkpoint, a Core ML
                             .mlmodel, or an .onnx model with a JSON sidecar next to it
                             (see ClassifierKit's docs)
-      --threads N           threads for the network and a HEIC photo's decoding
+      --threads N           workers and threads for the network and a HEIC photo's decoding
                             (default: all cores)
       --exact               decode JPEG photos at full size, as the reference preprocessing
                             does (default: a large JPEG decodes at 1/2, 1/4 or 1/8 when the
@@ -23,6 +23,10 @@ enum ModelOptions {
   static func load(from arguments: CommandLineArguments) throws(CLIError) -> NetworkClassifier {
     let name = arguments.value("model") ?? "default"
     let threads = try arguments.integer("threads", in: 1...256)
+    if let threads {
+      // The cores the job may use: as many photos in flight as network threads.
+      ComputeExecutor.shared.limits.workerCount = threads
+    }
     StandardError.write("loading model \(name)...\n")
     do {
       return try load(model: name, threadCount: threads)
