@@ -52,8 +52,8 @@ public struct ProductFinder: Sendable {
   /// Finds the products for a photo: a file, encoded bytes or a decoded image.
   ///
   /// The model prepares the photo as its `inputSpec` says (a file is read once, a large JPEG
-  /// decoded only as far as the input needs) on a thread of its own, then the labels are tried
-  /// best first against the catalog.
+  /// decoded only as far as the input needs) on a worker of the shared `ComputeExecutor`, then
+  /// the labels are tried best first against the catalog.
   ///
   /// - Parameter source: The photo.
   /// - Returns: The products and the provenance of each step.
