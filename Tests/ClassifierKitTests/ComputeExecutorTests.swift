@@ -214,6 +214,7 @@ import Testing
       return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
     }
     #expect(outcomes == [0: true, 1: true, 2: true, 3: false, 4: true, 5: true])
+    #expect(executor.statistics.completedCount == photos.count, "a failed caller is served too")
   }
 
   @Test func theLimitsAreClampedToUsableValues() {

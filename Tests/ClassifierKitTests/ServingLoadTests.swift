@@ -31,12 +31,14 @@ import Testing
 
   #if DEBUG
     static let jpegCallers = 48
-    static let webpCallers = 12
+    static let webpCallers = 8
+    static let serialRuns = 2
     static var canRun: Bool { hasPhotos }
     static func model() throws -> NetworkClassifier { try ComputeExecutorTests.smallClassifier() }
   #else
     static let jpegCallers = 1_024
     static let webpCallers = 256
+    static let serialRuns = 4
     static var canRun: Bool { hasPhotos && ModelFixtures.classifier != nil }
     static func model() throws -> NetworkClassifier { try ModelFixtures.classifierForPhotos() }
   #endif
@@ -120,7 +122,7 @@ import Testing
     let executor = ComputeExecutor.shared
     let expected = try await model.classify(.file(file)).classifications
     let clock = ContinuousClock()
-    let serialRuns = 4
+    let serialRuns = Self.serialRuns
     let serialStart = clock.now
     for _ in 0..<serialRuns {
       #expect(try await model.classify(.file(file)).classifications == expected)

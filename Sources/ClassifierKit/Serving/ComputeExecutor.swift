@@ -135,7 +135,10 @@ public final class ComputeExecutor: @unchecked Sendable {
     } onCancel: {
       cancel(id)
     }
-    if case .success = result { locked { $0.counters.completedCount += 1 } }
+    switch result {
+    case .failure(let error) where error.code == .overloaded || error.code == .cancelled: break
+    default: locked { $0.counters.completedCount += 1 }
+    }
     return try result.get()
   }
 
