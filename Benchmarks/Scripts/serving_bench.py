@@ -20,7 +20,8 @@ ONNX Runtime set-ups, each a tool of its own (`ratios.py` compares ours with the
 with spinning off for intra- and inter-op threads (the project's rule on shared 2-core machines):
 - under load, `shared`: one session with one intra-op thread that every worker calls
   (`InferenceSession.run` is thread-safe), and `per-worker`: one such session per worker
-  thread. Two intra-op threads per call would only make the workers' calls fight for the cores.
+  thread. The workers already fill the cores, so each call gets one intra-op thread (two per
+  call measured no faster in a trial run).
 - serial, `intra1` and `intra2`: one session with one or two intra-op threads (ours uses every
   core for a call).
 Each case is timed like every other benchmark here (one warm-up run, then runs until at least 5
