@@ -26,20 +26,23 @@ struct BenchmarkRunner {
     }
     for benchmark in benchmarks {
       let result = try measure(benchmark)
-      if tabSeparated {
-        print(
-          "\(result.name)\t\(format(result.medianMilliseconds))\t"
-            + "\(format(result.minimumMilliseconds))\t\(result.iterations)")
-      } else {
-        print(
-          pad(result.name, 44) + pad(format(result.medianMilliseconds), 12)
-            + pad(format(result.minimumMilliseconds), 12) + "\(result.iterations)")
+      for row in [result] + percentiles(benchmark) {
+        if tabSeparated {
+          print(
+            "\(row.name)\t\(format(row.medianMilliseconds))\t"
+              + "\(format(row.minimumMilliseconds))\t\(row.iterations)")
+        } else {
+          print(
+            pad(row.name, 44) + pad(format(row.medianMilliseconds), 12)
+              + pad(format(row.minimumMilliseconds), 12) + "\(row.iterations)")
+        }
       }
     }
   }
 
   func measure(_ benchmark: Benchmark) throws -> Result {
     try benchmark.body()
+    benchmark.latencies?.reset()
     var samples: [Double] = []
     let clock = ContinuousClock()
     let start = clock.now
@@ -53,6 +56,21 @@ struct BenchmarkRunner {
     return Result(
       name: benchmark.name, iterations: samples.count,
       medianMilliseconds: samples[samples.count / 2], minimumMilliseconds: samples[0])
+  }
+
+  /// Rows `NAME.p50` and `NAME.p95` for a benchmark that records latencies: the nearest-rank
+  /// percentile of the calls of its timed runs in the median column, the fastest call in the
+  /// minimum column and the number of calls as iterations.
+  func percentiles(_ benchmark: Benchmark) -> [Result] {
+    guard let latencies = benchmark.latencies?.sorted, let fastest = latencies.first else {
+      return []
+    }
+    return [50, 95].map { percent in
+      let rank = (percent * latencies.count + 99) / 100
+      return Result(
+        name: "\(benchmark.name).p\(percent)", iterations: latencies.count,
+        medianMilliseconds: latencies[max(rank, 1) - 1], minimumMilliseconds: fastest)
+    }
   }
 
   private func milliseconds(_ duration: Duration) -> Double {

@@ -60,6 +60,7 @@ do {
       Data("NeuralCore zoo cases skipped: run Scripts/onnx-zoo/generate.sh\n".utf8))
   }
   all += try ClassifierKitBenchmarks.all(inputs: inputs)
+  all += try ServingBenchmarks.all(inputs: inputs)
   try runner.run(all.filter { filter.isEmpty || $0.name.contains(filter) })
 } catch {
   FileHandle.standardError.write(Data("Benchmarks: \(error)\n".utf8))

@@ -17,7 +17,7 @@ struct CommandLineTestError: Error, CustomStringConvertible {
 protocol CommandLineRunning {}
 
 /// The built executable, next to the test bundle in the build products folder.
-private let commandLineExecutable: URL? = {
+let commandLineExecutable: URL? = {
   var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   for _ in 0..<4 {
     let candidate = folder.appendingPathComponent("vision-catalog")
@@ -38,8 +38,16 @@ extension CommandLineRunning {
     guard let executable = commandLineExecutable else {
       throw CommandLineTestError(description: "the vision-catalog executable is not built")
     }
+    return try run(program: executable, arguments, environment: environment)
+  }
+
+  /// Runs another program, such as a script of the package that drives the executable, in the
+  /// package root, with the environment ``run(_:environment:)`` gives the executable.
+  func run(program: URL, _ arguments: [String], environment: [String: String] = [:]) throws
+    -> CommandLineOutcome
+  {
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = program
     process.arguments = arguments
     process.currentDirectoryURL = ODataTestServer.packageRoot
     var inherited = ProcessInfo.processInfo.environment.filter {
