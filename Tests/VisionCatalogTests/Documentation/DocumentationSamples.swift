@@ -33,6 +33,23 @@ func catalogClientSample(serviceRoot: URL) async throws {
   _ = same
 }
 
+// Serving.md (ClassifierKit)
+func servingSample(upload: Data) async throws {
+  let model = try NetworkClassifier.efficientNetLite0()  // once, at start-up
+
+  var limits = ComputeExecutor.shared.limits
+  limits.maximumQueuedCount = 64  // the 65th waiting caller is refused
+  ComputeExecutor.shared.limits = limits
+
+  do {
+    let report = try await model.classify(.data(upload))
+    print(report.classifications)
+  } catch {
+    guard error.code == .overloaded else { throw error }
+    print("answer 503 with Retry-After")  // the client tries again later
+  }
+}
+
 // ClassifierKit.md
 func classifierKitSample() async throws {
   let classifier = try NetworkClassifier.efficientNetLite0()  // the default model
