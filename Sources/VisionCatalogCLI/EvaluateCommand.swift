@@ -17,7 +17,7 @@ struct EvaluateCommand: Subcommand {
     or decoded (a broken link included) are listed and left out.
 
     OPTIONS:
-      --threads N           threads for the network (default: all cores)
+      --threads N           workers and threads for the network (default: all cores)
       --exact               decode JPEG photos at full size
       --json                print {"accuracy", "classes", "per_class", "confusion", ...}
     """

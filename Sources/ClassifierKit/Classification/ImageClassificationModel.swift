@@ -102,19 +102,15 @@ extension ImageClassificationModel {
   public func report(
     for source: ImageSource, preparation: PreparationOptions, options: ClassificationOptions
   ) throws(ClassificationError) -> ClassificationReport {
-    let clock = ContinuousClock()
-    let start = clock.now
-    let photo = try decode(source, preparation: preparation)
-    let decoded = clock.now
-    let input = try prepare(photo, naming: source.name)
-    let prepared = clock.now
+    let start = ContinuousClock.now
+    let (input, format, decoded, prepared) = try prepareInput(source, preparation: preparation)
     let classifications = try classify(prepared: input, options: options)
-    let end = clock.now
+    let end = ContinuousClock.now
     return ClassificationReport(
       classifications: classifications, preprocessing: input.provenance,
       timings: ClassificationTimings(
         decode: decoded - start, preprocess: prepared - decoded, inference: end - prepared),
-      modelName: name, format: photo.format)
+      modelName: name, format: format)
   }
 
   /// Classifies one photo with default preparation.
