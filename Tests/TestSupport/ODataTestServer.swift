@@ -4,8 +4,9 @@ import Synchronization
 /// A Python OData server (or the fault server) started from the test venv on 127.0.0.1.
 ///
 /// The venv is made by `Scripts/odata-servers/setup-venv.sh` in `.cache/odata-venv`. Servers pick
-/// a free port themselves and print `READY <port>`; they exit when their stdin closes, which
-/// happens when ``stop()`` is called or the test process ends, so none outlives the test run.
+/// a free port themselves and print `READY <port> <mount path>` (the fault server just
+/// `READY <port>`); they exit when their stdin closes, which happens when ``stop()`` is called or
+/// the test process ends, so none outlives the test run.
 public final class ODataTestServer: Sendable {
   /// Which server script to run.
   public enum Kind: String, Sendable {
@@ -21,19 +22,34 @@ public final class ODataTestServer: Sendable {
   public let port: Int
   /// `http://127.0.0.1:<port>`.
   public let origin: URL
+  /// The OData service root: the origin and the mount path the server printed, such as
+  /// `http://127.0.0.1:<port>/odata/` (also for the fault server, which prints none).
+  public let serviceRoot: URL
   private let process: Mutex<Process?>
   private let stdin: Pipe
 
-  /// The OData service root, `http://127.0.0.1:<port>/odata/`.
-  public var serviceRoot: URL {
-    origin.appendingPathComponent("odata/")
-  }
-
-  private init(port: Int, origin: URL, process: Process, stdin: Pipe) {
+  private init(port: Int, origin: URL, serviceRoot: URL, process: Process, stdin: Pipe) {
     self.port = port
     self.origin = origin
+    self.serviceRoot = serviceRoot
     self.process = Mutex(process)
     self.stdin = stdin
+  }
+
+  /// The port and mount path of a ready line, `READY <port> <mount path>` or `READY <port>`
+  /// (mount path `/odata/`); `nil` for anything else.
+  static func parseReadyLine(_ line: String) -> (port: Int, mountPath: String)? {
+    let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+    guard fields.count == 2 || fields.count == 3, fields[0] == "READY",
+      let port = Int(fields[1]), (1...65535).contains(port)
+    else {
+      return nil
+    }
+    let mountPath = fields.count == 3 ? String(fields[2]) : "/odata/"
+    guard mountPath.hasPrefix("/"), mountPath.hasSuffix("/") else {
+      return nil
+    }
+    return (port, mountPath)
   }
 
   /// The package root, found from this file's location (never the working directory).
@@ -112,13 +128,15 @@ public final class ODataTestServer: Sendable {
     process.standardError = FileHandle.nullDevice
     try process.run()
     guard let line = readLine(from: output.fileHandleForReading, timeout: 60),
-      line.hasPrefix("READY "), let port = Int(line.dropFirst(6)),
-      let origin = URL(string: "http://127.0.0.1:\(port)")
+      let (port, mountPath) = parseReadyLine(line),
+      let origin = URL(string: "http://127.0.0.1:\(port)"),
+      let serviceRoot = URL(string: "http://127.0.0.1:\(port)\(mountPath)")
     else {
       process.terminate()
       throw ServerError(message: "\(kind.rawValue) did not become ready")
     }
-    return ODataTestServer(port: port, origin: origin, process: process, stdin: input)
+    return ODataTestServer(
+      port: port, origin: origin, serviceRoot: serviceRoot, process: process, stdin: input)
   }
 
   /// Stops the server (closing its stdin ends it) and waits for it to exit.
