@@ -1,115 +1,183 @@
-"""OData v2 test server: pyslet's in-memory store over the catalog JSON.
+"""OData v2 test server: pyslet's in-memory store over the catalog JSON, in one of the shapes.
 
-Prints `READY <port>` once listening. Service root: http://127.0.0.1:<port>/odata/
+Prints `READY <port> <mount path>` once listening. Service root: http://127.0.0.1:<port><mount>,
+for the default shape `espm` http://127.0.0.1:<port>/odata/ (see catalog_shapes.py).
 pyslet's SQLite store is deliberately not used: it compares decimals as text and rejects `not`.
 """
 
-from xml.sax.saxutils import escape
+import datetime
+from xml.sax.saxutils import quoteattr
 
 from pyslet.odata2 import memds
 from pyslet.odata2 import metadata as edmx
 from pyslet.odata2.server import Server
 
-from catalog_model import (
-    CATEGORY_PROPERTIES,
-    NAMESPACE,
-    PRODUCT_PROPERTIES,
-    load_catalog,
-    python_value,
+from catalog_model import load_catalog
+from catalog_shapes import SHAPES, Seed, entity_rows, links
+from wsgi_support import (
+    PictureAndStatsApp,
+    accepted_authorizations,
+    common_arguments,
+    serve,
 )
-from wsgi_support import PictureAndStatsApp, accepted_authorizations, common_arguments, serve
+
+SAP_NAMESPACE = "http://www.sap.com/Protocols/SAPData"
 
 
 def _v2_type(edm_type):
     return "Edm.DateTime" if edm_type == "Edm.DateTimeOffset" else edm_type
 
 
-def _properties_xml(properties, key):
-    lines = []
-    for name, edm_type in properties:
-        facets = ' Precision="12" Scale="3"' if edm_type == "Edm.Decimal" else ""
-        nullable = "false" if name == key else "true"
+def _attributes(pairs):
+    """` name="value"` for each (name, value), values escaped for XML."""
+    return "".join(" %s=%s" % (name, quoteattr(str(value))) for name, value in pairs)
+
+
+def _sap(pairs):
+    return [("sap:" + name, value) for name, value in pairs]
+
+
+def _property_xml(prop):
+    pairs = [
+        ("Name", prop.name),
+        ("Type", _v2_type(prop.edm_type)),
+        ("Nullable", "true" if prop.nullable else "false"),
+    ]
+    if prop.max_length is not None:
+        pairs.append(("MaxLength", prop.max_length))
+    if prop.precision is not None:
+        pairs += [("Precision", prop.precision), ("Scale", prop.scale)]
+    return "<Property%s/>" % _attributes(pairs + _sap(prop.sap))
+
+
+def _entity_type_xml(shape, entity_type):
+    ns = shape.namespace
+    pairs = [("Name", entity_type.name)]
+    if entity_type.has_stream:
+        pairs.append(("m:HasStream", "true"))
+    lines = ["<EntityType%s>" % _attributes(pairs + _sap(entity_type.sap))]
+    lines.append('<Key><PropertyRef Name=%s/></Key>' % quoteattr(entity_type.key))
+    lines += [_property_xml(prop) for prop in entity_type.properties]
+    for end, other, relationship in shape.navigations(entity_type.name):
         lines.append(
-            '<Property Name="%s" Type="%s" Nullable="%s"%s/>'
-            % (name, _v2_type(edm_type), nullable, facets)
+            "<NavigationProperty%s/>"
+            % _attributes([
+                ("Name", end.navigation),
+                ("Relationship", ns + "." + relationship.association),
+                ("FromRole", end.role),
+                ("ToRole", other.role),
+            ])
         )
+    lines.append("</EntityType>")
     return "\n".join(lines)
 
 
-def metadata_xml():
+def _association_xml(shape, relationship):
+    ends = [
+        "<End%s/>" % _attributes([
+            ("Role", end.role),
+            ("Type", shape.namespace + "." + end.entity_type),
+            ("Multiplicity", end.multiplicity),
+        ])
+        for end in (relationship.many, relationship.one)
+    ]
+    return "<Association Name=%s>\n%s\n</Association>" % (
+        quoteattr(relationship.association), "\n".join(ends))
+
+
+def _association_set_xml(shape, relationship):
+    ends = [
+        "<End%s/>" % _attributes([("Role", end.role), ("EntitySet", end.entity_set)])
+        for end in (relationship.many, relationship.one)
+    ]
+    return "<AssociationSet%s>\n%s\n</AssociationSet>" % (
+        _attributes([
+            ("Name", relationship.association_set),
+            ("Association", shape.namespace + "." + relationship.association),
+        ]),
+        "\n".join(ends),
+    )
+
+
+def _uses_sap(shape):
+    """Whether any sap: attribute appears in `shape`, so the namespace must be declared."""
+    types = any(t.sap or any(p.sap for p in t.properties) for t in shape.entity_types)
+    return types or any(s.sap for s in shape.entity_sets)
+
+
+def metadata_xml(shape):
+    """The EDMX document of `shape` (pyslet reads it and serves its own rendering)."""
+    sap_declaration = ""
+    if _uses_sap(shape):
+        sap_declaration = "\n  xmlns:sap=%s" % quoteattr(SAP_NAMESPACE)
+    container = [
+        "<EntitySet%s/>" % _attributes(
+            [("Name", s.name), ("EntityType", shape.namespace + "." + s.entity_type)]
+            + _sap(s.sap))
+        for s in shape.entity_sets
+    ]
+    container += [_association_set_xml(shape, r) for r in shape.relationships]
+    schema = [_entity_type_xml(shape, t) for t in shape.entity_types]
+    schema += [_association_xml(shape, r) for r in shape.relationships]
     return """<?xml version="1.0" encoding="utf-8"?>
 <edmx:Edmx Version="1.0" xmlns:edmx="http://schemas.microsoft.com/ado/2007/06/edmx"
-  xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata">
+  xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"{sap}>
  <edmx:DataServices m:DataServiceVersion="2.0">
-  <Schema Namespace="{ns}" xmlns="http://schemas.microsoft.com/ado/2006/04/edm">
-   <EntityType Name="Product">
-    <Key><PropertyRef Name="ProductId"/></Key>
-    {product}
-    <NavigationProperty Name="Category" Relationship="{ns}.Product_Category"
-      FromRole="Product" ToRole="Category"/>
-   </EntityType>
-   <EntityType Name="ProductCategory">
-    <Key><PropertyRef Name="CategoryName"/></Key>
-    {category}
-    <NavigationProperty Name="Products" Relationship="{ns}.Product_Category"
-      FromRole="Category" ToRole="Product"/>
-   </EntityType>
-   <Association Name="Product_Category">
-    <End Role="Product" Type="{ns}.Product" Multiplicity="*"/>
-    <End Role="Category" Type="{ns}.ProductCategory" Multiplicity="0..1"/>
-   </Association>
-   <EntityContainer Name="EntityContainer" m:IsDefaultEntityContainer="true">
-    <EntitySet Name="Products" EntityType="{ns}.Product"/>
-    <EntitySet Name="ProductCategories" EntityType="{ns}.ProductCategory"/>
-    <AssociationSet Name="Products_Categories" Association="{ns}.Product_Category">
-     <End Role="Product" EntitySet="Products"/>
-     <End Role="Category" EntitySet="ProductCategories"/>
-    </AssociationSet>
+  <Schema Namespace={ns} xmlns="http://schemas.microsoft.com/ado/2006/04/edm">
+{schema}
+   <EntityContainer Name={container_name} m:IsDefaultEntityContainer="true">
+{container}
    </EntityContainer>
   </Schema>
  </edmx:DataServices>
 </edmx:Edmx>
 """.format(
-        ns=escape(NAMESPACE),
-        product=_properties_xml(PRODUCT_PROPERTIES, "ProductId"),
-        category=_properties_xml(CATEGORY_PROPERTIES, "CategoryName"),
+        sap=sap_declaration,
+        ns=quoteattr(shape.namespace),
+        schema="\n".join(schema),
+        container_name=quoteattr(shape.container),
+        container="\n".join(container),
     )
 
 
-def _fill(entity, row, properties):
-    for name, edm_type in properties:
-        value = python_value(edm_type, row[name])
-        if edm_type == "Edm.DateTimeOffset":
+def _fill(entity, row):
+    for name, value in row.items():
+        if isinstance(value, datetime.datetime):
+            # Edm.DateTime has no offset; the seed's timestamps are UTC.
             value = value.replace(tzinfo=None)
         entity[name].set_from_value(value)
 
 
+def load(shape, seed):
+    """Reads the shape's metadata into pyslet and fills its in-memory store from the seed."""
+    doc = edmx.Document()
+    doc.read(src=metadata_xml(shape).encode("utf-8"))
+    container = doc.root.DataServices[shape.namespace + "." + shape.container]
+    memds.InMemoryEntityContainer(container)
+    for entity_set in shape.entity_sets:
+        with container[entity_set.name].open() as collection:
+            for row in entity_rows(shape, entity_set, seed):
+                entity = collection.new_entity()
+                _fill(entity, row)
+                collection.insert_entity(entity)
+    for relationship in shape.relationships:
+        many, one = relationship.many, relationship.one
+        with container[many.entity_set].open() as sources:
+            with container[one.entity_set].open() as targets:
+                for source_key, target_key in links(shape, relationship, seed):
+                    with sources[source_key][many.navigation].open() as navigation:
+                        navigation.replace(targets[target_key])
+    return doc
+
+
 def main():
     args = common_arguments(__doc__).parse_args()
+    shape = SHAPES[args.shape]
     categories, products = load_catalog(args.catalog)
-    doc = edmx.Document()
-    doc.read(src=metadata_xml().encode("utf-8"))
-    container = doc.root.DataServices[NAMESPACE + ".EntityContainer"]
-    memds.InMemoryEntityContainer(container)
-    with container["ProductCategories"].open() as collection:
-        for row in categories:
-            entity = collection.new_entity()
-            _fill(entity, row, CATEGORY_PROPERTIES)
-            collection.insert_entity(entity)
-    with container["Products"].open() as collection:
-        for row in products:
-            entity = collection.new_entity()
-            _fill(entity, row, PRODUCT_PROPERTIES)
-            collection.insert_entity(entity)
-    with container["Products"].open() as collection:
-        for row in products:
-            entity = collection[row["ProductId"]]
-            with entity["Category"].open() as navigation:
-                with container["ProductCategories"].open() as targets:
-                    navigation.replace(targets[row["CategoryName"]])
+    doc = load(shape, Seed(categories, products))
 
     def make_service(origin):
-        server = Server(serviceRoot=origin + "/odata/")
+        server = Server(serviceRoot=origin + shape.mount)
         server.set_model(doc)
         if args.page_size:
             server.topmax = args.page_size
@@ -118,7 +186,7 @@ def main():
     app = PictureAndStatsApp(
         [p["ProductId"] for p in products], args.picture_delay_ms, args.pictures
     )
-    serve(app, args.port, make_service, accepted_authorizations(args))
+    serve(app, args.port, make_service, accepted_authorizations(args), shape.mount)
 
 
 if __name__ == "__main__":

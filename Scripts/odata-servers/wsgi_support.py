@@ -12,6 +12,7 @@ import time
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from catalog_model import picture_bytes
+from catalog_shapes import SHAPES
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -27,6 +28,12 @@ def common_arguments(description):
     """The command-line options both OData servers share."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--catalog", required=True, help="catalog JSON file")
+    parser.add_argument(
+        "--shape",
+        choices=sorted(SHAPES),
+        default="espm",
+        help="the schema to serve the catalog in (see catalog_shapes.py); default espm",
+    )
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--page-size", type=int, default=0, help="server-driven page size")
     parser.add_argument(
@@ -183,8 +190,9 @@ def exit_when_stdin_closes():
     threading.Thread(target=watch, daemon=True).start()
 
 
-def serve(app, port, make_service, accepted=()):
-    """Binds 127.0.0.1:port, builds the service for the real root, prints the ready line.
+def serve(app, port, make_service, accepted=(), mount="/odata/"):
+    """Binds 127.0.0.1:port, builds the service for the real root, prints the ready line
+    `READY <port> <mount>` (the service root is http://127.0.0.1:<port><mount>).
 
     With `accepted` `Authorization` values, every request must carry one of them.
     """
@@ -195,7 +203,7 @@ def serve(app, port, make_service, accepted=()):
     bound = httpd.server_address[1]
     app.service = make_service("http://127.0.0.1:%d" % bound)
     exit_when_stdin_closes()
-    sys.stdout.write("READY %d\n" % bound)
+    sys.stdout.write("READY %d %s\n" % (bound, mount))
     sys.stdout.flush()
     try:
         httpd.serve_forever(poll_interval=0.2)

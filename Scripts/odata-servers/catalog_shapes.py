@@ -1,0 +1,192 @@
+"""The catalog *shapes* the test servers can serve: one description per shape, both servers.
+
+A shape is the schema a real OData service would have (namespace, entity types, entity sets,
+navigation, mount path) filled from the seed rows of the catalog JSON, so that every shape
+serves the same products and categories under other names. `serve_v2.py` writes its EDMX from
+a shape, `serve_v4.py` builds odatapy Csdl objects from it, and both fill their stores with
+`entity_rows`; no shape is written down twice.
+
+Shapes:
+  espm       the bundled ESPM-like catalog, exactly as before (mount /odata/)
+"""
+
+from dataclasses import dataclass
+
+from catalog_model import CATEGORY_PROPERTIES, PRODUCT_PROPERTIES, python_value
+
+
+@dataclass(frozen=True)
+class Property:
+    """A structural property; `source` is a seed field name or a function (row, seed) -> raw."""
+
+    name: str
+    edm_type: str
+    source: object = None
+    nullable: bool = True
+    precision: int = None
+    scale: int = None
+    max_length: int = None
+    sap: tuple = ()
+
+
+@dataclass(frozen=True)
+class EntityType:
+    """An entity type with a single key property; `sap` holds v2-only sap: attributes."""
+
+    name: str
+    key: str
+    properties: tuple
+    has_stream: bool = False
+    sap: tuple = ()
+
+
+@dataclass(frozen=True)
+class EntitySet:
+    """An entity set of `entity_type`, filled from `rows(seed)` (a list of source rows)."""
+
+    name: str
+    entity_type: str
+    rows: object
+    sap: tuple = ()
+
+
+@dataclass(frozen=True)
+class End:
+    """One end of a relationship: its role, entity set and the navigation property it owns."""
+
+    role: str
+    entity_type: str
+    entity_set: str
+    navigation: str
+    multiplicity: str
+
+
+@dataclass(frozen=True)
+class Relationship:
+    """A many-to-one relationship (v2 Association and AssociationSet, v4 partner navigations).
+
+    Each row of the `many` end points at the `one` end's row whose key equals its `link`
+    property.
+    """
+
+    association: str
+    association_set: str
+    many: End
+    one: End
+    link: str
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A whole service: schema, container and where it is mounted (`mount`, the service root's
+    path such as `/odata/`)."""
+
+    name: str
+    namespace: str
+    container: str
+    mount: str
+    entity_types: tuple
+    entity_sets: tuple
+    relationships: tuple = ()
+
+    def entity_type(self, name):
+        """The entity type called `name`."""
+        return next(t for t in self.entity_types if t.name == name)
+
+    def entity_set(self, name):
+        """The entity set called `name`."""
+        return next(s for s in self.entity_sets if s.name == name)
+
+    def navigations(self, entity_type):
+        """(end, other end, relationship) for every navigation property of `entity_type`."""
+        found = []
+        for relationship in self.relationships:
+            for end, other in ((relationship.many, relationship.one),
+                               (relationship.one, relationship.many)):
+                if end.entity_type == entity_type:
+                    found.append((end, other, relationship))
+        return found
+
+
+class Seed:
+    """The seed rows of the catalog JSON."""
+
+    def __init__(self, categories, products):
+        self.categories = categories
+        self.products = products
+
+
+def entity_rows(shape, entity_set, seed):
+    """The rows of `entity_set` as {property name: Python value}, in seed order."""
+    entity_type = shape.entity_type(entity_set.entity_type)
+    rows = []
+    for source_row in entity_set.rows(seed):
+        row = {}
+        for prop in entity_type.properties:
+            source = prop.name if prop.source is None else prop.source
+            raw = source(source_row, seed) if callable(source) else source_row[source]
+            row[prop.name] = None if raw is None else python_value(prop.edm_type, raw)
+        rows.append(row)
+    return rows
+
+
+def links(shape, relationship, seed):
+    """(key of the many-side row, key of the one-side row) for every related pair."""
+    many_set = shape.entity_set(relationship.many.entity_set)
+    many_type = shape.entity_type(relationship.many.entity_type)
+    one_keys = {
+        row[shape.entity_type(relationship.one.entity_type).key]
+        for row in entity_rows(shape, shape.entity_set(relationship.one.entity_set), seed)
+    }
+    pairs = []
+    for row in entity_rows(shape, many_set, seed):
+        if row[relationship.link] in one_keys:
+            pairs.append((row[many_type.key], row[relationship.link]))
+    return pairs
+
+
+# --- espm: the seed file's own fields, as served before shapes existed -----------------------
+
+def _espm_properties(seed_properties, key):
+    return tuple(
+        Property(
+            name,
+            edm_type,
+            nullable=name != key,
+            precision=12 if edm_type == "Edm.Decimal" else None,
+            scale=3 if edm_type == "Edm.Decimal" else None,
+        )
+        for name, edm_type in seed_properties
+    )
+
+
+ESPM = Shape(
+    name="espm",
+    namespace="ESPM",
+    container="EntityContainer",
+    mount="/odata/",
+    entity_types=(
+        EntityType("Product", "ProductId", _espm_properties(PRODUCT_PROPERTIES, "ProductId")),
+        EntityType(
+            "ProductCategory",
+            "CategoryName",
+            _espm_properties(CATEGORY_PROPERTIES, "CategoryName"),
+        ),
+    ),
+    entity_sets=(
+        EntitySet("Products", "Product", lambda seed: seed.products),
+        EntitySet("ProductCategories", "ProductCategory", lambda seed: seed.categories),
+    ),
+    relationships=(
+        Relationship(
+            association="Product_Category",
+            association_set="Products_Categories",
+            many=End("Product", "Product", "Products", "Category", "*"),
+            one=End("Category", "ProductCategory", "ProductCategories", "Products", "0..1"),
+            link="CategoryName",
+        ),
+    ),
+)
+
+
+SHAPES = {shape.name: shape for shape in (ESPM,)}
