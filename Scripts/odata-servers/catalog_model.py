@@ -44,8 +44,10 @@ def python_value(edm_type, raw):
     """Converts a JSON value of the catalog file into the Python value for `edm_type`."""
     if edm_type == "Edm.Decimal":
         return decimal.Decimal(raw)
-    if edm_type == "Edm.Int64":
+    if edm_type in ("Edm.Int64", "Edm.Int32", "Edm.Int16"):
         return int(raw)
+    if edm_type == "Edm.Boolean":
+        return bool(raw)
     if edm_type in ("Edm.DateTimeOffset", "Edm.DateTime"):
         return datetime.datetime.strptime(raw, "%Y-%m-%dT%H:%M:%SZ").replace(
             tzinfo=datetime.timezone.utc

@@ -8,6 +8,8 @@ a shape, `serve_v4.py` builds odatapy Csdl objects from it, and both fill their 
 
 Shapes:
   espm       the bundled ESPM-like catalog, exactly as before (mount /odata/)
+  northwind  like the public Northwind service: Int32 keys, Categories with a collection
+             navigation back to Products (mount /V4/Northwind/Northwind.svc/)
 """
 
 from dataclasses import dataclass
@@ -78,8 +80,11 @@ class Relationship:
 
 @dataclass(frozen=True)
 class Shape:
-    """A whole service: schema, container and where it is mounted (`mount`, the service root's
-    path such as `/odata/`)."""
+    """A whole service: schema, container, where it is mounted and which quirks it has.
+
+    `mount` is the service root's path (`/odata/`); `answers_outside_mount` leaves paths outside
+    `mount` to the OData library (as `espm` always did) instead of answering 404.
+    """
 
     name: str
     namespace: str
@@ -88,6 +93,7 @@ class Shape:
     entity_types: tuple
     entity_sets: tuple
     relationships: tuple = ()
+    answers_outside_mount: bool = False
 
     def entity_type(self, name):
         """The entity type called `name`."""
@@ -109,11 +115,19 @@ class Shape:
 
 
 class Seed:
-    """The seed rows of the catalog JSON."""
+    """The seed rows of the catalog JSON and the numbers the Int32-keyed shapes give them."""
 
     def __init__(self, categories, products):
         self.categories = categories
         self.products = products
+        ordered = sorted(p["ProductId"] for p in products)
+        self.product_numbers = {product_id: n for n, product_id in enumerate(ordered, 1)}
+        self.category_numbers = {c["CategoryName"]: n for n, c in enumerate(categories, 1)}
+        self.positions = {p["ProductId"]: index for index, p in enumerate(products)}
+
+    def index(self, product):
+        """The position of `product` in the seed file (0-based)."""
+        return self.positions[product["ProductId"]]
 
 
 def entity_rows(shape, entity_set, seed):
@@ -177,6 +191,8 @@ ESPM = Shape(
         EntitySet("Products", "Product", lambda seed: seed.products),
         EntitySet("ProductCategories", "ProductCategory", lambda seed: seed.categories),
     ),
+    # As before shapes: pyslet answers 500 and odatapy serves the service at any other path.
+    answers_outside_mount=True,
     relationships=(
         Relationship(
             association="Product_Category",
@@ -189,4 +205,87 @@ ESPM = Shape(
 )
 
 
-SHAPES = {shape.name: shape for shape in (ESPM,)}
+# --- northwind: Int32 keys numbered from the seed ---------------------------------------------
+# ProductID is 1..N in ProductId order (HT-1000 is 1), CategoryID 1..M in the seed file's order
+# of categories (Notebooks is 1); Description is the seed's MainCategoryName, UnitsInStock its
+# StockQuantity, Discontinued whether that is 0.
+
+def _northwind_supplier(row, seed):
+    """1..5 in turn; every tenth product has no supplier, so nulls are served too."""
+    index = seed.index(row)
+    return None if index % 10 == 9 else 1 + index % 5
+
+
+NORTHWIND = Shape(
+    name="northwind",
+    namespace="NorthwindModel",
+    container="NorthwindEntities",
+    mount="/V4/Northwind/Northwind.svc/",
+    entity_types=(
+        EntityType(
+            "Product",
+            "ProductID",
+            (
+                Property(
+                    "ProductID",
+                    "Edm.Int32",
+                    lambda row, seed: seed.product_numbers[row["ProductId"]],
+                    nullable=False,
+                ),
+                Property("ProductName", "Edm.String", "Name", nullable=False, max_length=40),
+                Property("SupplierID", "Edm.Int32", _northwind_supplier),
+                Property(
+                    "CategoryID",
+                    "Edm.Int32",
+                    lambda row, seed: seed.category_numbers.get(row["CategoryName"]),
+                ),
+                Property(
+                    "QuantityPerUnit",
+                    "Edm.String",
+                    lambda row, seed: "1 x %s %s" % (row["Weight"], row["WeightUnit"]),
+                    max_length=20,
+                ),
+                Property("UnitPrice", "Edm.Decimal", "Price", precision=19, scale=4),
+                Property("UnitsInStock", "Edm.Int16", "StockQuantity"),
+                Property(
+                    "Discontinued",
+                    "Edm.Boolean",
+                    lambda row, seed: row["StockQuantity"] == 0,
+                    nullable=False,
+                ),
+            ),
+        ),
+        EntityType(
+            "Category",
+            "CategoryID",
+            (
+                Property(
+                    "CategoryID",
+                    "Edm.Int32",
+                    lambda row, seed: seed.category_numbers[row["CategoryName"]],
+                    nullable=False,
+                ),
+                Property(
+                    "CategoryName", "Edm.String", "CategoryName", nullable=False, max_length=15
+                ),
+                Property("Description", "Edm.String", "MainCategoryName"),
+            ),
+        ),
+    ),
+    entity_sets=(
+        EntitySet("Products", "Product", lambda seed: seed.products),
+        EntitySet("Categories", "Category", lambda seed: seed.categories),
+    ),
+    relationships=(
+        Relationship(
+            association="FK_Products_Categories",
+            association_set="FK_Products_Categories",
+            many=End("Products", "Product", "Products", "Category", "*"),
+            one=End("Categories", "Category", "Categories", "Products", "0..1"),
+            link="CategoryID",
+        ),
+    ),
+)
+
+
+SHAPES = {shape.name: shape for shape in (ESPM, NORTHWIND)}

@@ -19,6 +19,7 @@ from wsgi_support import (
     accepted_authorizations,
     common_arguments,
     serve,
+    shape_service,
 )
 
 SAP_NAMESPACE = "http://www.sap.com/Protocols/SAPData"
@@ -181,7 +182,7 @@ def main():
         server.set_model(doc)
         if args.page_size:
             server.topmax = args.page_size
-        return server
+        return shape_service(shape, server)
 
     app = PictureAndStatsApp(
         [p["ProductId"] for p in products], args.picture_delay_ms, args.pictures

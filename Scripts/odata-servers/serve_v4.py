@@ -28,6 +28,7 @@ from wsgi_support import (
     accepted_authorizations,
     common_arguments,
     serve,
+    shape_service,
 )
 
 
@@ -133,7 +134,7 @@ def main():
         odata = OData.new_instance()
         handler = odata.create_handler(odata.create_service_metadata(ShapeProvider(shape)))
         handler.register(InMemoryProcessor(store, page_size=args.page_size or None))
-        return ODataWSGIApp(handler, mount_path=shape.mount)
+        return shape_service(shape, ODataWSGIApp(handler, mount_path=shape.mount))
 
     app = PictureAndStatsApp(
         [p["ProductId"] for p in products], args.picture_delay_ms, args.pictures

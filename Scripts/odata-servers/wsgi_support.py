@@ -177,6 +177,45 @@ class PictureAndStatsApp:
         return self.service(environ, start_response)
 
 
+def _not_found(start_response, message):
+    body = json.dumps(
+        {"error": {"code": "404", "message": message}}, separators=(",", ":")
+    ).encode("utf-8")
+    start_response(
+        "404 Not Found",
+        [("Content-Type", "application/json"), ("Content-Length", str(len(body)))],
+    )
+    return [body]
+
+
+class OnlyUnderMount:
+    """Answers 404 (JSON) for every path outside the service's mount path.
+
+    Without it pyslet answers 500 (a crash in its error page) and odatapy serves the service
+    at any prefix, so a client that lost the mount path would still get rows.
+    """
+
+    def __init__(self, app, mount):
+        self.app = app
+        self.mount = mount
+
+    def __call__(self, environ, start_response):
+        path = environ.get("PATH_INFO", "")
+        if path.startswith(self.mount) or path == self.mount.rstrip("/"):
+            return self.app(environ, start_response)
+        return _not_found(
+            start_response, "no service at %s; the service root is %s" % (path, self.mount)
+        )
+
+
+def shape_service(shape, service):
+    """The OData service as `shape` serves it: only under its mount path (except `espm`,
+    which answers as it always has)."""
+    if not shape.answers_outside_mount:
+        service = OnlyUnderMount(service, shape.mount)
+    return service
+
+
 def exit_when_stdin_closes():
     """Ends the process when the parent (the test run) closes our stdin or dies."""
 
