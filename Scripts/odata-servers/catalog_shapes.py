@@ -10,6 +10,9 @@ Shapes:
   espm       the bundled ESPM-like catalog, exactly as before (mount /odata/)
   northwind  like the public Northwind service: Int32 keys, Categories with a collection
              navigation back to Products (mount /V4/Northwind/Northwind.svc/)
+  gateway    like SAP's GWSAMPLE_BASIC on SAP Gateway: ProductSet, VH_CategorySet,
+             BusinessPartnerSet, sap: annotations in v2, SAP's __count and error quirks
+             (mount /sap/opu/odata/IWBEP/GWSAMPLE_BASIC/)
 """
 
 from dataclasses import dataclass
@@ -82,8 +85,9 @@ class Relationship:
 class Shape:
     """A whole service: schema, container, where it is mounted and which quirks it has.
 
-    `mount` is the service root's path (`/odata/`); `answers_outside_mount` leaves paths outside
-    `mount` to the OData library (as `espm` always did) instead of answering 404.
+    `mount` is the service root's path (`/odata/`); `sap_quirks` puts the service inside
+    `sap_quirks.SapGatewayQuirks`; `answers_outside_mount` leaves paths outside `mount` to the OData
+    library (as `espm` always did) instead of answering 404.
     """
 
     name: str
@@ -93,6 +97,7 @@ class Shape:
     entity_types: tuple
     entity_sets: tuple
     relationships: tuple = ()
+    sap_quirks: bool = False
     answers_outside_mount: bool = False
 
     def entity_type(self, name):
@@ -128,6 +133,11 @@ class Seed:
     def index(self, product):
         """The position of `product` in the seed file (0-based)."""
         return self.positions[product["ProductId"]]
+
+
+def constant(value):
+    """A property source that is the same raw value on every row."""
+    return lambda row, seed: value
 
 
 def entity_rows(shape, entity_set, seed):
@@ -288,4 +298,115 @@ NORTHWIND = Shape(
 )
 
 
-SHAPES = {shape.name: shape for shape in (ESPM, NORTHWIND)}
+# --- gateway: SAP's GWSAMPLE_BASIC ------------------------------------------------------------
+# Products keep their seed ids; suppliers are the four business partners in turn; CreatedAt and
+# ChangedAt are both the seed's UpdatedTimestamp (Edm.DateTime in v2, DateTimeOffset in v4).
+
+BUSINESS_PARTNERS = [
+    {"BusinessPartnerID": "0100000000", "CompanyName": "SAP",
+     "EmailAddress": "do.not.reply@sap.com"},
+    {"BusinessPartnerID": "0100000001", "CompanyName": "Becker Berlin",
+     "EmailAddress": "dagmar.schulze@beckerberlin.de"},
+    {"BusinessPartnerID": "0100000002", "CompanyName": "DelBont Industries",
+     "EmailAddress": "maria.brown@delbont.com"},
+    {"BusinessPartnerID": "0100000003", "CompanyName": "Talpa",
+     "EmailAddress": "bob.buyer@talpa.com"},
+]
+
+
+def _gateway_supplier(field):
+    """The supplier of a product (business partners in turn), reading `field` of it."""
+    return lambda row, seed: BUSINESS_PARTNERS[seed.index(row) % len(BUSINESS_PARTNERS)][field]
+
+
+def _sap(label, *flags):
+    """sap: attributes: a label and `creatable="false"`-like flags."""
+    return (("label", label),) + tuple((flag, "false") for flag in flags)
+
+
+_READ_ONLY_SET = (("creatable", "false"), ("updatable", "false"), ("deletable", "false"),
+                  ("content-version", "1"))
+
+GATEWAY = Shape(
+    name="gateway",
+    namespace="GWSAMPLE_BASIC",
+    container="GWSAMPLE_BASIC_Entities",
+    mount="/sap/opu/odata/IWBEP/GWSAMPLE_BASIC/",
+    entity_types=(
+        EntityType(
+            "Product",
+            "ProductID",
+            (
+                Property("ProductID", "Edm.String", "ProductId", nullable=False, max_length=10,
+                         sap=_sap("Product ID", "updatable")),
+                Property("TypeCode", "Edm.String", constant("PR"), nullable=False, max_length=2,
+                         sap=_sap("Type Code")),
+                Property("Category", "Edm.String", "CategoryName", nullable=False, max_length=40,
+                         sap=_sap("Category")),
+                Property("Name", "Edm.String", "Name", nullable=False, max_length=255,
+                         sap=_sap("Product Name")),
+                Property("NameLanguage", "Edm.String", constant("EN"), max_length=2,
+                         sap=_sap("Language", "creatable", "updatable")),
+                Property("Description", "Edm.String", "ShortDescription", max_length=255,
+                         sap=_sap("Prod.Descrip.")),
+                Property("SupplierID", "Edm.String", _gateway_supplier("BusinessPartnerID"),
+                         nullable=False, max_length=10, sap=_sap("Business Partner ID")),
+                Property("SupplierName", "Edm.String", _gateway_supplier("CompanyName"),
+                         max_length=80, sap=_sap("Company", "creatable", "updatable")),
+                Property("MeasureUnit", "Edm.String", constant("EA"), nullable=False,
+                         max_length=3, sap=_sap("Qty. Unit") + (("semantics", "unit-of-measure"),)),
+                Property("WeightMeasure", "Edm.Decimal", "Weight", precision=13, scale=3,
+                         sap=_sap("Wt. Measure") + (("unit", "WeightUnit"),)),
+                Property("WeightUnit", "Edm.String", "WeightUnit", max_length=3,
+                         sap=_sap("Qty. Unit") + (("semantics", "unit-of-measure"),)),
+                Property("CurrencyCode", "Edm.String", "CurrencyCode", nullable=False,
+                         max_length=5, sap=_sap("Currency") + (("semantics", "currency-code"),)),
+                Property("Price", "Edm.Decimal", "Price", precision=16, scale=3,
+                         sap=_sap("Unit Price") + (("unit", "CurrencyCode"),)),
+                Property("CreatedAt", "Edm.DateTimeOffset", "UpdatedTimestamp",
+                         sap=_sap("Time Stamp", "creatable", "updatable")),
+                Property("ChangedAt", "Edm.DateTimeOffset", "UpdatedTimestamp",
+                         sap=_sap("Time Stamp", "creatable", "updatable")),
+            ),
+            sap=(("content-version", "1"),),
+        ),
+        EntityType(
+            "VH_Category",
+            "Category",
+            (
+                Property("Category", "Edm.String", "CategoryName", nullable=False, max_length=40,
+                         sap=_sap("Category")),
+                Property("MainCategory", "Edm.String", "MainCategoryName", nullable=False,
+                         max_length=40, sap=_sap("Main Category")),
+                Property("MainCategoryName", "Edm.String", "MainCategoryName", max_length=40,
+                         sap=_sap("Main Category Name")),
+            ),
+            sap=(("content-version", "1"),),
+        ),
+        EntityType(
+            "BusinessPartner",
+            "BusinessPartnerID",
+            (
+                Property("BusinessPartnerID", "Edm.String", nullable=False, max_length=10,
+                         sap=_sap("Business Partner ID", "creatable", "updatable")),
+                Property("CompanyName", "Edm.String", nullable=False, max_length=80,
+                         sap=_sap("Company Name")),
+                Property("EmailAddress", "Edm.String", max_length=255,
+                         sap=_sap("E-Mail Address") + (("semantics", "email"),)),
+            ),
+            sap=(("content-version", "1"),),
+        ),
+    ),
+    entity_sets=(
+        EntitySet("BusinessPartnerSet", "BusinessPartner", lambda seed: BUSINESS_PARTNERS,
+                  sap=(("pageable", "true"),) + _READ_ONLY_SET),
+        EntitySet("ProductSet", "Product", lambda seed: seed.products,
+                  sap=(("pageable", "true"),) + _READ_ONLY_SET),
+        EntitySet("VH_CategorySet", "VH_Category", lambda seed: seed.categories,
+                  sap=(("pageable", "false"), ("addressable", "false")) + _READ_ONLY_SET),
+    ),
+    sap_quirks=True,
+)
+
+
+SHAPES = {shape.name: shape for shape in (ESPM, NORTHWIND, GATEWAY)}

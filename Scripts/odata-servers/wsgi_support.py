@@ -13,6 +13,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from catalog_model import picture_bytes
 from catalog_shapes import SHAPES
+from sap_quirks import SapGatewayQuirks
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -210,9 +211,11 @@ class OnlyUnderMount:
 
 def shape_service(shape, service):
     """The OData service as `shape` serves it: only under its mount path (except `espm`,
-    which answers as it always has)."""
+    which answers as it always has), inside SAP's quirks for `gateway`."""
     if not shape.answers_outside_mount:
         service = OnlyUnderMount(service, shape.mount)
+    if shape.sap_quirks:
+        service = SapGatewayQuirks(service)
     return service
 
 
