@@ -13,6 +13,8 @@ Shapes:
   gateway    like SAP's GWSAMPLE_BASIC on SAP Gateway: ProductSet, VH_CategorySet,
              BusinessPartnerSet, sap: annotations in v2, SAP's __count and error quirks
              (mount /sap/opu/odata/IWBEP/GWSAMPLE_BASIC/)
+  custom     German names no heuristic knows; Artikel is a media entity whose $value is the
+             product's picture (mount /odata/)
 """
 
 from dataclasses import dataclass
@@ -86,7 +88,8 @@ class Shape:
     """A whole service: schema, container, where it is mounted and which quirks it has.
 
     `mount` is the service root's path (`/odata/`); `sap_quirks` puts the service inside
-    `sap_quirks.SapGatewayQuirks`; `answers_outside_mount` leaves paths outside `mount` to the OData
+    `sap_quirks.SapGatewayQuirks`; `media_set` names the entity set whose `$value` is each
+    product's picture; `answers_outside_mount` leaves paths outside `mount` to the OData
     library (as `espm` always did) instead of answering 404.
     """
 
@@ -98,6 +101,7 @@ class Shape:
     entity_sets: tuple
     relationships: tuple = ()
     sap_quirks: bool = False
+    media_set: str = None
     answers_outside_mount: bool = False
 
     def entity_type(self, name):
@@ -409,4 +413,48 @@ GATEWAY = Shape(
 )
 
 
-SHAPES = {shape.name: shape for shape in (ESPM, NORTHWIND, GATEWAY)}
+# --- custom: names no heuristic recognizes ----------------------------------------------------
+# Artikel('<ProductId>')/$value is the product's picture, answered by the WSGI wrapper.
+
+LIEFERANTEN = [
+    {"LieferantNr": "L-001", "Firma": "Kaffeehaus Müller GmbH"},
+    {"LieferantNr": "L-002", "Firma": "Bürotechnik Schmidt & Söhne"},
+    {"LieferantNr": "L-003", "Firma": "Joe's Elektro"},
+]
+
+CUSTOM = Shape(
+    name="custom",
+    namespace="Shop",
+    container="ShopContainer",
+    mount="/odata/",
+    entity_types=(
+        EntityType(
+            "Artikel",
+            "Nummer",
+            (
+                Property("Nummer", "Edm.String", "ProductId", nullable=False),
+                Property("Bezeichnung", "Edm.String", "Name"),
+                Property("Warengruppe", "Edm.String", "CategoryName"),
+                Property("Preis", "Edm.Decimal", "Price", precision=12, scale=3),
+                Property("Waehrung", "Edm.String", "CurrencyCode"),
+                Property("Gewicht", "Edm.Decimal", "Weight", precision=12, scale=3),
+            ),
+            has_stream=True,
+        ),
+        EntityType(
+            "Lieferant",
+            "LieferantNr",
+            (
+                Property("LieferantNr", "Edm.String", nullable=False),
+                Property("Firma", "Edm.String"),
+            ),
+        ),
+    ),
+    entity_sets=(
+        EntitySet("Artikel", "Artikel", lambda seed: seed.products),
+        EntitySet("Lieferanten", "Lieferant", lambda seed: LIEFERANTEN),
+    ),
+    media_set="Artikel",
+)
+
+SHAPES = {shape.name: shape for shape in (ESPM, NORTHWIND, GATEWAY, CUSTOM)}

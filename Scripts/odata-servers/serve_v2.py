@@ -6,19 +6,22 @@ pyslet's SQLite store is deliberately not used: it compares decimals as text and
 """
 
 import datetime
+import io
 from xml.sax.saxutils import quoteattr
 
-from pyslet.odata2 import memds
+from pyslet.http.params import MediaType
+from pyslet.odata2 import core, memds
 from pyslet.odata2 import metadata as edmx
 from pyslet.odata2.server import Server
 
 from catalog_model import load_catalog
 from catalog_shapes import SHAPES, Seed, entity_rows, links
 from wsgi_support import (
-    PictureAndStatsApp,
     accepted_authorizations,
     common_arguments,
+    media_resources,
     serve,
+    shape_app,
     shape_service,
 )
 
@@ -149,8 +152,21 @@ def _fill(entity, row):
         entity[name].set_from_value(value)
 
 
-def load(shape, seed):
-    """Reads the shape's metadata into pyslet and fills its in-memory store from the seed."""
+def _store_media(container, shape, media, pictures):
+    """Stores each media entity's picture, so payloads announce its content type (the WSGI
+    wrapper answers `$value` itself, with the same bytes)."""
+    with container[shape.media_set].open() as collection:
+        for key in list(collection.keys()):
+            found = media.media(key, pictures)
+            if found is not None:
+                content_type, body = found
+                info = core.StreamInfo(type=MediaType.from_str(content_type), size=len(body))
+                collection.update_stream(io.BytesIO(body), key, info)
+
+
+def load(shape, seed, media=None, pictures=None):
+    """Reads the shape's metadata into pyslet and fills its in-memory store from the seed (and
+    the media entities' pictures from `media`)."""
     doc = edmx.Document()
     doc.read(src=metadata_xml(shape).encode("utf-8"))
     container = doc.root.DataServices[shape.namespace + "." + shape.container]
@@ -168,6 +184,8 @@ def load(shape, seed):
                 for source_key, target_key in links(shape, relationship, seed):
                     with sources[source_key][many.navigation].open() as navigation:
                         navigation.replace(targets[target_key])
+    if media is not None:
+        _store_media(container, shape, media, pictures)
     return doc
 
 
@@ -175,7 +193,8 @@ def main():
     args = common_arguments(__doc__).parse_args()
     shape = SHAPES[args.shape]
     categories, products = load_catalog(args.catalog)
-    doc = load(shape, Seed(categories, products))
+    media = media_resources(shape, products)
+    doc = load(shape, Seed(categories, products), media, args.pictures)
 
     def make_service(origin):
         server = Server(serviceRoot=origin + shape.mount)
@@ -184,9 +203,7 @@ def main():
             server.topmax = args.page_size
         return shape_service(shape, server)
 
-    app = PictureAndStatsApp(
-        [p["ProductId"] for p in products], args.picture_delay_ms, args.pictures
-    )
+    app = shape_app(products, args, media)
     serve(app, args.port, make_service, accepted_authorizations(args), shape.mount)
 
 

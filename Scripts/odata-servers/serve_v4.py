@@ -24,10 +24,11 @@ from odatapy.server.inmemory import InMemoryDataStore, InMemoryProcessor
 from catalog_model import load_catalog
 from catalog_shapes import SHAPES, Seed, entity_rows, links
 from wsgi_support import (
-    PictureAndStatsApp,
     accepted_authorizations,
     common_arguments,
+    media_resources,
     serve,
+    shape_app,
     shape_service,
 )
 
@@ -101,15 +102,21 @@ def _entity(row, entity_type):
     return entity
 
 
-def load(shape, seed):
-    """An odatapy in-memory store holding the shape's entity sets and relations."""
+def load(shape, seed, media=None, pictures=None):
+    """An odatapy in-memory store holding the shape's entity sets and relations, and the media
+    entities' pictures from `media` (so payloads announce their content type; the WSGI wrapper
+    answers `$value` itself, with the same bytes)."""
     store = InMemoryDataStore()
     entities = {}
     for entity_set in shape.entity_sets:
         entity_type = shape.entity_type(entity_set.entity_type)
         by_key = {}
         for row in entity_rows(shape, entity_set, seed):
-            by_key[row[entity_type.key]] = _entity(row, entity_type)
+            entity = _entity(row, entity_type)
+            found = media.media(row[entity_type.key], pictures) if entity_type.has_stream else None
+            if found is not None:
+                entity.media_content_type, entity.media_content = found
+            by_key[row[entity_type.key]] = entity
         store.set_entities(entity_set.name, list(by_key.values()))
         entities[entity_set.name] = by_key
     for relationship in shape.relationships:
@@ -127,7 +134,8 @@ def main():
     args = common_arguments(__doc__).parse_args()
     shape = SHAPES[args.shape]
     categories, products = load_catalog(args.catalog)
-    store = load(shape, Seed(categories, products))
+    media = media_resources(shape, products)
+    store = load(shape, Seed(categories, products), media, args.pictures)
 
     def make_service(_origin):
         # odatapy derives the service root from each request, so the origin is not needed.
@@ -136,9 +144,7 @@ def main():
         handler.register(InMemoryProcessor(store, page_size=args.page_size or None))
         return shape_service(shape, ODataWSGIApp(handler, mount_path=shape.mount))
 
-    app = PictureAndStatsApp(
-        [p["ProductId"] for p in products], args.picture_delay_ms, args.pictures
-    )
+    app = shape_app(products, args, media)
     serve(app, args.port, make_service, accepted_authorizations(args), shape.mount)
 
 

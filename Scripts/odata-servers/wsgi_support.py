@@ -5,6 +5,7 @@ import base64
 import hmac
 import json
 import os
+import re
 import socketserver
 import sys
 import threading
@@ -137,12 +138,16 @@ class PictureAndStatsApp:
     A picture is the file `<pictures>/<name>` when a pictures directory is given and holds that
     file; otherwise `<id>.jpg` of a known product answers deterministic fake bytes, and anything
     else 404.
+
+    With `media` (a `MediaResources`), `<entity set path>('<key>')/$value` of a media entity
+    answers the same bytes as that product's picture and is counted under its (unquoted) path.
     """
 
-    def __init__(self, product_ids, picture_delay_ms, pictures=None):
+    def __init__(self, product_ids, picture_delay_ms, pictures=None, media=None):
         self.product_ids = set(product_ids)
         self.delay = picture_delay_ms / 1000.0
         self.pictures = pictures
+        self.media = media
         self.counts = {}
         self.lock = threading.Lock()
         self.service = None
@@ -155,27 +160,54 @@ class PictureAndStatsApp:
             start_response("200 OK", [("Content-Type", "application/json")])
             return [body]
         if path.startswith("/imgs/"):
-            with self.lock:
-                self.counts[path] = self.counts.get(path, 0) + 1
-            if self.delay:
-                time.sleep(self.delay)
-            name = path[len("/imgs/"):]
-            file = picture_file(self.pictures, name)
-            if file is not None:
-                with open(file, "rb") as handle:
-                    body = handle.read()
-                start_response(
-                    "200 OK",
-                    [("Content-Type", picture_type(name)), ("Content-Length", str(len(body)))],
-                )
-                return [body]
-            product_id = name[:-4] if name.endswith(".jpg") else None
-            if product_id not in self.product_ids:
-                start_response("404 Not Found", [("Content-Type", "text/plain")])
-                return [b"no such picture"]
-            start_response("200 OK", [("Content-Type", "image/jpeg")])
-            return [picture_bytes(product_id)]
+            self._count(path)
+            return self._picture(path[len("/imgs/"):], start_response)
+        if self.media is not None:
+            # wsgiref unquotes PATH_INFO as latin-1; the URL's bytes are UTF-8.
+            unquoted = path.encode("latin-1", "replace").decode("utf-8", "replace")
+            key = self.media.key(unquoted)
+            if key is not None:
+                self._count(unquoted)
+                name = self.media.pictures.get(key)
+                if name is None:
+                    return _not_found(start_response, "no media resource for %r" % key)
+                return self._picture(name, start_response, product_id=key)
         return self.service(environ, start_response)
+
+    def _count(self, path):
+        with self.lock:
+            self.counts[path] = self.counts.get(path, 0) + 1
+
+    def _picture(self, name, start_response, product_id=None):
+        """Answers picture `name` (after the configured delay), as `read_picture` finds it."""
+        if self.delay:
+            time.sleep(self.delay)
+        found = read_picture(self.pictures, name, self.product_ids, product_id)
+        if found is None:
+            start_response("404 Not Found", [("Content-Type", "text/plain")])
+            return [b"no such picture"]
+        content_type, body = found
+        start_response(
+            "200 OK", [("Content-Type", content_type), ("Content-Length", str(len(body)))]
+        )
+        return [body]
+
+
+def read_picture(pictures, name, product_ids, product_id=None):
+    """(content type, bytes) of picture `name`, or None.
+
+    The file `<pictures>/<name>` when it exists; otherwise the fake bytes of `product_id` (by
+    default `<id>` of a name `<id>.jpg`) when that is a known product.
+    """
+    file = picture_file(pictures, name)
+    if file is not None:
+        with open(file, "rb") as handle:
+            return picture_type(name), handle.read()
+    if product_id is None and name.endswith(".jpg"):
+        product_id = name[:-4]
+    if product_id not in product_ids:
+        return None
+    return "image/jpeg", picture_bytes(product_id)
 
 
 def _not_found(start_response, message):
@@ -187,6 +219,40 @@ def _not_found(start_response, message):
         [("Content-Type", "application/json"), ("Content-Length", str(len(body)))],
     )
     return [body]
+
+
+class MediaResources:
+    """The `$value` paths of a media entity set and the picture each key answers.
+
+    `prefix` is the entity set's path (`/odata/Artikel`); `key_name` its key property, so both
+    `Artikel('K')` and `Artikel(Nummer='K')` match (quotes doubled inside the key, as in URLs).
+    """
+
+    def __init__(self, prefix, key_name, pictures):
+        self.pattern = re.compile(
+            re.escape(prefix) + r"\((?:" + re.escape(key_name) + r"=)?'((?:[^']|'')*)'\)/\$value"
+        )
+        self.pictures = pictures
+
+    def key(self, path):
+        """The key a `$value` path names, or None for any other path."""
+        match = self.pattern.fullmatch(path)
+        return match.group(1).replace("''", "'") if match else None
+
+    def media(self, key, directory):
+        """(content type, bytes) of the media resource of `key`, as `$value` answers it, or
+        None; the servers also store it so their payloads announce the right content type."""
+        name = self.pictures.get(key)
+        return None if name is None else read_picture(directory, name, {key}, key)
+
+
+def product_picture_name(product):
+    """The /imgs/ file name of a product's picture: its PictureUrl's when that is under /imgs/,
+    else `<ProductId>.jpg` (what the bundled catalog's PictureUrl says anyway)."""
+    url = product.get("PictureUrl") or ""
+    if url.startswith("/imgs/") and "/" not in url[len("/imgs/"):]:
+        return url[len("/imgs/"):]
+    return product["ProductId"] + ".jpg"
 
 
 class OnlyUnderMount:
@@ -217,6 +283,25 @@ def shape_service(shape, service):
     if shape.sap_quirks:
         service = SapGatewayQuirks(service)
     return service
+
+
+def media_resources(shape, products):
+    """The `MediaResources` of the shape's media entity set (keyed by ProductId), or None."""
+    if not shape.media_set:
+        return None
+    entity_set = shape.entity_set(shape.media_set)
+    return MediaResources(
+        shape.mount + entity_set.name,
+        shape.entity_type(entity_set.entity_type).key,
+        {p["ProductId"]: product_picture_name(p) for p in products},
+    )
+
+
+def shape_app(products, args, media):
+    """The PictureAndStatsApp for a shape: pictures, stats and the shape's media resources."""
+    return PictureAndStatsApp(
+        [p["ProductId"] for p in products], args.picture_delay_ms, args.pictures, media
+    )
 
 
 def exit_when_stdin_closes():
