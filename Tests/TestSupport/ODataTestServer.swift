@@ -18,6 +18,26 @@ public final class ODataTestServer: Sendable {
     case fault = "fault_server.py"
   }
 
+  /// The schema a v2 or v4 server serves the catalog in (`--shape`, described in
+  /// `Scripts/odata-servers/catalog_shapes.py`).
+  ///
+  /// Every shape serves the same seed products and categories under other names, so results can
+  /// be compared between shapes.
+  public enum Shape: String, Sendable, CaseIterable {
+    /// The ESPM-like catalog (`Products`, `ProductCategories`, namespace `ESPM`) at `/odata/`.
+    case espm
+    /// Like the public Northwind service at `/V4/Northwind/Northwind.svc/`: `Products` with
+    /// `Int32` keys and the navigation `Category`, `Categories` with the collection `Products`.
+    case northwind
+    /// Like SAP's GWSAMPLE_BASIC at `/sap/opu/odata/IWBEP/GWSAMPLE_BASIC/`: `ProductSet`,
+    /// `VH_CategorySet`, `BusinessPartnerSet`, `sap:` annotations in v2, `__count` as a string
+    /// and SAP's error envelope.
+    case gateway
+    /// Names no heuristic recognizes at `/odata/`: `Artikel` (a media entity whose `$value` is
+    /// the product's picture) and `Lieferanten`, namespace `Shop`.
+    case custom
+  }
+
   /// The port the server listens on.
   public let port: Int
   /// `http://127.0.0.1:<port>`.
@@ -88,6 +108,7 @@ public final class ODataTestServer: Sendable {
   ///
   /// - Parameters:
   ///   - kind: The server to run.
+  ///   - shape: The schema to serve the catalog in; ignored by the fault server.
   ///   - pageSize: The server-driven page size (0 for none).
   ///   - pictureDelayMilliseconds: A delay before each picture answer, to overlap requests.
   ///   - credentials: What every request must carry in `Authorization`; `nil` for none.
@@ -99,7 +120,7 @@ public final class ODataTestServer: Sendable {
   /// - Returns: The running server.
   /// - Throws: `ServerError` when the venv is missing or the server does not become ready.
   public static func start(
-    _ kind: Kind, pageSize: Int = 0, pictureDelayMilliseconds: Int = 0,
+    _ kind: Kind, shape: Shape = .espm, pageSize: Int = 0, pictureDelayMilliseconds: Int = 0,
     credentials: RequiredCredentials? = nil, catalog: URL? = nil, pictures: URL? = nil
   ) throws -> ODataTestServer {
     if let unavailableReason {
@@ -110,7 +131,8 @@ public final class ODataTestServer: Sendable {
     var arguments = [scripts.appendingPathComponent(kind.rawValue).path]
     if kind != .fault {
       arguments += [
-        "--catalog", (catalog ?? Self.catalog).path, "--page-size", String(pageSize),
+        "--catalog", (catalog ?? Self.catalog).path, "--shape", shape.rawValue,
+        "--page-size", String(pageSize),
         "--picture-delay-ms", String(pictureDelayMilliseconds),
       ]
       arguments += credentials?.serverArguments ?? []
@@ -223,23 +245,25 @@ public final class ODataTestServer: Sendable {
 public enum ODataTestServers {
   private static let servers = Mutex<[String: ODataTestServer]>([:])
 
-  /// The shared server of a kind, started on first use (150 ms picture delay).
+  /// The shared server of a kind, page size and shape, started on first use (150 ms picture
+  /// delay).
   ///
   /// - Parameters:
   ///   - kind: The server.
   ///   - pageSize: The server-driven page size; 0 serves every result in one page.
+  ///   - shape: The schema to serve the catalog in; ignored by the fault server.
   /// - Returns: The running server.
   /// - Throws: `ODataTestServer.ServerError` when it cannot start.
-  public static func shared(_ kind: ODataTestServer.Kind, pageSize: Int = 5) throws
-    -> ODataTestServer
-  {
+  public static func shared(
+    _ kind: ODataTestServer.Kind, pageSize: Int = 5, shape: ODataTestServer.Shape = .espm
+  ) throws -> ODataTestServer {
     try servers.withLock { servers in
-      let key = "\(kind.rawValue)-\(pageSize)"
+      let key = "\(kind.rawValue)-\(pageSize)-\(shape.rawValue)"
       if let server = servers[key] {
         return server
       }
       let server = try ODataTestServer.start(
-        kind, pageSize: pageSize, pictureDelayMilliseconds: 150)
+        kind, shape: shape, pageSize: pageSize, pictureDelayMilliseconds: 150)
       servers[key] = server
       return server
     }
