@@ -21,6 +21,7 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
       case foreignOrigin
       case notFound
       case invalidCatalog
+      case invalidMetadata
       case decodingFailed
       case invalidArgument
     }
@@ -58,6 +59,10 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let notFound = Code(.notFound)
     /// A local catalog file could not be read or decoded.
     public static let invalidCatalog = Code(.invalidCatalog)
+    /// A service's `$metadata` document could not be read: not well-formed EDMX, over a size or
+    /// nesting bound, or inconsistent (such as an entity set of an undefined type); the message
+    /// says which.
+    public static let invalidMetadata = Code(.invalidMetadata)
     /// An entity could not be decoded into the requested Swift type.
     public static let decodingFailed = Code(.decodingFailed)
     /// An argument is out of range, such as a negative `$top` or a function of a property in
