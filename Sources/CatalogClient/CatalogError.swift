@@ -24,6 +24,7 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
       case invalidMetadata
       case decodingFailed
       case invalidArgument
+      case invalidSchema
     }
 
     private let kind: Kind
@@ -68,6 +69,9 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An argument is out of range, such as a negative `$top` or a function of a property in
     /// `$select`; the message names the argument.
     public static let invalidArgument = Code(.invalidArgument)
+    /// A catalog schema does not fit the service's `$metadata` (a name is missing or has the
+    /// wrong type), or none could be recognized; the message names what the service has instead.
+    public static let invalidSchema = Code(.invalidSchema)
   }
 
   /// The kind of failure.

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A ``CatalogProvider`` that evaluates queries over a local ``OfflineCatalog``, no network.
 ///
 /// It answers the same queries as the HTTP providers with the same rows (v4 semantics, including
@@ -73,5 +75,12 @@ public struct OfflineCatalogProvider: CatalogProvider {
       throw CatalogError(.notFound, "no entity")
     }
     return entity
+  }
+
+  /// The `$metadata` of a local catalog: ESPM's shape, which every catalog file has.
+  ///
+  /// - Returns: The CSDL document.
+  public func metadata() async throws(CatalogError) -> Data? {
+    Data(OfflineCatalog.metadataDocument.utf8)
   }
 }

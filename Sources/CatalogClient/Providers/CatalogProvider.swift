@@ -86,6 +86,37 @@ public protocol CatalogProvider: Sendable {
   /// - Returns: The entity.
   /// - Throws: ``CatalogError`` (HTTP 404 or ``CatalogError/Code/notFound`` when absent).
   func entity(_ query: ODataQuery) async throws(CatalogError) -> ODataEntity
+
+  /// The source's `$metadata` document (CSDL XML), which ``catalogSchema(entitySet:categoryProperty:)``
+  /// reads; `nil` when the source has none (the schema is then ``CatalogSchema/espm``).
+  ///
+  /// - Returns: The document's bytes, or `nil`.
+  /// - Throws: ``CatalogError`` for failed requests.
+  func metadata() async throws(CatalogError) -> Data?
+
+  /// The URL to report for a product's picture reference: a service resolves it against its
+  /// root, so callers get a URL they can fetch; a local catalog keeps it as written.
+  ///
+  /// - Parameter reference: The picture property's value, or a media resource's URL.
+  /// - Returns: The URL text.
+  func pictureURL(for reference: String) -> String
+}
+
+extension CatalogProvider {
+  /// No `$metadata`: the source is read as ``CatalogSchema/espm``.
+  ///
+  /// - Returns: `nil`.
+  public func metadata() async throws(CatalogError) -> Data? {
+    nil
+  }
+
+  /// The reference as written.
+  ///
+  /// - Parameter reference: The picture reference.
+  /// - Returns: `reference`.
+  public func pictureURL(for reference: String) -> String {
+    reference
+  }
 }
 
 /// The products of one category and the exact query that found them.
@@ -94,8 +125,8 @@ public struct ProductListing: Sendable, Hashable {
   public var category: String
   /// The exact URL (HTTP) or relative query (offline) used.
   public var query: String
-  /// The products, ordered by product id, with the properties
-  /// ``ODataQuery/products(inCategory:)`` selects.
+  /// The products, ordered by their key, with the properties
+  /// ``CatalogSchema/productsQuery(inCategory:)`` selects.
   public var products: [Product]
 
   /// Creates a listing.
@@ -108,46 +139,5 @@ public struct ProductListing: Sendable, Hashable {
     self.category = category
     self.query = query
     self.products = products
-  }
-}
-
-extension ODataQuery {
-  /// The query the products-of-a-category lookup uses.
-  ///
-  /// - Parameter category: The category name; always written as one string literal.
-  /// - Returns: A query filtering `Products` by `CategoryName`, selecting `ProductId`, `Name`,
-  ///   `CategoryName`, `Price`, `CurrencyCode` and `PictureUrl`, ordered by `ProductId`.
-  public static func products(inCategory category: String) -> ODataQuery {
-    ODataQuery(entitySet: Product.entitySet)
-      .filter(Product.categoryName == category)
-      .select(
-        Product.productId, Product.name, Product.categoryName, Product.price,
-        Product.currencyCode, Product.pictureUrl
-      )
-      .orderBy(Product.productId.ascending)
-  }
-}
-
-extension CatalogProvider {
-  /// The products of one category, following paging up to a bound.
-  ///
-  /// - Parameters:
-  ///   - category: The category name, for example `Notebooks`; a value, never syntax.
-  ///   - maximumPages: The most pages to follow.
-  /// - Returns: The listing with the exact query (the first request's URL).
-  /// - Throws: ``CatalogError`` for failed requests or a page limit hit.
-  public func products(inCategory category: String, maximumPages: Int = 100)
-    async throws(CatalogError) -> ProductListing
-  {
-    let query = ODataQuery.products(inCategory: category)
-    let result = try await fetch(query, paging: .followNextLinks(maximumPages: maximumPages))
-    let products = try result.decode(Product.self)
-    let text: String
-    if let first = result.requests.first {
-      text = first
-    } else {
-      text = try describe(query)
-    }
-    return ProductListing(category: category, query: text, products: products)
   }
 }

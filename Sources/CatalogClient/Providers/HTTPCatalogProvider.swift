@@ -208,6 +208,29 @@ public struct HTTPCatalogProvider: CatalogProvider {
     return try await entity(at: try requestURL(for: query), deadline: startDeadline())
   }
 
+  /// Reads the service's `$metadata` document (CSDL XML).
+  ///
+  /// - Returns: The document's bytes.
+  /// - Throws: ``CatalogError`` for failed requests.
+  public func metadata() async throws(CatalogError) -> Data? {
+    let root = serviceRoot.absoluteString
+    guard let url = URL(string: (root.hasSuffix("/") ? root : root + "/") + "$metadata") else {
+      throw CatalogError(.invalidURL, "cannot form the $metadata URL from \(root)")
+    }
+    return try await get(url, accept: "application/xml", deadline: startDeadline()).body
+  }
+
+  /// A picture reference resolved against the service root, so `/imgs/HT-1000.jpg` becomes
+  /// `https://host/imgs/HT-1000.jpg`; an absolute URL stays as it is.
+  ///
+  /// - Parameter reference: The picture property's value, or a media resource's URL.
+  /// - Returns: The absolute URL text, or the reference when it is not a URL.
+  public func pictureURL(for reference: String) -> String {
+    let root = serviceRoot.absoluteString
+    let base = URL(string: root.hasSuffix("/") ? root : root + "/")
+    return URL(string: reference, relativeTo: base)?.absoluteString ?? reference
+  }
+
   /// Fetches a CSRF token for later modifying requests (`X-CSRF-Token: Fetch`).
   ///
   /// - Returns: The token, or `nil` when the service sends none.
