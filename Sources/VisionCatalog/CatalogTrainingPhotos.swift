@@ -15,7 +15,8 @@ public struct CatalogTrainingPhotos: Sendable {
   /// The largest picture read from a catalog file's folder.
   public static let maximumPictureBytes = 32 << 20
 
-  /// The products' pictures, labeled with their categories, in product-id order.
+  /// The products' pictures, labeled with their categories, in the order
+  /// `CatalogProvider/allProducts(schema:maximumPages:)` lists them.
   public var photos: [TrainingPhoto]
   /// The products skipped, and why.
   public var skipped: [SkippedPhoto]
@@ -27,6 +28,7 @@ public struct CatalogTrainingPhotos: Sendable {
   /// - Parameters:
   ///   - source: Where the catalog is; the bundled sample catalog has no pictures.
   ///   - provider: The source's provider (`CatalogSource/makeProvider(configuration:)`).
+  ///   - schema: Where the catalog keeps its products; ESPM's shape by default.
   ///   - pictureHeaders: Header fields for a service's picture requests, such as its
   ///     authorization.
   ///   - maximumPages: The most pages of products to follow.
@@ -35,18 +37,13 @@ public struct CatalogTrainingPhotos: Sendable {
   /// - Throws: ``VisionCatalogError`` with stage `catalog` when the products cannot be read or
   ///   no product has a picture.
   public static func load(
-    from source: CatalogSource, provider: any CatalogProvider,
+    from source: CatalogSource, provider: any CatalogProvider, schema: CatalogSchema = .espm,
     pictureHeaders: [String: String] = [:], maximumPages: Int = 1_000,
     progress: (Int, Int) -> Void = { _, _ in }
   ) async throws(VisionCatalogError) -> CatalogTrainingPhotos {
     let products: [Product]
     do {
-      let query = ODataQuery(entitySet: Product.entitySet)
-        .select(Product.productId, Product.categoryName, Product.pictureUrl)
-        .orderBy(Product.productId.ascending)
-      products = try await provider.fetch(
-        query, paging: .followNextLinks(maximumPages: maximumPages)
-      ).decode(Product.self)
+      products = try await provider.allProducts(schema: schema, maximumPages: maximumPages)
     } catch {
       throw VisionCatalogError(.catalog, "cannot read the catalog's products", underlying: error)
     }

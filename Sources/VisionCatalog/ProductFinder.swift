@@ -17,6 +17,9 @@ public struct ProductFinder: Sendable {
   public let mapping: CategoryMapping
   /// The catalog.
   public let provider: any CatalogProvider
+  /// Where the catalog keeps its products; ESPM's shape by default (see
+  /// `CatalogProvider/catalogSchema(entitySet:categoryProperty:)` to read a service's).
+  public var schema: CatalogSchema
   /// How many labels to consider and how they are scored; top 5 softmax by default.
   public var classificationOptions: ClassificationOptions
   /// How photos are decoded and prepared: limits, JPEG reduction, orientation override.
@@ -35,16 +38,19 @@ public struct ProductFinder: Sendable {
   ///   - model: The classifier.
   ///   - mapping: The label-to-category map; identity when the labels are categories.
   ///   - provider: The catalog.
+  ///   - schema: Where the catalog keeps its products.
   ///   - classificationOptions: How many labels to consider; top 5 by default.
   ///   - preparation: How photos are decoded and prepared; the defaults suit untrusted input.
   public init(
     model: any ImageClassificationModel, mapping: CategoryMapping = .identity,
-    provider: any CatalogProvider, classificationOptions: ClassificationOptions = .default,
+    provider: any CatalogProvider, schema: CatalogSchema = .espm,
+    classificationOptions: ClassificationOptions = .default,
     preparation: PreparationOptions = .default
   ) {
     self.model = model
     self.mapping = mapping
     self.provider = provider
+    self.schema = schema
     self.classificationOptions = classificationOptions
     self.preparation = preparation
   }
@@ -123,7 +129,7 @@ public struct ProductFinder: Sendable {
       }
       let listing: ProductListing
       do {
-        listing = try await provider.products(inCategory: category)
+        listing = try await provider.products(inCategory: category, schema: schema)
       } catch {
         throw VisionCatalogError(.catalog, "catalog query failed: \(error)", underlying: error)
       }

@@ -5,12 +5,7 @@ import VisionCatalog
 enum CatalogPhotos {
   static func load(_ parsed: CommandLineArguments) async throws(CLIError) -> CatalogTrainingPhotos {
     let selection = try CatalogOptions.source(from: parsed)
-    let provider: any CatalogProvider
-    do {
-      provider = try selection.makeProvider()
-    } catch {
-      throw CLIError.failure(error.description)
-    }
+    let (provider, schema) = try await selection.connect()
     var headers: [String: String] = [:]
     if let authorization = selection.credentials?.authorization {
       headers["Authorization"] = authorization.headerValue
@@ -19,7 +14,7 @@ enum CatalogPhotos {
     var lastShown = 0
     do {
       return try await CatalogTrainingPhotos.load(
-        from: selection.source, provider: provider, pictureHeaders: headers
+        from: selection.source, provider: provider, schema: schema, pictureHeaders: headers
       ) { done, total in
         if done == total || done - lastShown >= max(1, total / 10) {
           StandardError.write("catalog: \(done)/\(total) products\n")

@@ -1,3 +1,4 @@
+import Foundation
 import VisionCatalog
 
 /// Passes every call to a service's provider and rewrites an HTTP 401 or 403 answer into one
@@ -34,6 +35,18 @@ struct CredentialHintingProvider: CatalogProvider {
     } catch {
       throw hinted(error)
     }
+  }
+
+  func metadata() async throws(CatalogError) -> Data? {
+    do {
+      return try await base.metadata()
+    } catch {
+      throw hinted(error)
+    }
+  }
+
+  func pictureURL(for reference: String) -> String {
+    base.pictureURL(for: reference)
   }
 
   private func hinted(_ error: CatalogError) -> CatalogError {

@@ -6,7 +6,7 @@ struct FindCommand: Subcommand {
   let name = "find"
   let summary = "Classify a photo and list the catalog's products for its category."
   let help = """
-    USAGE: vision-catalog find IMAGE [--service URL --odata-version 2|4 | --catalog FILE] [--mapping FILE.json] [--top K] [--exact] [--json]
+    USAGE: vision-catalog find IMAGE \(CatalogOptions.usage) [--model default|FILE] [--threads N] [--mapping FILE.json] [--top K] [--exact] [--json]
 
     Classifies IMAGE, maps its best labels to a catalog category (trying the next label when
     one maps to nothing or finds no products) and lists that category's products. Without
@@ -29,24 +29,20 @@ struct FindCommand: Subcommand {
       flags: ModelOptions.flags.union(["json"]))
     let path = try parsed.singlePositional(named: "IMAGE")
     let top = try parsed.integer("top", in: 1...1_000) ?? 5
-    let source = try CatalogOptions.source(from: parsed)
+    let selection = try CatalogOptions.source(from: parsed)
     // The photo is read and its header parsed once, here, so a file that is not an image fails
     // before the model is loaded.
     let photo = try ImageFiles.load(path)
     let model = try ModelOptions.load(from: parsed)
-    let provider: any CatalogProvider
-    do {
-      provider = try source.makeProvider()
-    } catch {
-      throw CLIError.failure(error.description)
-    }
+    let (provider, schema) = try await selection.connect()
     let mapping =
       try parsed.value("mapping").map { (path) throws(CLIError) in
         try MappingFile.read(path, labels: model.labels)
       } ?? CategoryMapping.suggested(forLabels: model.labels)
     let finder = ProductFinder(
       model: model, mapping: mapping,
-      provider: provider, classificationOptions: ClassificationOptions(maximumCount: top),
+      provider: provider, schema: schema,
+      classificationOptions: ClassificationOptions(maximumCount: top),
       preparation: try ModelOptions.preparation(from: parsed))
     let result: ProductSearchResult
     do {

@@ -6,9 +6,12 @@ struct ProductsCommand: Subcommand {
   let name = "products"
   let summary = "List the products of one catalog category."
   let help = """
-    USAGE: vision-catalog products --category NAME [--service URL --odata-version 2|4 [--user NAME [--password-file F]] | --catalog FILE] [--json]
+    USAGE: vision-catalog products --category NAME \(CatalogOptions.usage) [--json]
 
-    Lists the products of one category. The name is always sent as a literal value.
+    Lists the products of one category. The name is always sent as a literal value. A
+    service's catalog schema (where its products and their category are) is read from its
+    $metadata; give --entity-set and --category-property, or --schema, when its names are not
+    recognized.
 
     OPTIONS:
       --category NAME       the category, for example 'Notebooks'
@@ -23,10 +26,10 @@ struct ProductsCommand: Subcommand {
       throw CLIError.usage("unexpected argument '\(parsed.positionals[0])'")
     }
     let category = try parsed.required("category")
-    let source = try CatalogOptions.source(from: parsed)
+    let (provider, schema) = try await CatalogOptions.source(from: parsed).connect()
     let listing: ProductListing
     do {
-      listing = try await source.makeProvider().products(inKnownCategory: category)
+      listing = try await provider.products(inKnownCategory: category, schema: schema)
     } catch {
       throw CLIError.failure(error.description)
     }

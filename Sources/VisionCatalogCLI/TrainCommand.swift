@@ -11,6 +11,7 @@ struct TrainCommand: Subcommand {
                                 [--iterations N] [--augment crop,rotate,flip,exposure,blur,noise]
                                 [--seed S] [--unknown-threshold calibrate|P] [--json]
            vision-catalog train --from-catalog [--service URL --odata-version 2|4 | --catalog FILE]
+                                [--entity-set NAME] [--category-property PATH | --schema FILE.json]
                                 --out MODEL.onnx [...]
 
     Trains a logistic-regression classifier on EfficientNet-Lite0's features, as Create ML's

@@ -4,6 +4,7 @@ import Foundation
 @main
 enum VisionCatalogCommand {
   static let subcommands: [any Subcommand] = [
+    CategoriesCommand(),
     ClassifyCommand(),
     DecodeCommand(),
     EvaluateCommand(),

@@ -47,7 +47,17 @@ struct EndToEndTests {
     for name in ["v4", "v2"] {
       let remote = try #require(found[name])
       #expect(remote.category == bundled.category, "\(name)")
-      #expect(remote.products == bundled.products, "\(name)")
+      // A service's picture URLs come resolved against its root, the bundled catalog's as written.
+      let origin = try #require(remote.products.first?.pictureUrl?.prefix(while: { $0 != "/" }))
+      #expect(origin == "http:", "\(name)")
+      #expect(
+        remote.products.map { product in
+          var relative = product
+          relative.pictureUrl = product.pictureUrl.map {
+            String($0.drop { $0 != "/" }.dropFirst(2).drop { $0 != "/" })
+          }
+          return relative
+        } == bundled.products, "\(name)")
       #expect(remote.query.hasPrefix("http://127.0.0.1:"), "\(name): \(remote.query)")
       #expect(remote.query.contains("Espresso%20Machines"), "\(name): \(remote.query)")
     }

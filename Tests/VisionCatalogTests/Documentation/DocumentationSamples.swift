@@ -16,6 +16,17 @@ func readmeLibrarySample(serviceURL: URL, photoURL: URL) async throws {
   print(result.category, result.products.map(\.name), result.query)
 }
 
+func readmeAnyCatalogSample(
+  model: NetworkClassifier, gatewayRoot: URL, shop: HTTPCatalogProvider
+) async throws {
+  let gateway = HTTPCatalogProvider(serviceRoot: gatewayRoot, version: .v2)  // .../GWSAMPLE_BASIC/
+  let schema = try await gateway.catalogSchema()  // ProductSet, key ProductID, category Category
+  let notebooks = try await gateway.products(inCategory: "Notebooks", schema: schema)
+  let gatewayFinder = ProductFinder(model: model, provider: gateway, schema: schema)
+  let custom = try await shop.catalogSchema(entitySet: "Artikel", categoryProperty: "Warengruppe")
+  _ = (notebooks, gatewayFinder, custom)
+}
+
 func readmeTestingSample() throws {
   let finder = ProductFinder(
     model: try DummyClassifier(labels: ["Mice", "Notebooks"]),
@@ -31,6 +42,23 @@ func catalogClientSample(serviceRoot: URL) async throws {
   let offline = try OfflineCatalogProvider.bundled()
   let same = try await offline.products(inCategory: "Notebooks")
   _ = same
+}
+
+// ReadingAnyCatalog.md (CatalogClient)
+func readingAnyCatalogSample(gatewayRoot: URL, shop: HTTPCatalogProvider) async throws {
+  let gateway = HTTPCatalogProvider(serviceRoot: gatewayRoot, version: .v2)
+  let schema = try await gateway.catalogSchema()
+  let listing = try await gateway.products(inCategory: "Notebooks", schema: schema)
+  for product in listing.products {
+    print(product.productId, product.name ?? "", product.price ?? 0, product.pictureUrl ?? "")
+  }
+  let counts = try await gateway.categories(schema: schema)  // [CategoryCount(name:count:)]
+  let found = try await shop.catalogSchema(entitySet: "Artikel", categoryProperty: "Warengruppe")
+  let written = CatalogSchema(
+    entitySet: "Artikel", key: "Nummer", category: "Warengruppe", name: "Bezeichnung",
+    price: "Preis", currency: "Waehrung", picture: CatalogSchema.mediaResource)
+  let checked = try await shop.checked(written)  // types filled in from $metadata
+  _ = (counts, found, checked)
 }
 
 // Serving.md (ClassifierKit)
