@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import VisionCatalog
 
@@ -58,5 +59,45 @@ struct CatalogTrainingPhotosTests {
         from: .bundled, provider: try CatalogSource.bundled.makeProvider())
     }
     #expect(error?.message.contains("has a picture that could be read") == true)
+  }
+
+  /// A catalog with other names trains the same way: the shop's articles are their own pictures
+  /// (media resources), labeled with the category its schema names; Northwind's category is a
+  /// navigation path, and its products have no pictures.
+  @Test(
+    .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
+    .timeLimit(.minutes(1)), arguments: [ODataVersion.v2, .v4])
+  func otherSchemasGiveTheirPicturesAndCategories(_ version: ODataVersion) async throws {
+    let kind: ODataTestServer.Kind = version == .v2 ? .v2 : .v4
+    let shop = try ODataTestServers.shared(kind, shape: .custom)
+    let source = CatalogSource.service(shop.serviceRoot, version)
+    let provider = try source.makeProvider()
+    let schema = try await provider.catalogSchema(
+      entitySet: "Artikel", categoryProperty: "Warengruppe")
+    let photos = try await CatalogTrainingPhotos.load(
+      from: source, provider: provider, schema: schema)
+    let seed = try OfflineCatalog(contentsOf: ODataTestServer.catalog).products
+    #expect(photos.productCount == seed.count)
+    #expect(photos.skipped.isEmpty)
+    #expect(
+      photos.photos.map(\.label)
+        == seed.sorted { $0.productId < $1.productId }.map {
+          $0.categoryName ?? ""
+        })
+    let first = try #require(photos.photos.first?.source)
+    #expect(first.name.contains("Artikel('HT-1000')/$value"))
+    #expect(first.encodedData == Data(("VCIMG:HT-1000:" + String(repeating: "x", count: 64)).utf8))
+
+    let northwind = try ODataTestServers.shared(kind, shape: .northwind)
+    let listed = try await CatalogSource.service(northwind.serviceRoot, version).makeProvider()
+    let products = try await listed.allProducts(schema: try await listed.catalogSchema())
+    #expect(products.count == seed.count)
+    #expect(products.allSatisfy { $0.categoryName != nil && $0.pictureUrl == nil })
+    let error = await #expect(throws: VisionCatalogError.self) {
+      try await CatalogTrainingPhotos.load(
+        from: .service(northwind.serviceRoot, version), provider: listed,
+        schema: try await listed.catalogSchema())
+    }
+    #expect(error?.message.contains("has a picture") == true)
   }
 }
