@@ -18,7 +18,8 @@ extension ImportedGraph {
     return uses
   }
 
-  private func floatConstant(_ name: String) -> Tensor? {
+  /// The float constant named `name`, or `nil` when the value is computed or not float.
+  func floatConstant(_ name: String) -> Tensor? {
     guard case .float(let tensor)? = constants[name] else { return nil }
     return tensor
   }
@@ -100,37 +101,25 @@ extension ImportedGraph {
     }
   }
 
-  /// The activation a node computes when it is a fusable element-wise function.
-  private func activation(of node: Node) throws(NeuralCoreError) -> Activation? {
+  /// The activation `Clip` computes when its bounds are attributes (before opset 11) or
+  /// constants, else `nil`.
+  static func clipActivation(
+    _ graph: ImportedGraph, _ node: Node
+  ) throws(NeuralCoreError) -> Activation? {
     let attributes = node.attributes
-    switch node.source.opType {
-    case "Relu":
-      return .relu
-    case "Sigmoid":
-      return .sigmoid
-    case "HardSwish":
-      return .hardSwish
-    case "HardSigmoid":
-      return .hardSigmoid(
-        alpha: try attributes.float("alpha", default: 0.2),
-        beta: try attributes.float("beta", default: 0.5))
-    case "Clip":
-      if node.opset < 11 {
-        return .clip(
-          min: try attributes.float("min", default: -.greatestFiniteMagnitude),
-          max: try attributes.float("max", default: .greatestFiniteMagnitude))
-      }
-      var bounds: [Float] = [-.greatestFiniteMagnitude, .greatestFiniteMagnitude]
-      for position in 1..<min(node.inputs.count, 3) where !node.inputs[position].isEmpty {
-        guard let bound = floatConstant(node.inputs[position]), bound.count == 1 else {
-          return nil
-        }
-        bounds[position - 1] = bound.scalars[0]
-      }
-      return .clip(min: bounds[0], max: bounds[1])
-    default:
-      return nil
+    if node.opset < 11 {
+      return .clip(
+        min: try attributes.float("min", default: -.greatestFiniteMagnitude),
+        max: try attributes.float("max", default: .greatestFiniteMagnitude))
     }
+    var bounds: [Float] = [-.greatestFiniteMagnitude, .greatestFiniteMagnitude]
+    for position in 1..<min(node.inputs.count, 3) where !node.inputs[position].isEmpty {
+      guard let bound = graph.floatConstant(node.inputs[position]), bound.count == 1 else {
+        return nil
+      }
+      bounds[position - 1] = bound.scalars[0]
+    }
+    return .clip(min: bounds[0], max: bounds[1])
   }
 
   /// Fuses each activation whose input is a convolution read by nothing else into it (use
@@ -140,7 +129,7 @@ extension ImportedGraph {
     var index = 0
     while index < nodes.count {
       let node = nodes[index]
-      guard let activation = try activation(of: node), let input = node.inputs.first,
+      guard let activation = try node.entry.fusedActivation?(self, node), let input = node.inputs.first,
         let convolutionIndex = soleConvolutionProducer(of: input, uses: uses),
         nodes[convolutionIndex].activation == .identity
       else {

@@ -9,7 +9,10 @@ struct ImportedGraph: Sendable {
     var source: ONNXNode
     var inputs: [String]
     var outputs: [String]
+    /// The version of the node's operator set domain the model imports.
     var opset: Int
+    /// The registry entry that validated the node and plans it.
+    let entry: OperatorEntry
     /// A convolution with constant weights, packed, with any folded BatchNormalization.
     var convolution: Convolution?
     /// The same convolution packed for the blocked channel layout, when it has that form on
@@ -28,68 +31,8 @@ struct ImportedGraph: Sendable {
   var inputs: [TensorDescription]
   var outputs: [TensorDescription]
 
-  static let knownAttributes: [String: Set<String>] = [
-    "Conv": ["auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"],
-    "BatchNormalization": ["epsilon", "momentum", "spatial", "training_mode"],
-    "Relu": [], "Sigmoid": [], "HardSwish": [], "HardSigmoid": ["alpha", "beta"],
-    "Clip": ["min", "max"], "Add": [], "Sub": [], "Mul": [], "Div": [],
-    "GlobalAveragePool": [],
-    "AveragePool": [
-      "auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape", "pads", "strides",
-    ],
-    "MaxPool": [
-      "auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides",
-    ],
-    "Gemm": ["alpha", "beta", "transA", "transB"], "MatMul": [], "Flatten": ["axis"],
-    "Reshape": ["allowzero"], "Squeeze": ["axes"], "Unsqueeze": ["axes"], "Transpose": ["perm"],
-    "Concat": ["axis"], "Softmax": ["axis"], "Pad": ["mode", "pads", "value"], "Identity": [],
-    "Dropout": ["ratio", "seed"],
-    "Constant": ["value", "value_float", "value_floats", "value_int", "value_ints"],
-    "Shape": ["start", "end"], "Gather": ["axis"], "Cast": ["to", "saturate"],
-    "Slice": ["starts", "ends", "axes"],
-    "CastLike": ["saturate"], "Split": ["axis", "split", "num_outputs"], "Expand": [],
-    "Range": [], "LayerNormalization": ["axis", "epsilon", "stash_type"],
-    "RMSNormalization": ["axis", "epsilon", "stash_type"], "InstanceNormalization": ["epsilon"],
-    "MeanVarianceNormalization": ["axes"],
-    "LRN": ["alpha", "beta", "bias", "size"], "GatherElements": ["axis"],
-    "DepthToSpace": ["blocksize", "mode"], "SpaceToDepth": ["blocksize", "mode"],
-    "ConstantOfShape": ["value"], "Equal": [], "Less": [], "Greater": [], "LessOrEqual": [],
-    "GreaterOrEqual": [], "And": [], "Or": [], "Xor": [], "Where": [], "Tile": [],
-    "Einsum": ["equation"], "Pow": [],
-    "PRelu": [],
-    "Max": [], "Min": [], "Sum": [], "Mean": [],
-    "Resize": [
-      "antialias", "axes", "coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside",
-      "extrapolation_value", "keep_aspect_ratio_policy", "mode", "nearest_mode",
-    ],
-    "Upsample": ["mode", "scales"],
-    "ConvTranspose": [
-      "auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads",
-      "strides",
-    ],
-    "LpNormalization": ["axis", "p"], "Mod": ["fmod"],
-    "ScatterND": ["reduction"], "Not": [],
-    "LogSoftmax": ["axis"], "Hardmax": ["axis"], "GlobalMaxPool": [],
-    "Shrink": ["bias", "lambd"], "Sin": [], "Cos": [], "Tan": [], "Asin": [], "Acos": [],
-    "Atan": [], "Sinh": [], "Cosh": [], "Asinh": [], "Acosh": [], "Atanh": [],
-    "Abs": [], "Neg": [], "Exp": [], "Log": [], "Sqrt": [], "Reciprocal": [], "Tanh": [],
-    "Erf": [], "Floor": [], "Ceil": [], "Round": [], "Sign": [], "Softplus": [], "Softsign": [],
-    "Mish": [], "LeakyRelu": ["alpha"], "Elu": ["alpha"], "Celu": ["alpha"],
-    "ThresholdedRelu": ["alpha"], "Selu": ["alpha", "gamma"], "Gelu": ["approximate"],
-    "ReduceSum": ["axes", "keepdims", "noop_with_empty_axes"],
-    "ReduceMean": ["axes", "keepdims", "noop_with_empty_axes"],
-    "ReduceMax": ["axes", "keepdims", "noop_with_empty_axes"],
-    "ReduceMin": ["axes", "keepdims", "noop_with_empty_axes"],
-    "ReduceProd": ["axes", "keepdims", "noop_with_empty_axes"],
-    "ReduceL1": ["axes", "keepdims", "noop_with_empty_axes"],
-    "ReduceL2": ["axes", "keepdims", "noop_with_empty_axes"],
-    "ReduceLogSum": ["axes", "keepdims", "noop_with_empty_axes"],
-    "ReduceLogSumExp": ["axes", "keepdims", "noop_with_empty_axes"],
-    "ReduceSumSquare": ["axes", "keepdims", "noop_with_empty_axes"],
-  ]
-
-  /// The operators NeuralCore runs, by ONNX name.
-  static var supportedOperators: Set<String> { Set(knownAttributes.keys) }
+  /// The operators NeuralCore runs, by ONNX name (standard domain).
+  static var supportedOperators: Set<String> { OperatorRegistry.standardOperators }
 
   init(model: ONNXModel, kernels: KernelSet = .active) throws(NeuralCoreError) {
     self.kernels = kernels
@@ -109,23 +52,22 @@ struct ImportedGraph: Sendable {
     }
     var nodes: [Node] = []
     for source in try ImportedGraph.sorted(graph) {
+      let imported = model.opsetVersion(forDomain: source.domain).map { Int($0) }
+      let entry = try OperatorRegistry.entry(for: source, opset: imported)
+      let nodeOpset = imported ?? opset
       let attributes = NodeAttributes(node: source)
-      guard source.domain.isEmpty || source.domain == "ai.onnx" else {
-        throw attributes.error(.unsupported, "operator domain '\(source.domain)' is not supported")
-      }
-      guard let known = ImportedGraph.knownAttributes[source.opType] else {
-        throw attributes.error(.unsupported, "operator is not supported")
-      }
-      try attributes.requireOnly(known)
-      if source.opType == "Constant" {
+      try attributes.requireOnly(entry.attributes)
+      if let fold = entry.constantValue {
         guard let output = source.outputs.first else {
-          throw attributes.error(.malformedFile, "Constant has no output")
+          throw attributes.error(.malformedFile, "\(source.opType) has no output")
         }
-        constants[output] = try ImportedGraph.constantValue(attributes)
+        constants[output] = try fold(attributes)
         continue
       }
       nodes.append(
-        Node(source: source, inputs: source.inputs, outputs: source.outputs, opset: opset))
+        Node(
+          source: source, inputs: source.inputs, outputs: source.outputs, opset: nodeOpset,
+          entry: entry))
     }
     self.constants = constants
     self.nodes = nodes
@@ -146,7 +88,8 @@ struct ImportedGraph: Sendable {
       })
   }
 
-  private static func constantValue(_ attributes: NodeAttributes) throws(NeuralCoreError)
+  /// The value of a `Constant` node, from whichever `value*` attribute it has.
+  static func constantValue(_ attributes: NodeAttributes) throws(NeuralCoreError)
     -> GraphConstant
   {
     if let tensor = try attributes.tensor("value") {

@@ -1,20 +1,14 @@
 extension PlanBuilder {
-  /// Plans a node on blocked (NCHWxc) tensors when it can run there: convolutions with a
-  /// blocked form, additions of two blocked tensors, ReLU, max pooling and global average
-  /// pooling of one.
+  /// Plans a node on blocked (NCHWxc) tensors when its registry entry can run it there:
+  /// convolutions with a blocked form, additions of two blocked tensors, ReLU, max pooling and
+  /// global average pooling of one.
   ///
   /// - Returns: `false`, having planned nothing, when the node runs on NCHW tensors (always, for
   ///   a kernel set without blocked kernels).
   mutating func planBlocked(_ node: ImportedGraph.Node) throws(NeuralCoreError) -> Bool {
-    guard let layout = BlockedLayout(kernels: graph.kernels) else { return false }
-    switch node.source.opType {
-    case "Conv": return try planBlockedConvolution(node, layout)
-    case "Add": return try planBlockedAdd(node, layout)
-    case "GlobalAveragePool": return try planBlockedGlobalAverage(node, layout)
-    case "Relu": return try planBlockedRelu(node, layout)
-    case "MaxPool": return try planBlockedMaxPool(node, layout)
-    default: return false
-    }
+    guard let planner = node.entry.planBlocked, let layout = BlockedLayout(kernels: graph.kernels)
+    else { return false }
+    return try planner(&self, node, layout)
   }
 
   /// Gives every input of `node` held only in blocked layout an NCHW copy, so that planners
@@ -92,7 +86,8 @@ extension PlanBuilder {
         execute: execute))
   }
 
-  private mutating func planBlockedConvolution(
+  /// Plans `Conv` on blocked tensors when its weights were packed for the blocked layout.
+  mutating func planBlockedConvolution(
     _ node: ImportedGraph.Node, _ layout: BlockedLayout
   ) throws(NeuralCoreError) -> Bool {
     guard let packed = node.blocked, node.outputs.dropFirst().allSatisfy(\.isEmpty),
@@ -179,7 +174,7 @@ extension PlanBuilder {
   /// Plans `Relu` of a blocked tensor: folded into the pointwise convolution (with or without
   /// a folded residual) planned just before it when that step's output has no other reader,
   /// else an element-wise step on the blocked buffer (its padding channels stay zero).
-  private mutating func planBlockedRelu(
+  mutating func planBlockedRelu(
     _ node: ImportedGraph.Node, _ layout: BlockedLayout
   ) throws(NeuralCoreError) -> Bool {
     guard let input = node.inputs.first, let blocked = blockedValues[input], values[input] == nil,
@@ -214,7 +209,9 @@ extension PlanBuilder {
     return true
   }
 
-  private mutating func planBlockedAdd(
+  /// Plans `Add` of two blocked tensors of one shape, folded into a preceding pointwise
+  /// convolution when it can be.
+  mutating func planBlockedAdd(
     _ node: ImportedGraph.Node, _ layout: BlockedLayout
   ) throws(NeuralCoreError) -> Bool {
     guard node.inputs.count == 2, let a = blockedValues[node.inputs[0]],
@@ -233,7 +230,7 @@ extension PlanBuilder {
 
   /// Plans a 2-D `MaxPool` of a blocked tensor (no `Indices` output, `storage_order` 0); any
   /// other runs on NCHW.
-  private mutating func planBlockedMaxPool(
+  mutating func planBlockedMaxPool(
     _ node: ImportedGraph.Node, _ layout: BlockedLayout
   ) throws(NeuralCoreError) -> Bool {
     let attributes = node.attributes
@@ -258,7 +255,8 @@ extension PlanBuilder {
     return true
   }
 
-  private mutating func planBlockedGlobalAverage(
+  /// Plans `GlobalAveragePool` of a blocked tensor.
+  mutating func planBlockedGlobalAverage(
     _ node: ImportedGraph.Node, _ layout: BlockedLayout
   ) throws(NeuralCoreError) -> Bool {
     guard let input = node.inputs.first, let blocked = blockedValues[input] else { return false }

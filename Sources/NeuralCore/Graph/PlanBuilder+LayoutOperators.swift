@@ -59,7 +59,7 @@ extension PlanBuilder {
       let zeros = [Int64](repeating: 0, count: Tensor.elementCount(of: requested) ?? 0)
       guard
         let result = IntegerArithmetic.apply(
-          "Add", a: values, aShape: inputShape, b: zeros, bShape: requested)
+          .add, a: values, aShape: inputShape, b: zeros, bShape: requested)
       else {
         throw node.attributes.error(.limitExceeded, "expanded constant \(shape) is too large")
       }
@@ -158,8 +158,11 @@ extension PlanBuilder {
     }
   }
 
-  /// Plans `DepthToSpace` (modes DCR and CRD) and `SpaceToDepth` as a transpose of a 6-D view.
-  mutating func planDepthSpace(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `DepthToSpace` (`toSpace`, modes DCR and CRD) or `SpaceToDepth` as a transpose of a
+  /// 6-D view.
+  mutating func planDepthSpace(
+    _ node: ImportedGraph.Node, toSpace: Bool
+  ) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     let attributes = node.attributes
     let (input, shape) = try floatOperand(node, 0)
@@ -172,7 +175,7 @@ extension PlanBuilder {
     let view: [Int]
     let permutation: [Int]
     let outputShape: [Int]
-    if node.source.opType == "DepthToSpace" {
+    if toSpace {
       guard c % (block * block) == 0 else {
         throw attributes.error(.shapeMismatch, "\(c) channels for blocksize \(block)")
       }

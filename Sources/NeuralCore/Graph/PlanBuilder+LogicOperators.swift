@@ -38,13 +38,12 @@ extension PlanBuilder {
   ///
   /// Of integer constants it is folded while planning. Otherwise it runs on float data, and its
   /// boolean result is a float tensor of 1 and 0, which `Where` and `Cast` read as such.
-  mutating func planComparison(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  mutating func planComparison(
+    _ node: ImportedGraph.Node, _ operation: Elementwise.Operation
+  ) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     let attributes = node.attributes
-    if try foldIntegerBinary(node) { return }
-    guard let operation = Elementwise.Operation.comparison(node.source.opType) else {
-      throw attributes.error(.unsupported, "operator is not supported")
-    }
+    if try foldIntegerBinary(node, operation) { return }
     let (a, aShape) = try floatOperand(node, 0, convertingIntegers: true)
     let (b, bShape) = try floatOperand(node, 1, convertingIntegers: true)
     guard let shape = Elementwise.broadcastShape(aShape, bShape) else {

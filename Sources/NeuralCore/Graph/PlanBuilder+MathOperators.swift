@@ -1,26 +1,24 @@
 import Foundation
 
 extension PlanBuilder {
-  /// Plans an element-wise math function of one float tensor (``UnaryFunction``); `Neg`, `Abs`
-  /// and `Sign` of an integer constant are folded while planning.
-  mutating func planUnary(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans an element-wise math function of one float tensor; `Neg`, `Abs` and `Sign` of an
+  /// integer constant are folded while planning.
+  mutating func planUnary(
+    _ node: ImportedGraph.Node, _ function: UnaryFunction
+  ) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     if case .constant(.integer(let values, let shape)) = try requiredValue(node, 0) {
       let folded: [Int64]?
-      switch node.source.opType {
-      case "Neg": folded = values.contains(.min) ? nil : values.map { -$0 }
-      case "Abs": folded = values.contains(.min) ? nil : values.map { Swift.abs($0) }
-      case "Sign": folded = values.map { $0.signum() }
+      switch function {
+      case .negate: folded = values.contains(.min) ? nil : values.map { -$0 }
+      case .abs: folded = values.contains(.min) ? nil : values.map { Swift.abs($0) }
+      case .sign: folded = values.map { $0.signum() }
       default: folded = nil
       }
       if let folded {
         try bind(node, .constant(.integer(folded, shape: shape)))
         return
       }
-    }
-    guard let function = try UnaryFunction.named(node.source.opType, attributes: node.attributes)
-    else {
-      throw node.attributes.error(.unsupported, "operator \(node.source.opType) is not supported")
     }
     let (input, shape) = try floatOperand(node, 0)
     let count = Tensor.elementCount(of: shape) ?? 0
@@ -31,12 +29,11 @@ extension PlanBuilder {
 
   /// Plans a `Reduce*` operator: axes from the attribute or (ReduceSum from opset 13, all from
   /// opset 18) a constant integer input, `keepdims` and `noop_with_empty_axes`.
-  mutating func planReduction(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  mutating func planReduction(
+    _ node: ImportedGraph.Node, _ reduction: Reduction
+  ) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     let attributes = node.attributes
-    guard let reduction = Reduction(rawValue: node.source.opType) else {
-      throw attributes.error(.unsupported, "operator \(node.source.opType) is not supported")
-    }
     let shape = try requiredValue(node, 0).shape
     var listed = try attributes.ints("axes")
     if let axesInput = try value(node, 1) {
@@ -82,10 +79,13 @@ extension PlanBuilder {
     }
   }
 
-  /// Plans `Max`, `Min`, `Sum` or `Mean` of one or more tensors, broadcast together.
-  mutating func planVariadic(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `Max`, `Min`, `Sum` or `Mean` of one or more tensors, broadcast together:
+  /// `operation` (`maximum`, `minimum` or `add`) folds them, and `isMean` divides by their count.
+  mutating func planVariadic(
+    _ node: ImportedGraph.Node, _ operation: Elementwise.Operation, isMean: Bool = false
+  ) throws(NeuralCoreError) {
     try requireSingleOutput(node)
-    if try foldIntegerVariadic(node) { return }
+    if !isMean, try foldIntegerVariadic(node, operation) { return }
     var operands: [ExecutionPlan.Operand] = []
     var shapes: [[Int]] = []
     for position in node.inputs.indices where !node.inputs[position].isEmpty {
@@ -102,13 +102,6 @@ extension PlanBuilder {
       }
       shape = combined
     }
-    let operation: Elementwise.Operation =
-      switch node.source.opType {
-      case "Max": .maximum
-      case "Min": .minimum
-      default: .add
-      }
-    let isMean = node.source.opType == "Mean"
     let (outputShape, inputShapes) = (shape, shapes)
     let count = Tensor.elementCount(of: shape) ?? 0
     try addStep(node, inputs: operands, outputShapes: [shape]) { inputs, outputs, _ in
@@ -136,7 +129,7 @@ extension PlanBuilder {
   ///
   /// - Returns: `false`, having bound nothing, when an input is not an integer constant.
   private mutating func foldIntegerVariadic(
-    _ node: ImportedGraph.Node
+    _ node: ImportedGraph.Node, _ operation: Elementwise.Operation
   ) throws(NeuralCoreError) -> Bool {
     let present = node.inputs.indices.filter { !node.inputs[$0].isEmpty }
     var constants: [(values: [Int64], shape: [Int])] = []
@@ -145,8 +138,7 @@ extension PlanBuilder {
       else { return false }
       constants.append((values, shape))
     }
-    guard var result = constants.first, node.source.opType != "Mean" else { return false }
-    let operation = node.source.opType == "Sum" ? "Add" : node.source.opType
+    guard var result = constants.first else { return false }
     for other in constants.dropFirst() {
       guard
         let combined = IntegerArithmetic.apply(
@@ -180,9 +172,10 @@ extension PlanBuilder {
   /// Plans `LayerNormalization` (or `RMSNormalization`, which does not subtract the mean) over
   /// the axes from `axis` on, with its optional `Mean` and `InvStdDev` outputs; `Scale` and `B`
   /// broadcast to the normalized axes.
-  mutating func planLayerNormalization(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  mutating func planLayerNormalization(
+    _ node: ImportedGraph.Node, centering: Bool
+  ) throws(NeuralCoreError) {
     let attributes = node.attributes
-    let centering = node.source.opType == "LayerNormalization"
     let (input, shape) = try floatOperand(node, 0)
     let axis = try PlanBuilder.axis(
       try attributes.int("axis", default: -1), rank: shape.count, node)
@@ -236,15 +229,17 @@ extension PlanBuilder {
 
   /// Plans `InstanceNormalization` (each channel of each image normalized over its positions,
   /// then scaled and shifted per channel) and `MeanVarianceNormalization` (over `axes`,
-  /// default 0, 2, 3, without scale).
-  mutating func planChannelNormalization(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// default 0, 2, 3, without scale: `scaled` is `false`).
+  mutating func planChannelNormalization(
+    _ node: ImportedGraph.Node, scaled: Bool
+  ) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     let attributes = node.attributes
     let (input, shape) = try floatOperand(node, 0)
     guard shape.count >= 2 else {
       throw attributes.error(.shapeMismatch, "input \(shape) has no channel axis")
     }
-    if node.source.opType == "MeanVarianceNormalization" {
+    if !scaled {
       let listed = try attributes.ints("axes") ?? [0, 2, 3]
       var axes = Set<Int>()
       for axis in listed { axes.insert(try PlanBuilder.axis(axis, rank: shape.count, node)) }

@@ -1,46 +1,10 @@
 import Foundation
 
 extension PlanBuilder {
-  /// Plans one node: infers its output shapes and adds its step or binds its folded value.
+  /// Plans one node with its registry entry: infers its output shapes and adds its step or
+  /// binds its folded value.
   mutating func plan(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
-    switch node.source.opType {
-    case "Conv": try planConvolution(node)
-    case "MaxPool", "AveragePool": try planPooling(node)
-    case "GlobalAveragePool": try planGlobalAveragePool(node)
-    case "BatchNormalization": try planBatchNormalization(node)
-    case "Relu", "Sigmoid", "HardSigmoid", "HardSwish", "Clip": try planActivation(node)
-    case "Add", "Sub", "Mul", "Div", "Pow", "PRelu", "Mod": try planBinary(node)
-    case let name where UnaryFunction.operatorNames.contains(name): try planUnary(node)
-    case let name where Reduction(rawValue: name) != nil: try planReduction(node)
-    case "Gemm": try planGemm(node)
-    case "MatMul": try planMatMul(node)
-    case "Softmax", "LogSoftmax", "Hardmax": try planSoftmax(node)
-    case "Max", "Min", "Sum", "Mean": try planVariadic(node)
-    case "GlobalMaxPool": try planGlobalMaxPool(node)
-    case "Split": try planSplit(node)
-    case "Expand": try planExpand(node)
-    case "Range": try planRange(node)
-    case "LayerNormalization", "RMSNormalization": try planLayerNormalization(node)
-    case "InstanceNormalization", "MeanVarianceNormalization": try planChannelNormalization(node)
-    case "LRN": try planLocalResponseNormalization(node)
-    case "GatherElements": try planGatherElements(node)
-    case "DepthToSpace", "SpaceToDepth": try planDepthSpace(node)
-    case "ConstantOfShape": try planConstantOfShape(node)
-    case "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor":
-      try planComparison(node)
-    case "Where": try planWhere(node)
-    case "Tile": try planTile(node)
-    case "Einsum": try planEinsum(node)
-    case "Resize", "Upsample": try planResize(node)
-    case "ConvTranspose": try planTransposedConvolution(node)
-    case "LpNormalization": try planLpNormalization(node)
-    case "ScatterND": try planScatterND(node)
-    case "Not": try planNot(node)
-    case "Transpose": try planTranspose(node)
-    case "Concat": try planConcat(node)
-    case "Pad": try planPad(node)
-    default: try planShapeOperator(node)
-    }
+    try node.entry.plan(&self, node)
   }
 
   // MARK: Convolution and pooling
@@ -108,7 +72,8 @@ extension PlanBuilder {
       padRight: axes.ends[1])
   }
 
-  private mutating func planConvolution(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `Conv` (1-D and 2-D), with packed weights when they are constant.
+  mutating func planConvolution(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     let attributes = node.attributes
     let (input, inputShape) = try floatOperand(node, 0)
@@ -177,7 +142,10 @@ extension PlanBuilder {
     }
   }
 
-  private mutating func planPooling(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `MaxPool` (`maximum`) or `AveragePool` over 1, 2 or more spatial axes.
+  mutating func planPooling(
+    _ node: ImportedGraph.Node, maximum: Bool
+  ) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     let attributes = node.attributes
     let (input, inputShape) = try floatOperand(node, 0)
@@ -192,7 +160,7 @@ extension PlanBuilder {
     }
     let spatial = Array(inputShape[2...])
     let kind: Pooling.Kind =
-      node.source.opType == "MaxPool"
+      maximum
       ? .max : .average(countsPadding: try attributes.int("count_include_pad", default: 0) != 0)
     let ceilMode = try attributes.int("ceil_mode", default: 0) != 0
     let planes = inputShape[0] * inputShape[1]
@@ -229,7 +197,8 @@ extension PlanBuilder {
     }
   }
 
-  private mutating func planGlobalAveragePool(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `GlobalAveragePool`: the mean of each channel over its spatial axes.
+  mutating func planGlobalAveragePool(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let (input, shape) = try floatOperand(node, 0)
     guard shape.count >= 3 else {
       throw node.attributes.error(.shapeMismatch, "input \(shape) has no spatial axes")
@@ -243,7 +212,8 @@ extension PlanBuilder {
     }
   }
 
-  private mutating func planBatchNormalization(_ node: ImportedGraph.Node)
+  /// Plans `BatchNormalization` in inference or training mode (with updated statistics).
+  mutating func planBatchNormalization(_ node: ImportedGraph.Node)
     throws(NeuralCoreError)
   {
     let isTraining = try node.attributes.int("training_mode", default: 0) != 0
@@ -291,38 +261,38 @@ extension PlanBuilder {
 
   // MARK: Element-wise
 
-  private mutating func planActivation(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans an activation of one float tensor (`Relu`, `Sigmoid`, `HardSwish`, `HardSigmoid`).
+  mutating func planActivation(
+    _ node: ImportedGraph.Node, _ activation: Activation
+  ) throws(NeuralCoreError) {
+    let (input, shape) = try floatOperand(node, 0)
+    let count = Tensor.elementCount(of: shape) ?? 0
+    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
+      outputs[0].update(from: inputs[0], count: count)
+      activation.apply(outputs[0], count: count)
+    }
+  }
+
+  /// Plans `Clip`: bounds from attributes before opset 11, from scalar inputs after.
+  mutating func planClip(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let attributes = node.attributes
     let (input, shape) = try floatOperand(node, 0)
     let count = Tensor.elementCount(of: shape) ?? 0
     var operands = [input]
-    var activation: Activation
     var boundPositions: [Int] = []
-    switch node.source.opType {
-    case "Relu": activation = .relu
-    case "Sigmoid": activation = .sigmoid
-    case "HardSwish": activation = .hardSwish
-    case "HardSigmoid":
-      activation = .hardSigmoid(
-        alpha: try attributes.float("alpha", default: 0.2),
-        beta: try attributes.float("beta", default: 0.5))
-    default:
-      let low = try attributes.float("min", default: -.greatestFiniteMagnitude)
-      let high = try attributes.float("max", default: .greatestFiniteMagnitude)
-      activation = .clip(min: low, max: high)
-      if node.opset >= 11 {
-        for position in 1..<max(1, min(node.inputs.count, 3)) where try value(node, position) != nil
-        {
-          let (bound, boundShape) = try floatOperand(node, position)
-          guard Tensor.elementCount(of: boundShape) == 1 else {
-            throw attributes.error(.shapeMismatch, "Clip bound \(position) is not a scalar")
-          }
-          operands.append(bound)
-          boundPositions.append(position)
+    let low = try attributes.float("min", default: -.greatestFiniteMagnitude)
+    let high = try attributes.float("max", default: .greatestFiniteMagnitude)
+    if node.opset >= 11 {
+      for position in 1..<max(1, min(node.inputs.count, 3)) where try value(node, position) != nil {
+        let (bound, boundShape) = try floatOperand(node, position)
+        guard Tensor.elementCount(of: boundShape) == 1 else {
+          throw attributes.error(.shapeMismatch, "Clip bound \(position) is not a scalar")
         }
+        operands.append(bound)
+        boundPositions.append(position)
       }
     }
-    let fixed = activation
+    let fixed = Activation.clip(min: low, max: high)
     let positions = boundPositions
     try addStep(node, inputs: operands, outputShapes: [shape]) { inputs, outputs, _ in
       var applied = fixed
@@ -340,12 +310,13 @@ extension PlanBuilder {
   /// Folds a binary operator of two integer constants (``IntegerArithmetic``).
   ///
   /// - Returns: `false`, having bound nothing, when an operand is not an integer constant.
-  mutating func foldIntegerBinary(_ node: ImportedGraph.Node) throws(NeuralCoreError) -> Bool {
-    guard case .constant(.integer(let a, let aShape)) = try requiredValue(node, 0),
+  mutating func foldIntegerBinary(
+    _ node: ImportedGraph.Node, _ operation: Elementwise.Operation
+  ) throws(NeuralCoreError) -> Bool {
+    guard IntegerArithmetic.folds(operation),
+      case .constant(.integer(let a, let aShape)) = try requiredValue(node, 0),
       case .constant(.integer(let b, let bShape)) = try requiredValue(node, 1)
     else { return false }
-    var operation = node.source.opType
-    if operation == "Mod", try node.attributes.int("fmod", default: 0) != 0 { operation = "Fmod" }
     guard
       let result = IntegerArithmetic.apply(
         operation, a: a, aShape: aShape, b: b, bShape: bShape)
@@ -357,26 +328,19 @@ extension PlanBuilder {
     return true
   }
 
-  private mutating func planBinary(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
-    if try foldIntegerBinary(node) { return }
+  /// Plans a broadcasting binary operator (`Add`, `Sub`, `Mul`, `Div`, `Pow`, `PRelu`, `Mod`).
+  mutating func planBinary(
+    _ node: ImportedGraph.Node, _ operation: Elementwise.Operation
+  ) throws(NeuralCoreError) {
+    if try foldIntegerBinary(node, operation) { return }
     let (a, aShape) = try floatOperand(node, 0)
     // Pow's exponent may be an integer tensor (ONNX allows it); its values become floats.
     let (b, bShape) =
-      node.source.opType == "Pow"
+      operation == .power
       ? try floatOperand(node, 1, convertingIntegers: true) : try floatOperand(node, 1)
     guard let shape = Elementwise.broadcastShape(aShape, bShape) else {
       throw node.attributes.error(.shapeMismatch, "shapes \(aShape) and \(bShape) do not broadcast")
     }
-    let operation: Elementwise.Operation =
-      switch node.source.opType {
-      case "Add": .add
-      case "Sub": .subtract
-      case "Mul": .multiply
-      case "Pow": .power
-      case "PRelu": .prelu
-      case "Mod": try node.attributes.int("fmod", default: 0) != 0 ? .remainder : .modulo
-      default: .divide
-      }
     try addStep(node, inputs: [a, b], outputShapes: [shape]) { inputs, outputs, _ in
       Elementwise.run(
         operation, a: inputs[0], aShape: aShape, b: inputs[1], bShape: bShape, output: outputs[0],
@@ -386,7 +350,8 @@ extension PlanBuilder {
 
   // MARK: Matrix products
 
-  private mutating func planGemm(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `Gemm`: `alpha * A' * B' + beta * C`, with constant transposed weights pretransposed.
+  mutating func planGemm(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let attributes = node.attributes
     let (a, aShape) = try floatOperand(node, 0)
     let transposeA = try attributes.int("transA", default: 0) != 0
@@ -449,7 +414,8 @@ extension PlanBuilder {
     }
   }
 
-  private mutating func planMatMul(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `MatMul` with NumPy batch broadcasting.
+  mutating func planMatMul(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let (a, aShape) = try floatOperand(node, 0)
     let (b, bShape) = try floatOperand(node, 1)
     guard !aShape.isEmpty, !bShape.isEmpty else {
@@ -493,7 +459,11 @@ extension PlanBuilder {
 
   // MARK: Data movement
 
-  private mutating func planSoftmax(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `Softmax`, `LogSoftmax` or `Hardmax` (`kind`): over the axes from `axis` on before
+  /// opset 13, over `axis` alone from opset 13.
+  mutating func planSoftmax(
+    _ node: ImportedGraph.Node, _ kind: Softmax.Kind
+  ) throws(NeuralCoreError) {
     let (input, shape) = try floatOperand(node, 0)
     let legacy = node.opset < 13
     let axis = try PlanBuilder.axis(
@@ -501,12 +471,6 @@ extension PlanBuilder {
     let outer = shape[..<axis].reduce(1, *)
     let length = legacy ? shape[axis...].reduce(1, *) : (shape.isEmpty ? 1 : shape[axis])
     let inner = legacy ? 1 : shape.dropFirst(axis + 1).reduce(1, *)
-    let kind: Softmax.Kind =
-      switch node.source.opType {
-      case "LogSoftmax": .logSoftmax
-      case "Hardmax": .hardmax
-      default: .softmax
-      }
     try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
       Softmax.run(
         kind, input: inputs[0], output: outputs[0], outer: outer, length: length, inner: inner)
@@ -514,7 +478,7 @@ extension PlanBuilder {
   }
 
   /// Plans `Transpose`; of an integer constant it is folded while planning.
-  private mutating func planTranspose(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  mutating func planTranspose(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let shape = try requiredValue(node, 0).shape
     let permutation =
       try node.attributes.ints("perm") ?? Array((0..<shape.count).reversed())
@@ -538,7 +502,8 @@ extension PlanBuilder {
     }
   }
 
-  private mutating func planConcat(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `Concat`; of integer constants it is folded while planning.
+  mutating func planConcat(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let present = node.inputs.indices.filter { !node.inputs[$0].isEmpty }
     guard let first = present.first else {
       throw node.attributes.error(.malformedFile, "Concat without inputs")
@@ -586,7 +551,8 @@ extension PlanBuilder {
     }
   }
 
-  private mutating func planPad(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `Pad` (constant, reflect and edge), pads from the attribute before opset 11.
+  mutating func planPad(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let attributes = node.attributes
     let (input, shape) = try floatOperand(node, 0)
     let modeName = try attributes.string("mode", default: "constant")

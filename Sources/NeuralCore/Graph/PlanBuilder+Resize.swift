@@ -5,12 +5,14 @@ extension PlanBuilder {
   /// Scales, sizes and the region of interest must be known while planning (constants, or
   /// computed from shapes as exporters write them); opset 10's `Resize` and `Upsample` use the
   /// asymmetric transform with floor rounding when enlarging, as ONNX Runtime does.
-  mutating func planResize(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  mutating func planResize(
+    _ node: ImportedGraph.Node, isUpsample: Bool = false
+  ) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     let attributes = node.attributes
     let (input, shape) = try floatOperand(node, 0)
     let rank = shape.count
-    let legacy = node.source.opType == "Upsample" || node.opset < 11
+    let legacy = isUpsample || node.opset < 11
     var axes = Array(0..<rank)
     if let listed = try attributes.ints("axes") {
       axes = try listed.map { axis throws(NeuralCoreError) in

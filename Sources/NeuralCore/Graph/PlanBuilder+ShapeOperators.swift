@@ -1,96 +1,101 @@
 extension PlanBuilder {
-  /// Plans the operators that only rename, reshape or select data.
-  mutating func planShapeOperator(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `Identity`: the output is the input.
+  mutating func planIdentity(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    try bind(node, try requiredValue(node, 0))
+  }
+
+  /// Plans `Dropout` in inference: the output is the input, the optional mask all ones.
+  mutating func planDropout(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let attributes = node.attributes
-    switch node.source.opType {
-    case "Identity":
-      try bind(node, try requiredValue(node, 0))
-    case "Dropout":
-      if let training = try value(node, 2) {
-        guard case .constant(let mode) = training,
-          try PlanBuilder.floatTensor(mode).scalars.allSatisfy({ $0 == 0 })
-        else {
-          throw attributes.error(.unsupported, "training-mode dropout (random) is not supported")
-        }
-      }
-      let input = try requiredValue(node, 0)
-      try bind(node, input)
-      // In inference the mask keeps every element: a constant of ones (booleans are 1 and 0).
-      if node.outputs.count > 1 && !node.outputs[1].isEmpty {
-        guard let count = Tensor.elementCount(of: input.shape),
-          count <= PlanBuilder.maximumIndexedElements
-        else { throw attributes.error(.limitExceeded, "mask of \(input.shape) is too large") }
-        values[node.outputs[1]] = .constant(
-          .integer([Int64](repeating: 1, count: count), shape: input.shape))
-      }
-    case "Flatten":
-      let shape = try requiredValue(node, 0).shape
-      let axis = try attributes.int("axis", default: 1)
-      let normalized = axis < 0 ? axis + shape.count : axis
-      guard normalized >= 0 && normalized <= shape.count else {
-        throw attributes.error(.shapeMismatch, "axis \(axis) for rank \(shape.count)")
-      }
-      try reshape(node, to: [shape[..<normalized].reduce(1, *), shape[normalized...].reduce(1, *)])
-    case "Reshape":
-      try planReshape(node)
-    case "Squeeze":
-      let shape = try requiredValue(node, 0).shape
-      let axes = node.opset < 13 ? try attributes.ints("axes") : try integers(node, 1)
-      var remove = Set<Int>()
-      if let axes {
-        for axis in axes {
-          let normalized = try PlanBuilder.axis(axis, rank: shape.count, node)
-          guard shape[normalized] == 1 else {
-            throw attributes.error(.shapeMismatch, "axis \(axis) of \(shape) is not 1")
-          }
-          remove.insert(normalized)
-        }
-      } else {
-        remove = Set(shape.indices.filter { shape[$0] == 1 })
-      }
-      try reshape(node, to: shape.indices.filter { !remove.contains($0) }.map { shape[$0] })
-    case "Unsqueeze":
-      let shape = try requiredValue(node, 0).shape
-      guard let axes = node.opset < 13 ? try attributes.ints("axes") : try integers(node, 1)
+    if let training = try value(node, 2) {
+      guard case .constant(let mode) = training,
+        try PlanBuilder.floatTensor(mode).scalars.allSatisfy({ $0 == 0 })
       else {
-        throw attributes.error(.malformedFile, "axes are required")
+        throw attributes.error(.unsupported, "training-mode dropout (random) is not supported")
       }
-      let rank = shape.count + axes.count
-      var inserted = Set<Int>()
-      for axis in axes {
-        let normalized = try PlanBuilder.axis(axis, rank: rank, node)
-        guard inserted.insert(normalized).inserted else {
-          throw attributes.error(.malformedFile, "axis \(axis) repeats")
-        }
-      }
-      var remaining = shape.makeIterator()
-      var output: [Int] = []
-      for axis in 0..<rank {
-        output.append(inserted.contains(axis) ? 1 : (remaining.next() ?? 1))
-      }
-      try reshape(node, to: output)
-    case "Shape":
-      let shape = try requiredValue(node, 0).shape
-      let rank = shape.count
-      var start = try attributes.int("start", default: 0)
-      var end = try attributes.int("end") ?? rank
-      if start < 0 { start += rank }
-      if end < 0 { end += rank }
-      start = min(max(start, 0), rank)
-      end = min(max(end, start), rank)
-      let dimensions = shape[start..<end].map { Int64($0) }
-      try bind(node, .constant(.integer(dimensions, shape: [dimensions.count])))
-    case "Cast":
-      try planCast(node)
-    case "CastLike":
-      try planCastLike(node)
-    case "Gather":
-      try planGather(node)
-    case "Slice":
-      try planSlice(node)
-    default:
-      throw attributes.error(.unsupported, "operator is not supported")
     }
+    let input = try requiredValue(node, 0)
+    try bind(node, input)
+    // In inference the mask keeps every element: a constant of ones (booleans are 1 and 0).
+    if node.outputs.count > 1 && !node.outputs[1].isEmpty {
+      guard let count = Tensor.elementCount(of: input.shape),
+        count <= PlanBuilder.maximumIndexedElements
+      else { throw attributes.error(.limitExceeded, "mask of \(input.shape) is too large") }
+      values[node.outputs[1]] = .constant(
+        .integer([Int64](repeating: 1, count: count), shape: input.shape))
+    }
+  }
+
+  /// Plans `Flatten`: the axes before `axis` and those from it joined into two.
+  mutating func planFlatten(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let shape = try requiredValue(node, 0).shape
+    let axis = try node.attributes.int("axis", default: 1)
+    let normalized = axis < 0 ? axis + shape.count : axis
+    guard normalized >= 0 && normalized <= shape.count else {
+      throw node.attributes.error(.shapeMismatch, "axis \(axis) for rank \(shape.count)")
+    }
+    try reshape(node, to: [shape[..<normalized].reduce(1, *), shape[normalized...].reduce(1, *)])
+  }
+
+  /// Plans `Squeeze`: axes of size 1 removed (listed ones, or all), from the attribute before
+  /// opset 13 and the input after.
+  mutating func planSqueeze(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    let shape = try requiredValue(node, 0).shape
+    let axes = node.opset < 13 ? try attributes.ints("axes") : try integers(node, 1)
+    var remove = Set<Int>()
+    if let axes {
+      for axis in axes {
+        let normalized = try PlanBuilder.axis(axis, rank: shape.count, node)
+        guard shape[normalized] == 1 else {
+          throw attributes.error(.shapeMismatch, "axis \(axis) of \(shape) is not 1")
+        }
+        remove.insert(normalized)
+      }
+    } else {
+      remove = Set(shape.indices.filter { shape[$0] == 1 })
+    }
+    try reshape(node, to: shape.indices.filter { !remove.contains($0) }.map { shape[$0] })
+  }
+
+  /// Plans `Unsqueeze`: axes of size 1 inserted, from the attribute before opset 13 and the
+  /// input after.
+  mutating func planUnsqueeze(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    let shape = try requiredValue(node, 0).shape
+    guard let axes = node.opset < 13 ? try attributes.ints("axes") : try integers(node, 1)
+    else {
+      throw attributes.error(.malformedFile, "axes are required")
+    }
+    let rank = shape.count + axes.count
+    var inserted = Set<Int>()
+    for axis in axes {
+      let normalized = try PlanBuilder.axis(axis, rank: rank, node)
+      guard inserted.insert(normalized).inserted else {
+        throw attributes.error(.malformedFile, "axis \(axis) repeats")
+      }
+    }
+    var remaining = shape.makeIterator()
+    var output: [Int] = []
+    for axis in 0..<rank {
+      output.append(inserted.contains(axis) ? 1 : (remaining.next() ?? 1))
+    }
+    try reshape(node, to: output)
+  }
+
+  /// Plans `Shape`: the input's dimensions from `start` to `end`, folded to a constant.
+  mutating func planShape(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+    let attributes = node.attributes
+    let shape = try requiredValue(node, 0).shape
+    let rank = shape.count
+    var start = try attributes.int("start", default: 0)
+    var end = try attributes.int("end") ?? rank
+    if start < 0 { start += rank }
+    if end < 0 { end += rank }
+    start = min(max(start, 0), rank)
+    end = min(max(end, start), rank)
+    let dimensions = shape[start..<end].map { Int64($0) }
+    try bind(node, .constant(.integer(dimensions, shape: [dimensions.count])))
   }
 
   /// Binds the output to the input with a new shape: no copy for runtime values.
@@ -111,7 +116,8 @@ extension PlanBuilder {
     }
   }
 
-  private mutating func planReshape(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `Reshape`: `0` keeps a dimension (unless `allowzero`), `-1` is inferred.
+  mutating func planReshape(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let attributes = node.attributes
     let shape = try requiredValue(node, 0).shape
     guard let requested = try integers(node, 1) else {
@@ -149,7 +155,8 @@ extension PlanBuilder {
     try reshape(node, to: output)
   }
 
-  private mutating func planCast(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `Cast` to the element type `to`.
+  mutating func planCast(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let attributes = node.attributes
     guard let target = try attributes.int("to") else {
       throw attributes.error(.malformedFile, "'to' is required")
@@ -160,7 +167,7 @@ extension PlanBuilder {
   /// CastLike: a cast to the element type of the second input.
   ///
   /// Values here are float data or integer constants (their ONNX width is not kept), so the target is float or int64.
-  private mutating func planCastLike(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  mutating func planCastLike(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     switch try requiredValue(node, 1) {
     case .constant(.integer): try cast(node, to: .int64)
     case .runtime, .constant(.float): try cast(node, to: .float)
@@ -273,7 +280,8 @@ extension PlanBuilder {
     }
   }
 
-  private mutating func planGather(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `Gather` with constant indices along `axis`.
+  mutating func planGather(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let shape = try requiredValue(node, 0).shape
     let axis = try PlanBuilder.axis(
       try node.attributes.int("axis", default: 0), rank: shape.count, node)
@@ -295,7 +303,8 @@ extension PlanBuilder {
     try select(node, selections: selections, outputShape: outputShape)
   }
 
-  private mutating func planSlice(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
+  /// Plans `Slice`: starts, ends, axes and steps from attributes before opset 10, inputs after.
+  mutating func planSlice(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let attributes = node.attributes
     let shape = try requiredValue(node, 0).shape
     let starts: [Int]

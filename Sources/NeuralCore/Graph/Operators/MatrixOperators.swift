@@ -1,0 +1,16 @@
+/// Matrix products and tensor contractions.
+enum MatrixOperators {
+  /// The family's registry entries.
+  static let entries: [OperatorEntry] = [
+    OperatorEntry("Gemm", attributes: ["alpha", "beta", "transA", "transB"]) {
+      builder, node throws(NeuralCoreError) in
+      try builder.planGemm(node)
+    },
+    OperatorEntry("MatMul") { builder, node throws(NeuralCoreError) in try builder.planMatMul(node)
+    },
+    OperatorEntry("Einsum", opsets: .since(12), attributes: ["equation"]) {
+      builder, node throws(NeuralCoreError) in
+      try builder.planEinsum(node)
+    },
+  ]
+}

@@ -1,0 +1,108 @@
+/// One operator NeuralCore runs: its domain, name and opsets, the attributes it accepts, and
+/// how it is planned.
+///
+/// Entries are declared by family (`ConvolutionOperators`, `ShapeOperators`, ...) and collected
+/// by ``OperatorRegistry``; adding an operator means adding one entry to its family.
+struct OperatorEntry: Sendable {
+  /// Adds a node's steps to a plan, or binds its outputs to folded values.
+  typealias Planner =
+    @Sendable (inout PlanBuilder, ImportedGraph.Node) throws(NeuralCoreError) -> Void
+
+  /// Plans a node on blocked (NCHWxc) tensors, returning `false` when it must run on NCHW.
+  typealias BlockedPlanner =
+    @Sendable (inout PlanBuilder, ImportedGraph.Node, BlockedLayout) throws(NeuralCoreError)
+    -> Bool
+
+  /// Computes, while importing, the value of an operator that is a constant by definition.
+  typealias ConstantFolder = @Sendable (NodeAttributes) throws(NeuralCoreError) -> GraphConstant
+
+  /// The activation a node computes when it can be fused into a preceding convolution.
+  typealias FusedActivation =
+    @Sendable (ImportedGraph, ImportedGraph.Node) throws(NeuralCoreError) -> Activation?
+
+  /// The operator set domain: `""` for standard ONNX (which `ai.onnx` also names).
+  let domain: String
+  /// The operator's name, as ONNX spells it (`Conv`, `ReduceMean`).
+  let name: String
+  /// The versions of the domain's operator set this entry runs.
+  let opsets: OpsetRange
+  /// The attributes the operator accepts; import refuses any other.
+  let attributes: Set<String>
+  /// Plans a node of this operator.
+  let plan: Planner
+  /// Plans a node on blocked tensors, for the few operators with blocked kernels.
+  var planBlocked: BlockedPlanner?
+  /// Folds the node into a graph constant while importing (`Constant`).
+  var constantValue: ConstantFolder?
+  /// The activation to fuse into a preceding convolution, for element-wise activations.
+  var fusedActivation: FusedActivation?
+
+  /// Declares an operator.
+  ///
+  /// - Parameters:
+  ///   - name: The operator's name.
+  ///   - domain: Its operator set domain, `""` for standard ONNX.
+  ///   - opsets: The operator set versions it runs.
+  ///   - attributes: The attributes it accepts.
+  ///   - plan: Plans one of its nodes.
+  init(
+    _ name: String, domain: String = "", opsets: OpsetRange = .since(1),
+    attributes: Set<String> = [], plan: @escaping Planner
+  ) {
+    self.name = name
+    self.domain = domain
+    self.opsets = opsets
+    self.attributes = attributes
+    self.plan = plan
+  }
+
+  /// This entry with a planner for blocked tensors.
+  func blocked(_ planner: @escaping BlockedPlanner) -> OperatorEntry {
+    var entry = self
+    entry.planBlocked = planner
+    return entry
+  }
+
+  /// This entry with the activation it fuses into a preceding convolution.
+  func fusing(_ activation: @escaping FusedActivation) -> OperatorEntry {
+    var entry = self
+    entry.fusedActivation = activation
+    return entry
+  }
+
+  /// This entry folded into a graph constant while importing.
+  func folding(_ folder: @escaping ConstantFolder) -> OperatorEntry {
+    var entry = self
+    entry.constantValue = folder
+    return entry
+  }
+}
+
+/// The versions of an operator set an ``OperatorEntry`` runs, as ONNX Runtime's versioned and
+/// unversioned kernel registrations state them.
+struct OpsetRange: Sendable, Hashable, CustomStringConvertible {
+  /// The first version.
+  let first: Int
+  /// The last version, or `nil` when every later version is run as well.
+  let last: Int?
+
+  /// Every version from `first` on: the operator has not changed since in ways NeuralCore
+  /// handles differently.
+  static func since(_ first: Int) -> OpsetRange { OpsetRange(first: first, last: nil) }
+
+  /// The versions in `versions` only: a later version changed or removed the operator.
+  static func versions(_ versions: ClosedRange<Int>) -> OpsetRange {
+    OpsetRange(first: versions.lowerBound, last: versions.upperBound)
+  }
+
+  /// Whether `version` is one of the range's versions.
+  func contains(_ version: Int) -> Bool {
+    version >= first && version <= (last ?? .max)
+  }
+
+  /// The range in words: `opset 11 and later` or `opsets 7 to 9`.
+  var description: String {
+    guard let last else { return "opset \(first) and later" }
+    return first == last ? "opset \(first)" : "opsets \(first) to \(last)"
+  }
+}
