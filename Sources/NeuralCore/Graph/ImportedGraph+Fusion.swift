@@ -129,7 +129,8 @@ extension ImportedGraph {
     var index = 0
     while index < nodes.count {
       let node = nodes[index]
-      guard let activation = try node.entry.fusedActivation?(self, node), let input = node.inputs.first,
+      guard let activation = try node.entry.fusedActivation?(self, node),
+        let input = node.inputs.first,
         let convolutionIndex = soleConvolutionProducer(of: input, uses: uses),
         nodes[convolutionIndex].activation == .identity
       else {

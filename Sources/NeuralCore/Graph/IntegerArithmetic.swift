@@ -55,7 +55,8 @@ enum IntegerArithmetic {
       let remainder = x.remainderReportingOverflow(dividingBy: y)
       guard !remainder.overflow else { return nil }
       let floored =
-        operation == .modulo && remainder.partialValue != 0 && (remainder.partialValue < 0) != (y < 0)
+        operation == .modulo && remainder.partialValue != 0
+        && (remainder.partialValue < 0) != (y < 0)
       result =
         floored
         ? remainder.partialValue.addingReportingOverflow(y) : (remainder.partialValue, false)

@@ -9,9 +9,11 @@ extension PlanBuilder {
     var inner: Int
   }
 
-  /// Plans `CumSum`: running sums along the axis given as a constant 0-D or one-element integer
-  /// input, including (or, with `exclusive`, excluding) the current element, from the end with
-  /// `reverse`. Of an integer constant it is folded while planning (wrapping on overflow).
+  /// Plans `CumSum`: running sums along one axis.
+  ///
+  /// The axis is a constant 0-D or one-element integer input. Each sum includes the current
+  /// element (or, with `exclusive`, leaves it out) and runs from the end with `reverse`. Of an
+  /// integer constant it is folded while planning (wrapping on overflow).
   mutating func planCumulativeSum(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     let attributes = node.attributes

@@ -42,6 +42,7 @@ enum OperatorRegistry {
   /// - Parameters:
   ///   - node: The node, whose domain and operator are looked up.
   ///   - opset: The version of the node's domain the model imports, `nil` for none.
+  /// - Returns: The entry whose opsets include `opset`.
   /// - Throws: ``NeuralCoreError`` with code `unsupported` naming the operator and its domain
   ///   when no entry runs it, or the opsets that are run when `opset` is outside them.
   static func entry(for node: ONNXNode, opset: Int?) throws(NeuralCoreError) -> OperatorEntry {
