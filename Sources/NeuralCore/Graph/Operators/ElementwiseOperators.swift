@@ -2,43 +2,35 @@
 enum ElementwiseOperators {
   /// The family's registry entries.
   static let entries: [OperatorEntry] = [
-    OperatorEntry("Add") { builder, node throws(NeuralCoreError) in
-      try builder.planBinary(node, .add)
-    }
-    .blocked { builder, node, layout throws(NeuralCoreError) in
+    binary("Add", .add).blocked { builder, node, layout throws(NeuralCoreError) in
       try builder.planBlockedAdd(node, layout)
     },
-    OperatorEntry("Sub") { builder, node throws(NeuralCoreError) in
-      try builder.planBinary(node, .subtract)
-    },
-    OperatorEntry("Mul") { builder, node throws(NeuralCoreError) in
-      try builder.planBinary(node, .multiply)
-    },
-    OperatorEntry("Div") { builder, node throws(NeuralCoreError) in
-      try builder.planBinary(node, .divide)
-    },
-    OperatorEntry("Pow") { builder, node throws(NeuralCoreError) in
-      try builder.planBinary(node, .power)
-    },
-    OperatorEntry("PRelu") { builder, node throws(NeuralCoreError) in
-      try builder.planBinary(node, .prelu)
-    },
+    binary("Sub", .subtract), binary("Mul", .multiply), binary("Div", .divide),
+    binary("Pow", .power), binary("PRelu", .prelu),
     OperatorEntry("Mod", opsets: .since(10), attributes: ["fmod"]) {
       builder, node throws(NeuralCoreError) in
       let truncates = try node.attributes.int("fmod", default: 0) != 0
       try builder.planBinary(node, truncates ? .remainder : .modulo)
     },
-    OperatorEntry("Max") { builder, node throws(NeuralCoreError) in
-      try builder.planVariadic(node, .maximum)
-    },
-    OperatorEntry("Min") { builder, node throws(NeuralCoreError) in
-      try builder.planVariadic(node, .minimum)
-    },
-    OperatorEntry("Sum") { builder, node throws(NeuralCoreError) in
-      try builder.planVariadic(node, .add)
-    },
-    OperatorEntry("Mean") { builder, node throws(NeuralCoreError) in
-      try builder.planVariadic(node, .add, isMean: true)
-    },
+    variadic("Max", .maximum), variadic("Min", .minimum), variadic("Sum", .add),
+    variadic("Mean", .add, isMean: true),
   ]
+
+  /// The entry of a broadcasting binary operator computing `operation`.
+  private static func binary(
+    _ name: String, _ operation: Elementwise.Operation
+  ) -> OperatorEntry {
+    OperatorEntry(name) { builder, node throws(NeuralCoreError) in
+      try builder.planBinary(node, operation)
+    }
+  }
+
+  /// The entry of an operator folding any number of tensors with `operation`.
+  private static func variadic(
+    _ name: String, _ operation: Elementwise.Operation, isMean: Bool = false
+  ) -> OperatorEntry {
+    OperatorEntry(name) { builder, node throws(NeuralCoreError) in
+      try builder.planVariadic(node, operation, isMean: isMean)
+    }
+  }
 }

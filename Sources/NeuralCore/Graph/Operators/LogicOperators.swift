@@ -2,33 +2,22 @@
 enum LogicOperators {
   /// The family's registry entries.
   static let entries: [OperatorEntry] = [
-    OperatorEntry("Equal") { builder, node throws(NeuralCoreError) in
-      try builder.planComparison(node, .equal)
-    },
-    OperatorEntry("Less") { builder, node throws(NeuralCoreError) in
-      try builder.planComparison(node, .less)
-    },
-    OperatorEntry("Greater") { builder, node throws(NeuralCoreError) in
-      try builder.planComparison(node, .greater)
-    },
-    OperatorEntry("LessOrEqual", opsets: .since(12)) { builder, node throws(NeuralCoreError) in
-      try builder.planComparison(node, .lessOrEqual)
-    },
-    OperatorEntry("GreaterOrEqual", opsets: .since(12)) { builder, node throws(NeuralCoreError) in
-      try builder.planComparison(node, .greaterOrEqual)
-    },
-    OperatorEntry("And") { builder, node throws(NeuralCoreError) in
-      try builder.planComparison(node, .and)
-    },
-    OperatorEntry("Or") { builder, node throws(NeuralCoreError) in
-      try builder.planComparison(node, .or)
-    },
-    OperatorEntry("Xor") { builder, node throws(NeuralCoreError) in
-      try builder.planComparison(node, .xor)
-    },
+    comparison("Equal", .equal), comparison("Less", .less), comparison("Greater", .greater),
+    comparison("LessOrEqual", .lessOrEqual, since: 12),
+    comparison("GreaterOrEqual", .greaterOrEqual, since: 12),
+    comparison("And", .and), comparison("Or", .or), comparison("Xor", .xor),
     OperatorEntry("Not") { builder, node throws(NeuralCoreError) in try builder.planNot(node) },
     OperatorEntry("Where", opsets: .since(9)) { builder, node throws(NeuralCoreError) in
       try builder.planWhere(node)
     },
   ]
+
+  /// The entry of a comparison or logical operator computing `operation` (1 or 0).
+  private static func comparison(
+    _ name: String, _ operation: Elementwise.Operation, since first: Int = 1
+  ) -> OperatorEntry {
+    OperatorEntry(name, opsets: .since(first)) { builder, node throws(NeuralCoreError) in
+      try builder.planComparison(node, operation)
+    }
+  }
 }
