@@ -106,12 +106,15 @@ extension ClassifyCommand {
 
 /// One classification as a table row: confidence as a percentage, index and label.
 struct ClassificationLine {
+  /// The classification shown.
   let classification: Classification
 
+  /// The row of `classification`.
   init(_ classification: Classification) {
     self.classification = classification
   }
 
+  /// The row, such as ` 42.10%   967  espresso`.
   var text: String {
     let percent = String(format: "%6.2f%%", Double(classification.confidence) * 100)
     let index = String(classification.index)

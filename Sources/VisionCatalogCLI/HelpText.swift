@@ -8,7 +8,7 @@ enum HelpText {
 
   /// The USAGE line: the synopsis, then each shown option, `[bracketed]` unless required.
   static func usage(of command: some Subcommand) -> String {
-    let options = command.options.filter { $0.refusal == nil }.map { option in
+    let options = command.options.filter { !$0.isHidden }.map { option in
       option.isRequired ? option.label : "[\(option.label)]"
     }
     let items = (command.synopsis.isEmpty ? [] : [command.synopsis]) + options
@@ -24,13 +24,12 @@ enum HelpText {
     \(command.discussion)
 
     OPTIONS:
-    \(command.options.compactMap(entry).joined(separator: "\n"))
+    \(command.options.filter { !$0.isHidden }.map(entry).joined(separator: "\n"))
     """
   }
 
-  /// One option's lines in the OPTIONS section, or `nil` for a refused option.
-  static func entry(_ option: Option) -> String? {
-    guard option.refusal == nil else { return nil }
+  /// One option's lines in the OPTIONS section.
+  private static func entry(_ option: Option) -> String {
     let label = "  \(option.label)"
     let words = option.help.split(separator: " ").map(String.init)
     let indent = String(repeating: " ", count: helpColumn)
@@ -45,7 +44,7 @@ enum HelpText {
   ///
   /// Each line after the first is indented by `indent` spaces; a word too long for any line
   /// stands alone on one.
-  static func wrap(_ words: [String], first: String, indent: Int) -> String {
+  private static func wrap(_ words: [String], first: String, indent: Int) -> String {
     var lines: [String] = []
     var line = first
     var lineIsEmpty = true

@@ -59,19 +59,7 @@ struct InferCommand: Subcommand {
       let feeds = [input.name: try NPYFile.read(contentsOfFile: inputPath)]
       var results = try session.run(feeds)
       if let runs {
-        var samples: [Double] = []
-        let clock = ContinuousClock()
-        for _ in 0..<runs {
-          let elapsed = try clock.measure { results = try session.run(feeds) }
-          samples.append(
-            Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-          )
-        }
-        samples.sort()
-        StandardError.write("kernels=\(session.kernelSet) cpu=\(Self.processorName)\n")
-        StandardError.write(
-          String(
-            format: "runs=%d median_ms=%.3f min_ms=%.3f\n", runs, samples[runs / 2], samples[0]))
+        results = try Self.time(session, feeds, runs: runs)
       }
       guard let tensor = results[output.name] else {
         throw CLIError.failure("the model produced no output named '\(output.name)'")
@@ -80,6 +68,28 @@ struct InferCommand: Subcommand {
     } catch {
       throw CLIError.failure(from: error)
     }
+  }
+
+  /// Runs `session` `runs` times after the warm-up run, printing the kernel set, the CPU and
+  /// the median and fastest run on standard error.
+  ///
+  /// - Returns: The outputs of the last run.
+  private static func time(_ session: InferenceSession, _ feeds: [String: Tensor], runs: Int)
+    throws -> [String: Tensor]
+  {
+    var results: [String: Tensor] = [:]
+    var samples: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<runs {
+      let elapsed = try clock.measure { results = try session.run(feeds) }
+      samples.append(
+        Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+    samples.sort()
+    StandardError.write("kernels=\(session.kernelSet) cpu=\(processorName)\n")
+    StandardError.write(
+      String(format: "runs=%d median_ms=%.3f min_ms=%.3f\n", runs, samples[runs / 2], samples[0]))
+    return results
   }
 
   /// The CPU's model name from /proc/cpuinfo, or the architecture where it has none.

@@ -42,6 +42,9 @@ struct Option: Sendable, CustomStringConvertible {
     }
   }
 
+  /// Whether the help leaves the option out, as it does a refused one.
+  var isHidden: Bool { refusal != nil }
+
   /// Whether the option is a flag that takes no value.
   var isFlag: Bool { placeholder == nil }
 

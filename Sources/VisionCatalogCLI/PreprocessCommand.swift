@@ -9,9 +9,13 @@ struct PreprocessCommand: Subcommand {
   static let size = Option.integer(
     "size", "S", in: 1...ModelInputSpec.maximumSide,
     help: "the input side in pixels (default 224)")
+  /// The words `--crop` takes and the crops they name, the default first.
+  static let crops: [(word: String, crop: CropAndScale)] = [
+    ("center", .centerCrop), ("fit", .scaleFit), ("fill", .scaleFill),
+  ]
   /// `--crop center|fit|fill`: how the photo is fitted to the square input.
   static let crop = Option.choice(
-    "crop", ["center", "fit", "fill"],
+    "crop", crops.map(\.word),
     help: "center crops the middle square (default), fit scales the whole photo in with black "
       + "padding, fill stretches it")
 
@@ -31,12 +35,7 @@ struct PreprocessCommand: Subcommand {
     let output = try parsed.required(Self.out)
     let kind = try ImageFiles.outputKind(of: output, allowed: ["npy", "png"])
     let size = parsed.integer(Self.size) ?? 224
-    let crop: CropAndScale
-    switch parsed.value(Self.crop) {
-    case "fit": crop = .scaleFit
-    case "fill": crop = .scaleFill
-    default: crop = .centerCrop
-    }
+    let crop = Self.crops.first { $0.word == parsed.value(Self.crop) }?.crop ?? .centerCrop
     let spec = ModelInputSpec(width: size, height: size, cropAndScale: crop)
     let image = try ImageFiles.decode(input)
     if kind == "png" {
