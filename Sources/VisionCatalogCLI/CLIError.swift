@@ -7,6 +7,13 @@ enum CLIError: Error {
   /// The input or a request failed (exit code 1).
   case failure(String)
 
+  /// The line's text, without the `error: ` the CLI puts before it.
+  var message: String {
+    switch self {
+    case .usage(let text), .failure(let text): text
+    }
+  }
+
   /// The process exit code for this failure, as Docs/Design.md section 6 fixes it.
   var exitCode: Int32 {
     switch self {

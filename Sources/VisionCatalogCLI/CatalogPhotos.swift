@@ -3,6 +3,8 @@ import VisionCatalog
 
 /// `train --from-catalog`: the catalog's product pictures as labeled photos.
 enum CatalogPhotos {
+  /// Reads the catalog the arguments name and its products' pictures, with progress on
+  /// standard error.
   static func load(_ parsed: CommandLineArguments) async throws(CLIError) -> CatalogTrainingPhotos {
     let selection = try CatalogOptions.source(from: parsed)
     let (provider, schema) = try await selection.connect()

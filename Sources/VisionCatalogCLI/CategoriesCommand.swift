@@ -5,30 +5,23 @@ import VisionCatalog
 struct CategoriesCommand: Subcommand {
   let name = "categories"
   let summary = "List the catalog's categories with their product counts."
-  let help = """
-    USAGE: vision-catalog categories \(CatalogOptions.usage) [--json]
-
+  let synopsis = ""
+  let discussion = """
     Lists the categories the products are filtered on, with how many products each has, so a
     --mapping file can name them. With a category entity set (such as ProductCategories or
     Northwind's Categories) its categories are listed and each is counted, so empty ones show
-    as 0; otherwise the products are paged through and counted.
-
-    OPTIONS:
-    \(CatalogOptions.help)
-      --json                print {"categories": [{"name", "count"}]} instead of a table
+    as 0; otherwise the products are paged through and counted. With --json it prints
+    {"categories": [{"name", "count"}]}.
     """
+  let options = CatalogOptions.all + [JSONOutput.option]
 
   /// The JSON object `--json` prints.
   private struct Output: Encodable {
     let categories: [CategoryCount]
   }
 
-  func run(_ arguments: [String]) async throws(CLIError) {
-    let parsed = try CommandLineArguments(
-      arguments, options: CatalogOptions.valued, flags: ["json"])
-    guard parsed.positionals.isEmpty else {
-      throw CLIError.usage("unexpected argument '\(parsed.positionals[0])'")
-    }
+  func run(_ parsed: CommandLineArguments) async throws(CLIError) {
+    try parsed.rejectPositionals()
     let (provider, schema) = try await CatalogOptions.source(from: parsed).connect()
     let categories: [CategoryCount]
     do {
@@ -36,10 +29,15 @@ struct CategoriesCommand: Subcommand {
     } catch {
       throw CLIError.failure(error.description)
     }
-    if parsed.has("json") {
+    if parsed.has(JSONOutput.option) {
       try JSONOutput.print(Output(categories: categories))
-      return
+    } else {
+      Self.printTable(categories, schema: schema)
     }
+  }
+
+  /// Prints the categories and their counts as a table, then where they were counted.
+  private static func printTable(_ categories: [CategoryCount], schema: CatalogSchema) {
     let width = max(8, categories.map(\.name.count).max() ?? 0)
     print("CATEGORY" + String(repeating: " ", count: width - 8) + "  PRODUCTS")
     for category in categories {

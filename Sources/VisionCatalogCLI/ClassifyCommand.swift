@@ -1,14 +1,17 @@
 import Foundation
 import VisionCatalog
 
-/// `vision-catalog classify IMAGE [--model default|FILE] [--top K] [--exact] [--json]`.
+/// `vision-catalog classify IMAGE... | DIR... [--shard i/n] [model options] [--json]`.
 struct ClassifyCommand: Subcommand {
+  /// `--shard i/n`: one part of a batch, for several processes sharing it.
+  static let shard = Option.text(
+    "shard", "i/n",
+    help: "only the i-th of n contiguous parts of the photos (1 <= i <= n)")
+
   let name = "classify"
   let summary = "Classify a photo: the top labels with their confidences."
-  let help = """
-    USAGE: vision-catalog classify IMAGE [--model default|FILE] [--top K] [--exact] [--json]
-           vision-catalog classify IMAGE... | DIR... [--shard i/n] [--model ...] [--top K]
-
+  let synopsis = "IMAGE... | DIR..."
+  let discussion = """
     Decodes IMAGE, applies its EXIF orientation, prepares it as the model expects and prints
     the K best labels with softmax confidences.
 
@@ -17,49 +20,45 @@ struct ClassifyCommand: Subcommand {
     per photo, the --json shape plus "file"; a photo that fails, a broken link included, is a
     line with "file" and "error", and the batch goes on (exit code 1 at the end if any
     failed). A folder without photos is an error. Progress goes to standard error.
-
-    OPTIONS:
-    \(ModelOptions.help)
-      --top K               how many labels to print (default 5)
-      --json                print one JSON object instead of a table
-      --shard i/n           only the i-th of n contiguous parts of the photos (1 <= i <= n)
     """
+  let options = ModelOptions.all + [JSONOutput.option, Self.shard]
 
-  func run(_ arguments: [String]) async throws(CLIError) {
-    let parsed = try CommandLineArguments(
-      arguments, options: ModelOptions.valued.union(["top", "shard"]),
-      flags: ModelOptions.flags.union(["json"]))
-    let top = try parsed.integer("top", in: 1...1_000) ?? 5
-    let shard = try parsed.value("shard").map { (text) throws(CLIError) in try Shard(parsing: text)
+  func run(_ parsed: CommandLineArguments) async throws(CLIError) {
+    let top = parsed.integer(ModelOptions.top) ?? 5
+    let shard = try parsed.value(Self.shard).map { (text) throws(CLIError) in
+      try Shard(parsing: text)
     }
-    guard !parsed.positionals.isEmpty else { throw CLIError.usage("missing IMAGE") }
-    if parsed.positionals.count > 1 || shard != nil || PhotoBatch.isFolder(parsed.positionals[0]) {
+    guard let path = parsed.positionals.first else { throw CLIError.usage("missing IMAGE") }
+    if parsed.positionals.count > 1 || shard != nil || PhotoBatch.isFolder(path) {
       let batch = try PhotoBatch(arguments: parsed.positionals)
       let paths = shard.map { Array($0.part(of: batch.paths)) } ?? batch.paths
       try await classifyBatch(paths, parsed, top: top)
       return
     }
-    let path = parsed.positionals[0]
     let photo = try ImageFiles.load(path)
     let model = try ModelOptions.load(from: parsed)
-    let preparation = try ModelOptions.preparation(from: parsed)
     let report: ClassificationReport
     do {
       report = try await model.classify(
-        photo, preparation: preparation,
+        photo, preparation: ModelOptions.preparation(from: parsed),
         options: ClassificationOptions(maximumCount: top))
     } catch {
       throw CLIError.failure(error.underlying.map { "\(path): \($0)" } ?? error.message)
     }
-    if parsed.has("json") {
+    if parsed.has(JSONOutput.option) {
       try JSONOutput.print(JSONShapes.Classify(report))
     } else {
-      for classification in report.classifications {
-        print(ClassificationLine(classification).text)
-      }
-      if report.classifications.isEmpty, let threshold = model.model.unknownThreshold {
-        print("no label: every confidence is below the model's unknown threshold \(threshold)")
-      }
+      Self.printTable(report, threshold: model.model.unknownThreshold)
+    }
+  }
+
+  /// Prints the classifications as a table, or why there are none.
+  private static func printTable(_ report: ClassificationReport, threshold: Float?) {
+    for classification in report.classifications {
+      print(ClassificationLine(classification).text)
+    }
+    if report.classifications.isEmpty, let threshold {
+      print("no label: every confidence is below the model's unknown threshold \(threshold)")
     }
   }
 }
@@ -71,7 +70,7 @@ extension ClassifyCommand {
     async throws(CLIError)
   {
     let model = try ModelOptions.load(from: parsed)
-    let preparation = try ModelOptions.preparation(from: parsed)
+    let preparation = ModelOptions.preparation(from: parsed)
     let options = ClassificationOptions(maximumCount: top)
     var progress = BatchProgress("classify", total: paths.count)
     var failures = 0
@@ -107,12 +106,15 @@ extension ClassifyCommand {
 
 /// One classification as a table row: confidence as a percentage, index and label.
 struct ClassificationLine {
+  /// The classification shown.
   let classification: Classification
 
+  /// The row of `classification`.
   init(_ classification: Classification) {
     self.classification = classification
   }
 
+  /// The row, such as ` 42.10%   967  espresso`.
   var text: String {
     let percent = String(format: "%6.2f%%", Double(classification.confidence) * 100)
     let index = String(classification.index)

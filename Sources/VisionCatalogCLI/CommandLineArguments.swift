@@ -1,75 +1,97 @@
-/// The arguments of one subcommand: positionals, `--name value` options and `--flag` switches.
+/// The arguments of one subcommand: positionals, and the values and flags of its ``Option``s.
 ///
-/// Unknown options and missing values are usage errors (exit code 2), reported with the
-/// subcommand's usage line so the user sees at once what is expected.
+/// Only the options the subcommand declares are accepted. Unknown options, missing values and
+/// values that do not fit a declared number range or choice are usage errors (exit code 2),
+/// found while parsing, so a lookup only ever sees a checked value.
 struct CommandLineArguments {
+  /// The arguments that are not options, in order.
   private(set) var positionals: [String] = []
-  private var options: [String: String] = [:]
+  /// The options the subcommand takes, by name.
+  private let accepted: [String: Option]
+  /// The values given, by option name; the last one wins when an option is repeated.
+  private var values: [String: String] = [:]
+  /// The names of the flags given.
   private var flags: Set<String> = []
 
-  /// Parses `arguments` given the option names that take a value and the flag names that do not.
-  init(_ arguments: [String], options valued: Set<String>, flags switches: Set<String>)
-    throws(CLIError)
-  {
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
+  /// Parses `arguments` for a subcommand that takes `options`.
+  init(_ arguments: [String], accepting options: [Option]) throws(CLIError) {
+    accepted = Dictionary(options.map { ($0.name, $0) }) { first, _ in first }
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
       guard argument.hasPrefix("--"), argument.count > 2 else {
         positionals.append(argument)
         continue
       }
-      var name = String(argument.dropFirst(2))
-      var inlineValue: String?
-      if let equals = name.firstIndex(of: "=") {
-        inlineValue = String(name[name.index(after: equals)...])
-        name = String(name[..<equals])
+      try read(argument.dropFirst(2), from: &remaining)
+    }
+  }
+
+  /// Reads one `--name`, `--name=value` or `--name value`, taking the value from `remaining`
+  /// where it is the next argument.
+  private mutating func read(_ text: Substring, from remaining: inout ArraySlice<String>)
+    throws(CLIError)
+  {
+    let equals = text.firstIndex(of: "=")
+    let name = String(text[..<(equals ?? text.endIndex)])
+    guard let option = accepted[name] else { throw CLIError.usage("unknown option --\(name)") }
+    if let refusal = option.refusal { throw CLIError.usage(refusal) }
+    if option.isFlag {
+      guard equals == nil else { throw option.usageError("takes no value") }
+      flags.insert(name)
+      return
+    }
+    guard let value = equals.map({ String(text[text.index(after: $0)...]) }) ?? remaining.popFirst()
+    else {
+      throw option.usageError("needs a value")
+    }
+    try Self.check(value, for: option)
+    values[name] = value
+  }
+
+  /// Checks a value against its option's number range or choices.
+  private static func check(_ value: String, for option: Option) throws(CLIError) {
+    switch option.value {
+    case .integer(_, let range):
+      guard let number = Int(value), range.contains(number) else {
+        throw option.usageError(
+          "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
       }
-      if switches.contains(name), inlineValue == nil {
-        flags.insert(name)
-      } else if valued.contains(name) {
-        if let inlineValue {
-          options[name] = inlineValue
-        } else if index < arguments.count {
-          options[name] = arguments[index]
-          index += 1
-        } else {
-          throw CLIError.usage("--\(name) needs a value")
-        }
-      } else {
-        throw CLIError.usage("unknown option --\(name)")
+    case .choice(let choices):
+      guard choices.contains(value) else {
+        throw option.usageError("must be one of \(choices.joined(separator: ", "))")
       }
+    case .none, .text:
+      break
     }
   }
 
-  /// Whether the switch `--name` was given.
-  func has(_ name: String) -> Bool { flags.contains(name) }
-
-  /// The value of `--name`, if given.
-  func value(_ name: String) -> String? { options[name] }
-
-  /// The value of `--name` as a positive integer within `range`, if given.
-  func integer(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
-    guard let text = options[name] else { return nil }
-    guard let number = Int(text), range.contains(number) else {
-      throw CLIError.usage(
-        "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+  /// `option` as the subcommand declared it; asking for an undeclared one is a programming
+  /// error, since the parser would never have accepted it.
+  private func declared(_ option: Option) -> Option {
+    guard let known = accepted[option.name] else {
+      preconditionFailure("\(option) is not an option of this subcommand")
     }
-    return number
+    return known
   }
 
-  /// The value of `--name`, which must be one of `choices`, if given.
-  func choice(_ name: String, of choices: [String]) throws(CLIError) -> String? {
-    guard let text = options[name] else { return nil }
-    guard choices.contains(text) else {
-      throw CLIError.usage("--\(name) must be one of \(choices.joined(separator: ", "))")
-    }
-    return text
+  /// Whether the flag was given.
+  func has(_ option: Option) -> Bool {
+    flags.contains(declared(option).name)
   }
 
-  /// The value of `--name`, which the subcommand cannot do without.
-  func required(_ name: String) throws(CLIError) -> String {
-    guard let text = options[name] else { throw CLIError.usage("missing --\(name)") }
+  /// The option's value, if given.
+  func value(_ option: Option) -> String? {
+    values[declared(option).name]
+  }
+
+  /// The value of a whole-number option, already checked against its range, if given.
+  func integer(_ option: Option) -> Int? {
+    value(option).flatMap { Int($0) }
+  }
+
+  /// The value of an option the subcommand cannot do without.
+  func required(_ option: Option) throws(CLIError) -> String {
+    guard let text = value(option) else { throw CLIError.usage("missing \(option)") }
     return text
   }
 
@@ -79,5 +101,12 @@ struct CommandLineArguments {
       throw CLIError.usage(positionals.isEmpty ? "missing \(name)" : "expected one \(name)")
     }
     return first
+  }
+
+  /// Fails for a subcommand that takes options only.
+  func rejectPositionals() throws(CLIError) {
+    if let first = positionals.first {
+      throw CLIError.usage("unexpected argument '\(first)'")
+    }
   }
 }

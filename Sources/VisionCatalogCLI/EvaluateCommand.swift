@@ -5,38 +5,25 @@ import VisionCatalog
 struct EvaluateCommand: Subcommand {
   let name = "evaluate"
   let summary = "Measure a classifier on labeled photo folders: accuracy, precision, recall."
-  let help = """
-    USAGE: vision-catalog evaluate MODEL DATA_DIR [--threads N] [--exact] [--json]
-
+  let synopsis = "MODEL DATA_DIR"
+  let discussion = """
     Classifies every photo in DATA_DIR's label subfolders with MODEL (default, a trained .onnx
     with its sidecar, an .mlmodel or a .pth checkpoint) and prints the accuracy of the top
     label, each label's precision, recall and photo count, and the confusion matrix (rows: the
     true label, columns: the predicted one). Folder names must be labels of the model; a photo
     given a label outside them, or none (below a trained model's unknown threshold), counts as
     wrong. Symbolic links to label folders and photos are followed. Photos that cannot be read
-    or decoded (a broken link included) are listed and left out.
-
-    OPTIONS:
-      --threads N           workers and threads for the network (default: all cores)
-      --exact               decode JPEG photos at full size
-      --json                print {"accuracy", "classes", "per_class", "confusion", ...}
+    or decoded (a broken link included) are listed and left out. With --json it prints
+    {"accuracy", "classes", "per_class", "confusion", ...}.
     """
+  let options = [ModelOptions.threads, ModelOptions.exact, JSONOutput.option]
 
-  func run(_ arguments: [String]) async throws(CLIError) {
-    let parsed = try CommandLineArguments(
-      arguments, options: ["threads"], flags: ["json", "exact"])
+  func run(_ parsed: CommandLineArguments) async throws(CLIError) {
     guard parsed.positionals.count == 2 else {
       throw CLIError.usage("expected MODEL and DATA_DIR")
     }
     let photos = try TrainingOptions.photos(in: parsed.positionals[1])
-    let threads = try parsed.integer("threads", in: 1...256)
-    StandardError.write("loading model \(parsed.positionals[0])...\n")
-    let model: NetworkClassifier
-    do {
-      model = try ModelOptions.load(model: parsed.positionals[0], threadCount: threads)
-    } catch {
-      throw CLIError.failure(error.message)
-    }
+    let model = try Self.load(parsed.positionals[0], threads: parsed.integer(ModelOptions.threads))
     let classes = Array(Set(photos.map(\.label))).sorted()
     if let stranger = classes.first(where: { !model.labels.contains($0) }) {
       throw CLIError.failure(
@@ -45,16 +32,26 @@ struct EvaluateCommand: Subcommand {
           + (model.labels.count > 20 ? ", ..." : "") + ")")
     }
     let (metrics, skipped) = try await Self.evaluate(
-      model, photos, classes: classes, preparation: try ModelOptions.preparation(from: parsed))
+      model, photos, classes: classes, preparation: ModelOptions.preparation(from: parsed))
     for photo in skipped {
       StandardError.write("skipped \(photo.name) (\(photo.label)): \(photo.reason)\n")
     }
-    if parsed.has("json") {
+    if parsed.has(JSONOutput.option) {
       try JSONOutput.print(JSONShapes.Evaluate(metrics, skipped: skipped))
     } else {
       print(String(format: "accuracy: %.1f%% of %d photos", metrics.accuracy * 100, metrics.count))
       print("")
       print(MetricsTable(metrics).text)
+    }
+  }
+
+  /// Loads the model named by the MODEL argument, printing progress on standard error.
+  private static func load(_ name: String, threads: Int?) throws(CLIError) -> NetworkClassifier {
+    StandardError.write("loading model \(name)...\n")
+    do {
+      return try ModelOptions.load(model: name, threadCount: threads)
+    } catch {
+      throw CLIError.failure(error.message)
     }
   }
 

@@ -1,34 +1,27 @@
 import Foundation
 import VisionCatalog
 
-/// `vision-catalog find IMAGE [catalog options] [--model default|FILE] [--top K] [--exact] [--json]`.
+/// `vision-catalog find IMAGE [catalog options] [model options] [--mapping FILE.json] [--json]`.
 struct FindCommand: Subcommand {
+  /// `--mapping FILE.json`: the catalog category of each model label.
+  static let mapping = Option.text(
+    "mapping", "FILE.json",
+    help: #"the category of each model label, {"label": "category"} (default: the ImageNet "#
+      + "table for an ImageNet model, else each label is its own category)")
+
   let name = "find"
   let summary = "Classify a photo and list the catalog's products for its category."
-  let help = """
-    USAGE: vision-catalog find IMAGE \(CatalogOptions.usage) [--model default|FILE] [--threads N] [--mapping FILE.json] [--top K] [--exact] [--json]
-
+  let synopsis = "IMAGE"
+  let discussion = """
     Classifies IMAGE, maps its best labels to a catalog category (trying the next label when
     one maps to nothing or finds no products) and lists that category's products. Without
     --service or --catalog it uses the bundled sample catalog.
-
-    OPTIONS:
-    \(CatalogOptions.help)
-    \(ModelOptions.help)
-      --mapping FILE.json   the category of each model label, {"label": "category"}
-                            (default: the ImageNet table for an ImageNet model, else each
-                            label is its own category)
-      --top K               how many labels to consider (default 5)
-      --json                print one JSON object instead of a table
     """
+  let options = ModelOptions.all + CatalogOptions.all + [Self.mapping, JSONOutput.option]
 
-  func run(_ arguments: [String]) async throws(CLIError) {
-    let parsed = try CommandLineArguments(
-      arguments,
-      options: CatalogOptions.valued.union(ModelOptions.valued).union(["top", "mapping"]),
-      flags: ModelOptions.flags.union(["json"]))
-    let path = try parsed.singlePositional(named: "IMAGE")
-    let top = try parsed.integer("top", in: 1...1_000) ?? 5
+  func run(_ parsed: CommandLineArguments) async throws(CLIError) {
+    let path = try parsed.singlePositional(named: synopsis)
+    let top = parsed.integer(ModelOptions.top) ?? 5
     let selection = try CatalogOptions.source(from: parsed)
     // The photo is read and its header parsed once, here, so a file that is not an image fails
     // before the model is loaded.
@@ -36,24 +29,29 @@ struct FindCommand: Subcommand {
     let model = try ModelOptions.load(from: parsed)
     let (provider, schema) = try await selection.connect()
     let mapping =
-      try parsed.value("mapping").map { (path) throws(CLIError) in
+      try parsed.value(Self.mapping).map { (path) throws(CLIError) in
         try MappingFile.read(path, labels: model.labels)
       } ?? CategoryMapping.suggested(forLabels: model.labels)
     let finder = ProductFinder(
       model: model, mapping: mapping,
       provider: provider, schema: schema,
       classificationOptions: ClassificationOptions(maximumCount: top),
-      preparation: try ModelOptions.preparation(from: parsed))
+      preparation: ModelOptions.preparation(from: parsed))
     let result: ProductSearchResult
     do {
       result = try await finder.find(photo)
     } catch {
       throw CLIError.failure(error.message)
     }
-    if parsed.has("json") {
+    if parsed.has(JSONOutput.option) {
       try JSONOutput.print(JSONShapes.Find(result))
-      return
+    } else {
+      Self.printTable(result)
     }
+  }
+
+  /// Prints the classifications, the category chosen and its products as text.
+  private static func printTable(_ result: ProductSearchResult) {
     for classification in result.classifications {
       print(ClassificationLine(classification).text)
     }

@@ -4,11 +4,25 @@ import VisionCatalog
 /// `vision-catalog infer --model FILE.onnx|FILE.mlmodel --input IN.npy --output OUT.npy
 /// [--threads N] [--runs R]`.
 struct InferCommand: Subcommand {
+  /// `--model FILE`: the network to run; unlike the classifying subcommands' `--model`, any
+  /// graph, with no sidecar or labels.
+  static let model = Option.text(
+    "model", "FILE.onnx|FILE.mlmodel", isRequired: true,
+    help: "the ONNX or Core ML (.mlmodel) model")
+  /// `--input IN.npy`: the tensor fed to the network.
+  static let input = Option.text(
+    "input", "IN.npy", isRequired: true, help: "the input tensor (.npy)")
+  /// `--output OUT.npy`: where the network's output goes.
+  static let output = Option.text(
+    "output", "OUT.npy", isRequired: true, help: "where to write the output tensor (.npy)")
+  /// `--runs R`: time the network instead of running it once.
+  static let runs = Option.integer(
+    "runs", "R", in: 1...100_000, help: "time R runs after a warm-up")
+
   let name = "infer"
   let summary = "Run an ONNX or Core ML network on a .npy tensor and write its output as .npy."
-  let help = """
-    USAGE: vision-catalog infer --model FILE.onnx|FILE.mlmodel --input IN.npy --output OUT.npy [--threads N] [--runs R]
-
+  let synopsis = ""
+  let discussion = """
     Feeds IN.npy (float32) to the model's single graph input and writes the first graph
     output to OUT.npy (float32, C order). For a Core ML model with an image input, IN.npy
     holds pixel values 0-255 as float32 [N, 3, H, W] in RGB order; the model's own scale,
@@ -16,26 +30,16 @@ struct InferCommand: Subcommand {
     scores output, one row per image. With --runs R it times R runs after one warm-up
     and prints 'kernels=SET cpu=MODEL' and 'runs=R median_ms=X min_ms=Y' on standard error.
     VISION_CATALOG_KERNELS=portable|avx2|avx512|neon forces a kernel set.
-
-    OPTIONS:
-      --model FILE      the ONNX or Core ML (.mlmodel, .mlpackage) model
-      --input FILE      the input tensor (.npy)
-      --output FILE     where to write the output tensor (.npy)
-      --threads N       threads for the network (default: all cores)
-      --runs R          time R runs after a warm-up
     """
+  let options = [Self.model, Self.input, Self.output, ModelOptions.threads, Self.runs]
 
-  func run(_ arguments: [String]) async throws(CLIError) {
-    let parsed = try CommandLineArguments(
-      arguments, options: ["model", "input", "output", "threads", "runs"], flags: [])
-    guard parsed.positionals.isEmpty else {
-      throw CLIError.usage("unexpected argument '\(parsed.positionals[0])'")
-    }
-    let modelPath = try parsed.required("model")
-    let inputPath = try parsed.required("input")
-    let outputPath = try parsed.required("output")
-    let threads = try parsed.integer("threads", in: 1...256)
-    let runs = try parsed.integer("runs", in: 1...100_000)
+  func run(_ parsed: CommandLineArguments) async throws(CLIError) {
+    try parsed.rejectPositionals()
+    let modelPath = try parsed.required(Self.model)
+    let inputPath = try parsed.required(Self.input)
+    let outputPath = try parsed.required(Self.output)
+    let threads = parsed.integer(ModelOptions.threads)
+    let runs = parsed.integer(Self.runs)
     let kind = URL(fileURLWithPath: modelPath).pathExtension.lowercased()
     if kind == "mlmodel" || kind == "mlpackage" {
       try CoreMLInference(model: modelPath, threads: threads).run(
@@ -55,19 +59,7 @@ struct InferCommand: Subcommand {
       let feeds = [input.name: try NPYFile.read(contentsOfFile: inputPath)]
       var results = try session.run(feeds)
       if let runs {
-        var samples: [Double] = []
-        let clock = ContinuousClock()
-        for _ in 0..<runs {
-          let elapsed = try clock.measure { results = try session.run(feeds) }
-          samples.append(
-            Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-          )
-        }
-        samples.sort()
-        StandardError.write("kernels=\(session.kernelSet) cpu=\(Self.processorName)\n")
-        StandardError.write(
-          String(
-            format: "runs=%d median_ms=%.3f min_ms=%.3f\n", runs, samples[runs / 2], samples[0]))
+        results = try Self.time(session, feeds, runs: runs)
       }
       guard let tensor = results[output.name] else {
         throw CLIError.failure("the model produced no output named '\(output.name)'")
@@ -76,6 +68,28 @@ struct InferCommand: Subcommand {
     } catch {
       throw CLIError.failure(from: error)
     }
+  }
+
+  /// Runs `session` `runs` times after the warm-up run, printing the kernel set, the CPU and
+  /// the median and fastest run on standard error.
+  ///
+  /// - Returns: The outputs of the last run.
+  private static func time(_ session: InferenceSession, _ feeds: [String: Tensor], runs: Int)
+    throws -> [String: Tensor]
+  {
+    var results: [String: Tensor] = [:]
+    var samples: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<runs {
+      let elapsed = try clock.measure { results = try session.run(feeds) }
+      samples.append(
+        Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+    samples.sort()
+    StandardError.write("kernels=\(session.kernelSet) cpu=\(processorName)\n")
+    StandardError.write(
+      String(format: "runs=%d median_ms=%.3f min_ms=%.3f\n", runs, samples[runs / 2], samples[0]))
+    return results
   }
 
   /// The CPU's model name from /proc/cpuinfo, or the architecture where it has none.

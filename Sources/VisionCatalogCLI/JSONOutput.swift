@@ -2,6 +2,10 @@ import Foundation
 
 /// Prints one JSON object on standard output, as `--json` promises.
 enum JSONOutput {
+  /// `--json`: the subcommand prints one JSON object on standard output instead of text.
+  static let option = Option.flag("json", help: "print one JSON object instead of a table")
+
+  /// Prints `value` as one line of JSON with sorted keys.
   static func print(_ value: some Encodable) throws(CLIError) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

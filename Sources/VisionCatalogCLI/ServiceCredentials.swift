@@ -9,20 +9,33 @@ import VisionCatalog
 /// sent. Without `--user`, a non-empty `VISION_CATALOG_TOKEN` is sent as a bearer token. An empty
 /// variable counts as unset.
 struct ServiceCredentials {
+  /// The environment variable the password of `--user` is read from.
   static let passwordVariable = "VISION_CATALOG_PASSWORD"
+  /// The environment variable a bearer token is read from when there is no `--user`.
   static let tokenVariable = "VISION_CATALOG_TOKEN"
 
-  /// The options this type reads; `password` and `token` only to refuse them with a hint.
-  static let valued: Set<String> = ["user", "password-file", "password", "token"]
+  /// `--user NAME`: the user for HTTP Basic authentication.
+  static let user = Option.text(
+    "user", "NAME",
+    help: "the user for HTTP Basic authentication with --service; the password comes from "
+      + "$VISION_CATALOG_PASSWORD or --password-file, never from the command line. Without "
+      + "--user, a set $VISION_CATALOG_TOKEN is sent as a bearer token")
+  /// `--password-file F`: where the password is, instead of the environment.
+  static let passwordFile = Option.text(
+    "password-file", "F",
+    help: "read the password from the first line of F (not together with "
+      + "$VISION_CATALOG_PASSWORD)")
+  /// `--password`, refused with a hint, as other users can read the command line.
+  static let password = Option.refused(
+    "password",
+    because: "as other users can read the command line; set \(passwordVariable) or use "
+      + "\(passwordFile) FILE")
+  /// `--token`, refused with a hint, as other users can read the command line.
+  static let token = Option.refused(
+    "token", because: "as other users can read the command line; set \(tokenVariable)")
 
-  static let help = """
-      --user NAME           the user for HTTP Basic authentication with --service; the password
-                            comes from $VISION_CATALOG_PASSWORD or --password-file, never from the
-                            command line. Without --user, a set $VISION_CATALOG_TOKEN is sent as a
-                            bearer token
-      --password-file F     read the password from the first line of F (not together with
-                            $VISION_CATALOG_PASSWORD)
-    """
+  /// The whole group; the refused options are accepted by the parser only to be refused.
+  static let all = [user, passwordFile, password, token]
 
   /// The `Authorization` to send.
   let authorization: Authorization
@@ -48,19 +61,10 @@ struct ServiceCredentials {
     from arguments: CommandLineArguments, hasService: Bool,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(CLIError) -> ServiceCredentials? {
-    if arguments.value("password") != nil {
-      throw CLIError.usage(
-        "--password is not accepted, as other users can read the command line; "
-          + "set \(passwordVariable) or use --password-file FILE")
-    }
-    if arguments.value("token") != nil {
-      throw CLIError.usage(
-        "--token is not accepted, as other users can read the command line; set \(tokenVariable)")
-    }
-    let passwordFile = arguments.value("password-file")
-    guard let user = arguments.value("user") else {
+    let passwordFile = arguments.value(Self.passwordFile)
+    guard let user = arguments.value(Self.user) else {
       if passwordFile != nil {
-        throw CLIError.usage("--password-file needs --user")
+        throw Self.passwordFile.usageError("needs \(Self.user)")
       }
       guard hasService, let token = nonEmpty(environment[tokenVariable]) else {
         return nil
@@ -73,27 +77,28 @@ struct ServiceCredentials {
       return ServiceCredentials(authorization: .bearer(token))
     }
     guard hasService else {
-      throw CLIError.usage("--user needs --service")
+      throw Self.user.usageError("needs \(CatalogOptions.service)")
     }
     guard !user.isEmpty, !user.contains(":") else {
-      throw CLIError.usage("--user must be a non-empty name without ':'")
+      throw Self.user.usageError("must be a non-empty name without ':'")
     }
     let password: String
     switch (passwordFile, nonEmpty(environment[passwordVariable])) {
     case (.some, .some):
       throw CLIError.usage(
-        "give the password one way: --password-file or \(passwordVariable), not both")
+        "give the password one way: \(Self.passwordFile) or \(passwordVariable), not both")
     case (.some(let path), .none):
       password = try firstLine(ofFile: path)
     case (.none, .some(let value)):
       password = value
     case (.none, .none):
-      throw CLIError.usage(
-        "--user \(user) needs a password: set \(passwordVariable) or use --password-file FILE")
+      throw Self.user.usageError(
+        "\(user) needs a password: set \(passwordVariable) or use \(Self.passwordFile) FILE")
     }
     return ServiceCredentials(authorization: .basic(user: user, password: password))
   }
 
+  /// `value`, or `nil` when it is unset or empty.
   private static func nonEmpty(_ value: String?) -> String? {
     guard let value, !value.isEmpty else { return nil }
     return value

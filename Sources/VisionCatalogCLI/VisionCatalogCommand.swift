@@ -1,8 +1,10 @@
 import Foundation
 
-/// The entry point: picks the subcommand, prints help, and turns failures into exit codes.
+/// The entry point: picks the subcommand, prints help, parses its options, and turns failures
+/// into error lines and exit codes in ``fail(_:usage:)``, the one place that does.
 @main
 enum VisionCatalogCommand {
+  /// Every subcommand, in the order the overview lists them.
   static let subcommands: [any Subcommand] = [
     CategoriesCommand(),
     ClassifyCommand(),
@@ -15,14 +17,21 @@ enum VisionCatalogCommand {
     TrainCommand(),
   ]
 
+  /// The USAGE line of the command without a subcommand.
+  static let usage = "USAGE: vision-catalog <subcommand> [options]"
+
+  /// Runs the subcommand the command line names and exits with its status.
   static func main() async {
     let arguments = Array(CommandLine.arguments.dropFirst())
-    guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
+    guard let first = arguments.first else {
+      fail(.usage("missing subcommand; run 'vision-catalog --help'"), usage: usage)
+    }
+    if ["--help", "-h", "help"].contains(first) {
       print(overview)
-      exit(arguments.isEmpty ? 2 : 0)
+      exit(0)
     }
     guard let command = subcommands.first(where: { $0.name == first }) else {
-      fail(.usage("unknown subcommand '\(first)'; run 'vision-catalog --help'"))
+      fail(.usage("unknown subcommand '\(first)'; run 'vision-catalog --help'"), usage: usage)
     }
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {
@@ -30,15 +39,13 @@ enum VisionCatalogCommand {
       exit(0)
     }
     do {
-      try await command.run(rest)
+      try await command.run(CommandLineArguments(rest, accepting: command.options))
     } catch {
-      if case .usage = error {
-        fail(error, usage: command.help)
-      }
-      fail(error)
+      fail(error, usage: command.usage)
     }
   }
 
+  /// The help of the command itself: what it does and its subcommands.
   static var overview: String {
     let width = subcommands.map(\.name.count).max() ?? 0
     let lines = subcommands.map { command in
@@ -48,7 +55,7 @@ enum VisionCatalogCommand {
     return """
       vision-catalog: classify a photo and find the catalog's products for it.
 
-      USAGE: vision-catalog <subcommand> [options]
+      \(usage)
 
       SUBCOMMANDS:
       \(lines.joined(separator: "\n"))
@@ -57,15 +64,12 @@ enum VisionCatalogCommand {
       """
   }
 
-  static func fail(_ error: CLIError, usage: String? = nil) -> Never {
-    let message: String
-    switch error {
-    case .usage(let text): message = text
-    case .failure(let text): message = text
-    }
-    StandardError.write("error: \(message)\n")
-    if let usage, let line = usage.split(separator: "\n").first(where: { $0.contains("USAGE") }) {
-      StandardError.write("\(line.trimmingCharacters(in: .whitespaces))\n")
+  /// Writes `error` as one `error:` line on standard error, followed by `usage` for a usage
+  /// error, and exits with the error's code.
+  static func fail(_ error: CLIError, usage: String) -> Never {
+    StandardError.write("error: \(error.message)\n")
+    if case .usage = error {
+      StandardError.write("\(usage)\n")
     }
     exit(error.exitCode)
   }
