@@ -67,7 +67,7 @@ struct CatalogShapesTests {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)), arguments: cases)
+  @Test(.timeLimit(.minutes(3)), arguments: cases)
   func theSchemaIsFoundFromMetadata(_ shape: Shape, _ version: ODataVersion) async throws {
     let provider = Self.provider(try Self.server(shape, version), version)
     let schema = try await Self.schema(shape, provider)
@@ -92,7 +92,7 @@ struct CatalogShapesTests {
     }
   }
 
-  @Test(.timeLimit(.minutes(1)), arguments: cases)
+  @Test(.timeLimit(.minutes(3)), arguments: cases)
   func listingsMatchTheSeedAndTheServersOwnFilter(_ shape: Shape, _ version: ODataVersion)
     async throws
   {
@@ -137,7 +137,7 @@ struct CatalogShapesTests {
     return keys
   }
 
-  @Test(.timeLimit(.minutes(1)), arguments: cases)
+  @Test(.timeLimit(.minutes(3)), arguments: cases)
   func categoriesAreCountedOnEveryShape(_ shape: Shape, _ version: ODataVersion) async throws {
     let provider = Self.provider(try Self.server(shape, version), version)
     let schema = try await Self.schema(shape, provider)
@@ -151,7 +151,7 @@ struct CatalogShapesTests {
     #expect(counts.map(\.name) == counts.map(\.name).sorted())
   }
 
-  @Test(.timeLimit(.minutes(1)), arguments: cases)
+  @Test(.timeLimit(.minutes(3)), arguments: cases)
   func hostileCategoriesStayLiterals(_ shape: Shape, _ version: ODataVersion) async throws {
     let provider = Self.provider(try Self.server(shape, version), version)
     let schema = try await Self.schema(shape, provider)
@@ -171,7 +171,7 @@ struct CatalogShapesTests {
     #expect(try await provider.count(broken) == 51)
   }
 
-  @Test(.timeLimit(.minutes(1)), arguments: [ODataVersion.v2, .v4])
+  @Test(.timeLimit(.minutes(3)), arguments: [ODataVersion.v2, .v4])
   func gatewayErrorsAreSAPsEnvelope(_ version: ODataVersion) async throws {
     let provider = Self.provider(try Self.server(.gateway, version), version)
     let error = await #expect(throws: CatalogError.self) {

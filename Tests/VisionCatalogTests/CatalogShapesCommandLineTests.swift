@@ -29,7 +29,7 @@ struct CatalogShapesCommandLineTests: CommandLineRunning {
     (object["products"] as? [[String: Any]] ?? []).compactMap { $0["productId"] as? String }
   }
 
-  @Test(.timeLimit(.minutes(2)), arguments: recognized)
+  @Test(.timeLimit(.minutes(3)), arguments: recognized)
   func productsAndCategoriesNeedNoSchemaOptions(_ shape: Shape, _ version: String, _ ids: [String])
     throws
   {
@@ -53,7 +53,7 @@ struct CatalogShapesCommandLineTests: CommandLineRunning {
 
   @Test(
     .enabled(if: DefaultModelFixture.model != nil, "needs the default model"),
-    .timeLimit(.minutes(2)), arguments: [(Shape.northwind, "4"), (.gateway, "2")])
+    .timeLimit(.minutes(3)), arguments: [(Shape.northwind, "4"), (.gateway, "2")])
   func findWorksOnOtherShapes(_ shape: Shape, _ version: String) throws {
     let root = try Self.root(shape, version)
     let outcome = try run([
@@ -66,7 +66,7 @@ struct CatalogShapesCommandLineTests: CommandLineRunning {
     #expect((object["query"] as? String)?.hasPrefix(root) == true)
   }
 
-  @Test(.timeLimit(.minutes(2)), arguments: ["2", "4"])
+  @Test(.timeLimit(.minutes(3)), arguments: ["2", "4"])
   func unrecognizedNamesAreGivenOrWrittenInAFile(_ version: String) throws {
     let root = try Self.root(.custom, version)
     let service = ["--service", root, "--odata-version", version]
@@ -105,7 +105,7 @@ struct CatalogShapesCommandLineTests: CommandLineRunning {
     #expect(categories.output.contains("Mugs"))
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.timeLimit(.minutes(3)))
   func aWrongNameIsOneClearLine() throws {
     let root = try Self.root(.gateway, "2")
     let outcome = try run([

@@ -66,7 +66,7 @@ struct CatalogTrainingPhotosTests {
   /// navigation path, and its products have no pictures.
   @Test(
     .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
-    .timeLimit(.minutes(1)), arguments: [ODataVersion.v2, .v4])
+    .timeLimit(.minutes(3)), arguments: [ODataVersion.v2, .v4])
   func otherSchemasGiveTheirPicturesAndCategories(_ version: ODataVersion) async throws {
     let kind: ODataTestServer.Kind = version == .v2 ? .v2 : .v4
     let shop = try ODataTestServers.shared(kind, shape: .custom)
