@@ -544,11 +544,7 @@ struct MetadataReaderTests {
 
   @Test func abortsAfterMaximumElements() throws {
     let annotations = String(repeating: #"<Annotation Term="Core.Description"/>"#, count: 300_000)
-    let clock = ContinuousClock()
-    let elapsed = clock.measure {
-      expectRejected(v4Document(annotations), mentioning: "more than 200000 elements")
-    }
-    #expect(elapsed < .seconds(20))
+    expectRejected(v4Document(annotations), mentioning: "more than 200000 elements")
     let error = #expect(throws: CatalogError.self) { try read(Self.espmV2, maximumElements: 34) }
     #expect(error?.message.contains("more than 34 elements") == true)
     #expect(try read(Self.espmV2, maximumElements: 35).entitySets.count == 2)
@@ -563,13 +559,10 @@ struct MetadataReaderTests {
 
   @Test func refusesAnElementWithTooManyAttributesBeforeParsing() {
     let attributes = (0..<1_000_000).map { " a\($0)=''" }.joined()
-    let clock = ContinuousClock()
-    let elapsed = clock.measure {
-      expectRejected(
-        v4Document("<Annotation\(attributes)/>"), mentioning: "more than 128 attributes",
-        "line 5")
-    }
-    #expect(elapsed < .seconds(5))
+    // The byte scan names the line of the tag, which XMLParser would only reach after its
+    // quadratic attribute check.
+    expectRejected(
+      v4Document("<Annotation\(attributes)/>"), mentioning: "more than 128 attributes", "line 5")
   }
 
   @Test func countsAttributesOnlyInStartTags() throws {
