@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "VisionCatalog", targets: ["VisionCatalog"]),
     .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
     .library(name: "NeuralCore", targets: ["NeuralCore"]),
+    .library(name: "ModelFormats", targets: ["ModelFormats"]),
     .library(name: "ClassifierKit", targets: ["ClassifierKit"]),
     .library(name: "CatalogClient", targets: ["CatalogClient"]),
     .executable(name: "vision-catalog", targets: ["VisionCatalogCLI"]),
@@ -59,8 +60,12 @@ let package = Package(
       dependencies: ["CNative"]
     ),
     .target(
+      name: "ModelFormats",
+      dependencies: ["NeuralCore"]
+    ),
+    .target(
       name: "ClassifierKit",
-      dependencies: ["ImagePipeline", "NeuralCore"],
+      dependencies: ["ImagePipeline", "NeuralCore", "ModelFormats"],
       exclude: ["Resources"]
     ),
     .target(
@@ -69,7 +74,9 @@ let package = Package(
     ),
     .target(
       name: "VisionCatalog",
-      dependencies: ["ImagePipeline", "NeuralCore", "ClassifierKit", "CatalogClient"],
+      dependencies: [
+        "ImagePipeline", "NeuralCore", "ModelFormats", "ClassifierKit", "CatalogClient",
+      ],
       exclude: ["Resources"]
     ),
     .executableTarget(
@@ -78,7 +85,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["ImagePipeline", "NeuralCore", "ClassifierKit", "CatalogClient"],
+      dependencies: [
+        "ImagePipeline", "NeuralCore", "ModelFormats", "ClassifierKit", "CatalogClient",
+      ],
       path: "Benchmarks/Sources"
     ),
 
@@ -89,19 +98,23 @@ let package = Package(
     ),
     .testTarget(
       name: "ImagePipelineTests",
-      dependencies: ["ImagePipeline", "NeuralCore", "CNative", "TestSupport"]
+      dependencies: ["ImagePipeline", "NeuralCore", "ModelFormats", "CNative", "TestSupport"]
     ),
     .testTarget(
       name: "NeuralCoreTests",
-      dependencies: ["NeuralCore", "TestSupport"]
+      dependencies: ["NeuralCore", "ModelFormats", "TestSupport"]
+    ),
+    .testTarget(
+      name: "ModelFormatsTests",
+      dependencies: ["ModelFormats", "NeuralCore", "TestSupport"]
     ),
     .testTarget(
       name: "ClassifierKitTests",
-      dependencies: ["ClassifierKit", "ImagePipeline", "NeuralCore", "TestSupport"]
+      dependencies: ["ClassifierKit", "ImagePipeline", "NeuralCore", "ModelFormats", "TestSupport"]
     ),
     .testTarget(
       name: "VisionCatalogTests",
-      dependencies: ["VisionCatalog", "NeuralCore", "TestSupport"]
+      dependencies: ["VisionCatalog", "NeuralCore", "ModelFormats", "TestSupport"]
     ),
     .testTarget(
       name: "CatalogClientTests",

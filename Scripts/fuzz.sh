@@ -68,35 +68,43 @@ MAP
   done
 }
 
-# build_module NAME: a static library and module interface from Sources/NAME.
+# build_module NAME [DEPENDENCY...]: a static library and module interface from Sources/NAME,
+# rebuilt when its sources, CNative or a dependency's library (built before it) changed.
 build_module() {
-  local name="$1" extra=()
+  local name="$1" dependency
+  shift
   local library="$build/modules/lib$name.a"
-  local sources=()
+  local sources=() dependencies=()
+  for dependency in "$@"; do dependencies+=("$build/modules/lib$dependency.a"); done
   mapfile -t sources < <(find "$root/Sources/$name" -name '*.swift' | sort)
-  if stale "$library" "$root/Sources/$name" "$root/Sources/CNative"; then
+  if stale "$library" "$root/Sources/$name" "$root/Sources/CNative" "${dependencies[@]}"; then
     echo "fuzz: building $name" >&2
     (cd "$build/modules" && "$swiftc" "${swift_flags[@]}" -module-name "$name" \
       -emit-module -emit-module-path "$build/modules/$name.swiftmodule" \
-      -emit-library -static -o "$library" "${sources[@]}" "${extra[@]}")
+      -emit-library -static -o "$library" "${sources[@]}")
   fi
 }
 
-# The modules each harness imports (first line of Fuzz/<Harness>/MODULE).
-modules_of() { cat "$root/Fuzz/$1/MODULE"; }
+# The modules each harness imports, lowest first (the first line of Fuzz/<Harness>/MODULE,
+# names separated by spaces; each module depends on those before it).
+modules_of() { head -n 1 "$root/Fuzz/$1/MODULE"; }
 
 build_harness() {
-  local harness="$1" module
-  module="$(modules_of "$harness")"
+  local harness="$1" module modules
+  read -r -a modules <<<"$(modules_of "$harness")"
   local binary="$build/bin/$harness"
-  if stale "$binary" "$root/Fuzz/$harness" "$root/Fuzz/Shared" "$build/modules/lib$module.a"; then
+  local link=() shared=() native=false
+  for module in "${modules[@]}"; do
+    link+=("$build/modules/lib$module.a")
+    if [ "$module" = ImagePipeline ] || [ "$module" = NeuralCore ]; then native=true; fi
+  done
+  if stale "$binary" "$root/Fuzz/$harness" "$root/Fuzz/Shared" "${link[@]}"; then
     echo "fuzz: building harness $harness" >&2
-    local link=("$build/modules/lib$module.a") shared=()
-    if [ "$module" = ImagePipeline ] || [ "$module" = NeuralCore ]; then
+    if [ "$native" = true ]; then
       # CNative: the codecs and the kernels (a harness that plans a network reaches them).
       link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg libdeflate libwebpdemux libheif libde265))
     fi
-    [ "$module" = ImagePipeline ] && shared=("$root/Fuzz/Shared/ImageDecoding.swift")
+    [ "${modules[0]}" = ImagePipeline ] && shared=("$root/Fuzz/Shared/ImageDecoding.swift")
     "$swiftc" "${swift_flags[@]}" -module-name "${harness}Fuzz" \
       "$root"/Fuzz/"$harness"/*.swift "${shared[@]}" "${link[@]}" -o "$binary"
   fi
@@ -114,12 +122,18 @@ seed_corpus() {
 }
 
 build_c
-needed_modules=()
+# Each needed module once, after the modules it depends on.
+declare -A built=()
 for harness in "${harnesses[@]}"; do
   [ -f "$root/Fuzz/$harness/MODULE" ] || { echo "fuzz: no harness $harness" >&2; exit 2; }
-  needed_modules+=("$(modules_of "$harness")")
+  read -r -a modules <<<"$(modules_of "$harness")"
+  for index in "${!modules[@]}"; do
+    module="${modules[$index]}"
+    [ -n "${built[$module]:-}" ] && continue
+    build_module "$module" "${modules[@]:0:$index}"
+    built[$module]=1
+  done
 done
-for module in $(printf '%s\n' "${needed_modules[@]}" | sort -u); do build_module "$module"; done
 for harness in "${harnesses[@]}"; do build_harness "$harness"; done
 
 status=0

@@ -1,4 +1,5 @@
 import Foundation
+import ModelFormats
 import NeuralCore
 
 /// NeuralCore's cases: EfficientNet-Lite0 at batch 1 (1 and 2 threads) and batch 8 (2 threads),

@@ -1,3 +1,4 @@
+import ModelFormats
 import NeuralCore
 
 /// Reads one input as a Core ML `.mlmodel` with the default limits and, when it reads, plans its

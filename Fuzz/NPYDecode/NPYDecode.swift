@@ -1,3 +1,4 @@
+import ModelFormats
 import NeuralCore
 
 /// Decodes one input as a `.npy` file; an accepted tensor must survive an encode/decode round

@@ -1,3 +1,4 @@
+import ModelFormats
 import NeuralCore
 
 /// Parses one input as an ONNX `ModelProto` and as a lone `TensorProto`.

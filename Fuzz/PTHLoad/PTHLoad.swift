@@ -1,3 +1,4 @@
+import ModelFormats
 import NeuralCore
 
 /// Reads one input as a PyTorch checkpoint (zip or legacy layout) with the default limits.

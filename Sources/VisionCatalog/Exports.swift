@@ -1,4 +1,5 @@
 @_exported public import CatalogClient
 @_exported public import ClassifierKit
 @_exported public import ImagePipeline
+@_exported public import ModelFormats
 @_exported public import NeuralCore

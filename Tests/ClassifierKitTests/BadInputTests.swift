@@ -1,6 +1,7 @@
 import ClassifierKit
 import Foundation
 import ImagePipeline
+import ModelFormats
 import NeuralCore
 import TestSupport
 import Testing

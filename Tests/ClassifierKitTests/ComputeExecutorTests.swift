@@ -1,5 +1,6 @@
 import Foundation
 import ImagePipeline
+import ModelFormats
 import NeuralCore
 import Synchronization
 import TestSupport

@@ -1,5 +1,6 @@
 import ClassifierKit
 import Foundation
+import ModelFormats
 import NeuralCore
 import Testing
 

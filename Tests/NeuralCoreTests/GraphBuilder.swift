@@ -1,3 +1,4 @@
+import ModelFormats
 import NeuralCore
 
 /// Builds small ONNX models in memory for executor tests.

@@ -1,3 +1,5 @@
+import ModelFormats
+import TestSupport
 import Testing
 
 @testable import NeuralCore

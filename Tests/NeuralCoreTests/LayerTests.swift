@@ -1,4 +1,6 @@
+import ModelFormats
 import NeuralCore
+import TestSupport
 import Testing
 
 /// Networks built from layers against the same network as an ONNX graph, and state-dict loading.

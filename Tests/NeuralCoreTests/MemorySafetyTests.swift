@@ -1,3 +1,4 @@
+import ModelFormats
 import Testing
 
 @testable import NeuralCore
@@ -59,7 +60,8 @@ import Testing
     // buffer (or none at all) throws instead of copying past or leaving the buffer unset.
     var builder = GraphBuilder()
     builder.node("Relu", ["x"], ["y"])
-    let graph = try ImportedGraph(model: builder.model(inputs: [("x", [1, 4])], outputs: ["y"]))
+    let model = builder.model(inputs: [("x", [1, 4])], outputs: ["y"])
+    let graph = try ImportedGraph(graph: Graph(model))
     var planner = try PlanBuilder(graph: graph, inputShapes: ["x": [1, 4]])
     let plan = try planner.build()
     var arena: [Float] = []

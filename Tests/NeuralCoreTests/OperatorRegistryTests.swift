@@ -1,3 +1,4 @@
+import ModelFormats
 import Testing
 
 @testable import NeuralCore

@@ -1,3 +1,4 @@
+import ModelFormats
 import Testing
 
 @testable import NeuralCore
@@ -97,7 +98,8 @@ import Testing
     let expected = try Self.expected(model, x).y.map { max($0, 0) }
     let input = try Tensor(shape: Self.shape, scalars: x)
     for kernels in KernelSet.underTest {
-      let session = try InferenceSession(model: model, options: SessionOptions(), kernels: kernels)
+      let session = try InferenceSession(
+        graph: Graph(model), options: SessionOptions(), kernels: kernels)
       let y = try #require(try session.run(["x": input])["y"])
       let worst = zip(y.scalars, expected).map { abs($0 - $1) }.max() ?? .nan
       #expect(worst <= 1e-5, "\(kernels): \(worst)")

@@ -1,4 +1,5 @@
 import Foundation
+import ModelFormats
 import NeuralCore
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+public import ModelFormats
 public import NeuralCore
 
 extension EfficientNetLite {

@@ -1,3 +1,4 @@
+import ModelFormats
 import NeuralCore
 
 /// Writes a network of layers as ONNX nodes, with its parameters as initializers, so that an

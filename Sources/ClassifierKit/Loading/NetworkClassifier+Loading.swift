@@ -1,5 +1,6 @@
 public import Foundation
 import ImagePipeline
+import ModelFormats
 import NeuralCore
 
 extension NetworkClassifier {

@@ -1,6 +1,7 @@
 public import Foundation
 public import ImagePipeline
-public import NeuralCore
+public import ModelFormats
+import NeuralCore
 
 /// The backbone a trained classifier stands on: EfficientNet-Lite0 up to its pooled features
 /// (the 1280 values its ImageNet classifier reads), run batched as a planned graph.

@@ -1,5 +1,6 @@
 public import Foundation
-public import NeuralCore
+public import ModelFormats
+import NeuralCore
 
 /// A classifier ``ClassifierTrainer`` trained: the backbone with a new last layer, its labels
 /// and preparation, and how well it did.

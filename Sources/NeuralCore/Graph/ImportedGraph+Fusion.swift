@@ -27,7 +27,7 @@ extension ImportedGraph {
   /// The index of the Conv node producing `name` when only one node reads it.
   private func soleConvolutionProducer(of name: String, uses: [String: Int]) -> Int? {
     guard uses[name] == 1 else { return nil }
-    return nodes.firstIndex { $0.source.opType == "Conv" && $0.outputs.first == name }
+    return nodes.firstIndex { $0.source.operatorName == "Conv" && $0.outputs.first == name }
   }
 
   /// Folds each BatchNormalization whose input is a convolution read by nothing else.
@@ -39,7 +39,7 @@ extension ImportedGraph {
     var index = 0
     while index < nodes.count {
       let node = nodes[index]
-      guard node.source.opType == "BatchNormalization", node.inputs.count == 5,
+      guard node.source.operatorName == "BatchNormalization", node.inputs.count == 5,
         node.outputs.dropFirst().allSatisfy(\.isEmpty),
         try node.attributes.int("training_mode", default: 0) == 0,
         let convolutionIndex = soleConvolutionProducer(of: node.inputs[0], uses: uses),
@@ -144,7 +144,7 @@ extension ImportedGraph {
   }
 
   private mutating func packConvolutions() throws(NeuralCoreError) {
-    for index in nodes.indices where nodes[index].source.opType == "Conv" {
+    for index in nodes.indices where nodes[index].source.operatorName == "Conv" {
       let node = nodes[index]
       guard let parts = try constantConvolution(node) else { continue }
       if parts.weights.rank == 4,

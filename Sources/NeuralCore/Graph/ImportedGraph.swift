@@ -1,4 +1,4 @@
-/// An ONNX graph checked, sorted and optimized for planning.
+/// A graph checked, sorted and optimized for planning.
 ///
 /// Import validates every node's operator and attributes, orders nodes topologically, folds
 /// BatchNormalization into the preceding convolution, fuses an activation that follows a
@@ -6,7 +6,7 @@
 struct ImportedGraph: Sendable {
   /// One node after optimization.
   struct Node: Sendable {
-    var source: ONNXNode
+    var source: Graph.Node
     var inputs: [String]
     var outputs: [String]
     /// The version of the node's operator set domain the model imports.
@@ -27,39 +27,30 @@ struct ImportedGraph: Sendable {
   /// The kernel set convolutions are packed for and the blocked layout belongs to.
   let kernels: KernelSet
   var nodes: [Node]
-  var constants: [String: GraphConstant]
+  var constants: [String: Graph.Constant]
   var inputs: [TensorDescription]
   var outputs: [TensorDescription]
 
   /// The operators NeuralCore runs, by ONNX name (standard domain).
   static var supportedOperators: Set<String> { OperatorRegistry.standardOperators }
 
-  init(model: ONNXModel, kernels: KernelSet = .active) throws(NeuralCoreError) {
+  init(graph: Graph, kernels: KernelSet = .active) throws(NeuralCoreError) {
     self.kernels = kernels
-    let graph = model.graph
-    let opset = Int(model.opsetVersion(forDomain: "") ?? 0)
+    let opset = graph.opsetVersion(forDomain: "") ?? 0
     guard opset >= 7 else {
       throw NeuralCoreError(.unsupported, "ONNX opset \(opset) is older than 7")
     }
-    var constants: [String: GraphConstant] = [:]
-    for initializer in graph.initializers {
-      guard let constant = GraphConstant(initializer) else {
-        throw NeuralCoreError(
-          .unsupported, "initializer '\(initializer.name)' has element type \(initializer.dataType)"
-        )
-      }
-      constants[initializer.name] = constant
-    }
+    var constants = graph.constants
     var nodes: [Node] = []
     for source in try ImportedGraph.sorted(graph) {
-      let imported = model.opsetVersion(forDomain: source.domain).map { Int($0) }
+      let imported = graph.opsetVersion(forDomain: source.domain)
       let entry = try OperatorRegistry.entry(for: source, opset: imported)
       let nodeOpset = imported ?? opset
       let attributes = NodeAttributes(node: source)
       try attributes.requireOnly(entry.attributes)
       if let fold = entry.constantValue {
         guard let output = source.outputs.first else {
-          throw attributes.error(.malformedFile, "\(source.opType) has no output")
+          throw attributes.error(.malformedFile, "\(source.operatorName) has no output")
         }
         constants[output] = try fold(attributes)
         continue
@@ -71,32 +62,17 @@ struct ImportedGraph: Sendable {
     }
     self.constants = constants
     self.nodes = nodes
-    inputs = graph.inputs.filter { constants[$0.name] == nil }.map(ImportedGraph.describe)
-    outputs = graph.outputs.map(ImportedGraph.describe)
+    inputs = graph.inputs.filter { constants[$0.name] == nil }
+    outputs = graph.outputs
     try fuse()
-  }
-
-  private static func describe(_ info: ONNXValueInfo) -> TensorDescription {
-    guard case .tensor(_, let dimensions)? = info.type, let dimensions else {
-      return TensorDescription(name: info.name, shape: nil)
-    }
-    return TensorDescription(
-      name: info.name,
-      shape: dimensions.map { dimension in
-        if case .value(let size) = dimension, size >= 0 { return size }
-        return nil
-      })
   }
 
   /// The value of a `Constant` node, from whichever `value*` attribute it has.
   static func constantValue(_ attributes: NodeAttributes) throws(NeuralCoreError)
-    -> GraphConstant
+    -> Graph.Constant
   {
     if let tensor = try attributes.tensor("value") {
-      guard let constant = GraphConstant(tensor) else {
-        throw attributes.error(.unsupported, "constant of element type \(tensor.dataType)")
-      }
-      return constant
+      return tensor
     }
     if let value = try attributes.float("value_float") {
       return .float(try Tensor(shape: [], scalars: [value]))
@@ -114,7 +90,7 @@ struct ImportedGraph: Sendable {
   }
 
   /// Orders nodes so that every input is produced before it is used (Kahn's algorithm).
-  private static func sorted(_ graph: ONNXGraph) throws(NeuralCoreError) -> [ONNXNode] {
+  private static func sorted(_ graph: Graph) throws(NeuralCoreError) -> [Graph.Node] {
     var producer: [String: Int] = [:]
     for (index, node) in graph.nodes.enumerated() {
       for output in node.outputs where !output.isEmpty {
@@ -135,7 +111,7 @@ struct ImportedGraph: Sendable {
       }
     }
     var ready = (0..<graph.nodes.count).filter { pending[$0] == 0 }
-    var order: [ONNXNode] = []
+    var order: [Graph.Node] = []
     var cursor = 0
     while cursor < ready.count {
       let index = ready[cursor]

@@ -17,7 +17,7 @@ public final class InferenceSession: Sendable {
   /// `avx512` or `neon`.
   ///
   /// The fastest set the CPU supports, unless `VISION_CATALOG_KERNELS` names another.
-  public var kernelSet: String { graph.kernels.rawValue }
+  public var kernelSet: String { imported.kernels.rawValue }
 
   /// The kernel set new sessions run: the fastest this CPU supports, or the one
   /// `VISION_CATALOG_KERNELS` (`portable`, `avx2`, `avx512` or `neon`) names.
@@ -31,7 +31,7 @@ public final class InferenceSession: Sendable {
   /// The ONNX operators (default domain) a session can run.
   public static var supportedOperators: Set<String> { ImportedGraph.supportedOperators }
 
-  private let graph: ImportedGraph
+  private let imported: ImportedGraph
   private let cache = Mutex<[[[Int]]: CachedPlan]>([:])
 
   private struct CachedPlan: Sendable {
@@ -39,62 +39,36 @@ public final class InferenceSession: Sendable {
     var arenas: [[Float]]
   }
 
-  /// Loads a parsed ONNX model.
+  /// Loads a graph.
+  ///
+  /// The `ModelFormats` module makes graphs from ONNX and Core ML files, and adds initializers
+  /// that take a parsed model or a file.
   ///
   /// - Parameters:
-  ///   - model: The parsed model.
+  ///   - graph: The network.
   ///   - options: Thread count and other settings.
   /// - Throws: ``NeuralCoreError`` with code `unsupported` naming the node and operator for an
   ///   operator or attribute NeuralCore does not run, or when `VISION_CATALOG_KERNELS` asks for
   ///   a kernel set this CPU lacks; `malformedFile` for an inconsistent graph.
-  public convenience init(model: ONNXModel, options: SessionOptions = SessionOptions())
+  public convenience init(graph: Graph, options: SessionOptions = SessionOptions())
     throws(NeuralCoreError)
   {
-    try self.init(model: model, options: options, kernels: KernelSet.selected())
+    try self.init(graph: graph, options: options, kernels: KernelSet.selected())
   }
 
-  /// Loads the network of a Core ML model.
-  ///
-  /// Its one input is ``CoreMLModel/inputName`` (the image's raw 0-255 samples,
-  /// `[1, channels, height, width]` in the model's colour order) and its output
-  /// ``CoreMLModel/scoresOutput``.
-  ///
-  /// - Parameters:
-  ///   - coreMLModel: The parsed model.
-  ///   - options: Thread count and other settings.
-  /// - Throws: ``NeuralCoreError`` as ``init(model:options:)`` does.
-  public convenience init(coreMLModel: CoreMLModel, options: SessionOptions = SessionOptions())
-    throws(NeuralCoreError)
-  {
-    try self.init(model: coreMLModel.graph, options: options)
-  }
-
-  /// Loads a parsed ONNX model for the given kernel set (tests compare the sets this way).
-  init(model: ONNXModel, options: SessionOptions, kernels: KernelSet) throws(NeuralCoreError) {
-    graph = try ImportedGraph(model: model, kernels: kernels)
-    inputs = graph.inputs
-    outputs = graph.outputs
+  /// Loads a graph for the given kernel set (tests compare the sets this way).
+  init(graph: Graph, options: SessionOptions, kernels: KernelSet) throws(NeuralCoreError) {
+    imported = try ImportedGraph(graph: graph, kernels: kernels)
+    inputs = imported.inputs
+    outputs = imported.outputs
     self.options = options
     if let shapes = Self.declaredShapes(inputs) {
-      var builder = try PlanBuilder(graph: graph, inputShapes: shapes)
+      var builder = try PlanBuilder(graph: imported, inputShapes: shapes)
       let plan = try builder.build()
       cache.withLock {
         $0[inputs.map { shapes[$0.name] ?? [] }] = CachedPlan(plan: plan, arenas: [])
       }
     }
-  }
-
-  /// Loads an ONNX model file.
-  ///
-  /// - Parameters:
-  ///   - path: The `.onnx` file's path.
-  ///   - options: Thread count and other settings.
-  /// - Throws: ``NeuralCoreError``: `io` when the file cannot be read, `malformedFile` for a
-  ///   damaged file, `unsupported` naming the node and operator NeuralCore does not run.
-  public convenience init(contentsOfFile path: String, options: SessionOptions = SessionOptions())
-    throws(NeuralCoreError)
-  {
-    try self.init(model: ONNXModel(contentsOfFile: path), options: options)
   }
 
   private static func declaredShapes(_ inputs: [TensorDescription]) -> [String: [Int]]? {
@@ -212,7 +186,7 @@ public final class InferenceSession: Sendable {
       return (entry.plan, arena)
     }
     if checkout == nil {
-      var builder = try PlanBuilder(graph: graph, inputShapes: shapes)
+      var builder = try PlanBuilder(graph: imported, inputShapes: shapes)
       let plan = try builder.build()
       cache.withLock { cache in
         if cache[key] == nil { cache[key] = CachedPlan(plan: plan, arenas: []) }

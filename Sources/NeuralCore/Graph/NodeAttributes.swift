@@ -1,11 +1,11 @@
-/// Typed access to one ONNX node's attributes, with errors that name the node and operator.
+/// Typed access to one node's attributes, with errors that name the node and operator.
 struct NodeAttributes {
-  let node: ONNXNode
+  let node: Graph.Node
 
   /// A load-time error naming the node and its operator.
   func error(_ code: NeuralCoreError.Code = .unsupported, _ message: String) -> NeuralCoreError {
     let name = node.name.isEmpty ? (node.outputs.first { !$0.isEmpty } ?? "?") : node.name
-    return NeuralCoreError(code, "node '\(name)' (\(node.opType)): \(message)")
+    return NeuralCoreError(code, "node '\(name)' (\(node.operatorName)): \(message)")
   }
 
   /// Refuses any attribute outside `known`.
@@ -71,11 +71,12 @@ struct NodeAttributes {
     return text
   }
 
-  func tensor(_ name: String) throws(NeuralCoreError) -> ONNXTensor? {
-    guard let value = node.attribute(named: name) else { return nil }
-    guard case .tensor(let tensor) = value else {
-      throw error(.malformedFile, "attribute '\(name)' is not a tensor")
+  func tensor(_ name: String) throws(NeuralCoreError) -> Graph.Constant? {
+    switch node.attribute(named: name) {
+    case nil: return nil
+    case .tensor(let tensor): return tensor
+    case .unsupported(let kind): throw error(.unsupported, "attribute '\(name)' is \(kind)")
+    default: throw error(.malformedFile, "attribute '\(name)' is not a tensor")
     }
-    return tensor
   }
 }

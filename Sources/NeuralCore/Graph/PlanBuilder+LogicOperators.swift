@@ -15,10 +15,7 @@ extension PlanBuilder {
       try bind(node, .constant(.float(try Tensor(shape: shape, scalars: zeros))))
       return
     }
-    guard let fill = GraphConstant(value) else {
-      throw attributes.error(.unsupported, "value of a type without numbers")
-    }
-    switch fill {
+    switch value {
     case .float(let tensor):
       guard tensor.count == 1 else {
         throw attributes.error(.malformedFile, "value is not one element")

@@ -94,7 +94,7 @@ extension PlanBuilder {
       shapes.append(shape)
     }
     guard var shape = shapes.first else {
-      throw node.attributes.error(.missingValue, "\(node.source.opType) needs an input")
+      throw node.attributes.error(.missingValue, "\(node.source.operatorName) needs an input")
     }
     for other in shapes.dropFirst() {
       guard let combined = Elementwise.broadcastShape(shape, other) else {

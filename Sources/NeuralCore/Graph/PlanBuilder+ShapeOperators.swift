@@ -161,7 +161,7 @@ extension PlanBuilder {
     guard let target = try attributes.int("to") else {
       throw attributes.error(.malformedFile, "'to' is required")
     }
-    try cast(node, to: ONNXDataType(rawValue: Int32(clamping: target)))
+    try cast(node, to: ElementType(rawValue: Int32(clamping: target)))
   }
 
   /// CastLike: a cast to the element type of the second input.
@@ -181,12 +181,12 @@ extension PlanBuilder {
   /// an integer type rounds toward zero, and to bool gives 1 for every non-zero value (NaN
   /// included), both still held as floats.
   private mutating func cast(
-    _ node: ImportedGraph.Node, to type: ONNXDataType
+    _ node: ImportedGraph.Node, to type: ElementType
   ) throws(NeuralCoreError) {
     let attributes = node.attributes
     let isFloat = type == .float || type == .double
     let isInteger = [
-      ONNXDataType.int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64, .bool,
+      ElementType.int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64, .bool,
     ].contains(type)
     let input = try requiredValue(node, 0)
     switch input {

@@ -6,7 +6,7 @@ struct PlanBuilder {
   /// A value during planning.
   enum Value {
     case runtime(id: Int, shape: [Int])
-    case constant(GraphConstant)
+    case constant(Graph.Constant)
 
     var shape: [Int] {
       switch self {
@@ -85,7 +85,7 @@ struct PlanBuilder {
       inputBuffers: inputBuffers, outputs: outputs)
   }
 
-  static func floatTensor(_ constant: GraphConstant) throws(NeuralCoreError) -> Tensor {
+  static func floatTensor(_ constant: Graph.Constant) throws(NeuralCoreError) -> Tensor {
     switch constant {
     case .float(let tensor): return tensor
     case .integer(let values, let shape):

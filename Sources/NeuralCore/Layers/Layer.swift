@@ -34,20 +34,6 @@ extension Layer {
   }
 }
 
-extension Layer {
-  /// Returns a copy whose parameters come from a PyTorch checkpoint.
-  ///
-  /// - Parameter checkpoint: A state dict read from a `.pth` file.
-  /// - Returns: The layer with its parameters replaced.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` for a missing parameter, or
-  ///   `shapeMismatch` for a parameter of the wrong shape.
-  public func loading(_ checkpoint: StateDict) throws(NeuralCoreError) -> Self {
-    var parameters: [String: Tensor] = [:]
-    for entry in checkpoint.entries { parameters[entry.name] = entry.tensor }
-    return try loading(parameters)
-  }
-}
-
 /// Reading named parameters out of a state dictionary.
 enum ParameterLookup {
   /// The parameter `name`, checked against the expected shape (or element count when the

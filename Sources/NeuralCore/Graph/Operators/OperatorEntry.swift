@@ -14,7 +14,7 @@ struct OperatorEntry: Sendable {
     -> Bool
 
   /// Computes, while importing, the value of an operator that is a constant by definition.
-  typealias ConstantFolder = @Sendable (NodeAttributes) throws(NeuralCoreError) -> GraphConstant
+  typealias ConstantFolder = @Sendable (NodeAttributes) throws(NeuralCoreError) -> Graph.Constant
 
   /// The activation a node computes when it can be fused into a preceding convolution.
   typealias FusedActivation =

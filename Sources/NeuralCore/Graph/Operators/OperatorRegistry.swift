@@ -37,7 +37,7 @@ enum OperatorRegistry {
     domain.isEmpty ? "ai.onnx" : domain
   }
 
-  /// The entry that runs an ONNX node at an opset.
+  /// The entry that runs a node at an opset.
   ///
   /// - Parameters:
   ///   - node: The node, whose domain and operator are looked up.
@@ -45,10 +45,10 @@ enum OperatorRegistry {
   /// - Returns: The entry whose opsets include `opset`.
   /// - Throws: ``NeuralCoreError`` with code `unsupported` naming the operator and its domain
   ///   when no entry runs it, or the opsets that are run when `opset` is outside them.
-  static func entry(for node: ONNXNode, opset: Int?) throws(NeuralCoreError) -> OperatorEntry {
+  static func entry(for node: Graph.Node, opset: Int?) throws(NeuralCoreError) -> OperatorEntry {
     let attributes = NodeAttributes(node: node)
-    let key = Key(domain: node.domain, name: node.opType)
-    let described = "operator '\(node.opType)' of domain '\(displayDomain(key.domain))'"
+    let key = Key(domain: node.domain, name: node.operatorName)
+    let described = "operator '\(node.operatorName)' of domain '\(displayDomain(key.domain))'"
     guard let candidates = entries[key] else {
       throw attributes.error(.unsupported, "\(described) is not supported")
     }

@@ -1,0 +1,221 @@
+import Foundation
+public import NeuralCore
+
+/// A Core ML model file (`.mlmodel`) whose neural network this library runs: its image input
+/// with Core ML's preprocessing, its class labels, and the network lowered to the graph the ONNX
+/// importer builds.
+///
+/// ```swift
+/// let model = try CoreMLModel(contentsOfFile: "MobileNetV2.mlmodel")
+/// print(model.imageInput.width, model.imageInput.colorLayout, model.classLabels?.count ?? 0)
+/// ```
+///
+/// The network's input is the image's raw 0-255 samples, `[1, channels, height, width]` in the
+/// model's colour order; the graph applies `channelScale * pixel + bias` itself, as Core ML does.
+public struct CoreMLModel: Sendable {
+  /// The channel order an image input expects.
+  public enum ColorLayout: Sendable, Hashable {
+    /// Red, green, blue.
+    case rgb
+    /// Blue, green, red.
+    case bgr
+    /// One gray channel.
+    case grayscale
+  }
+
+  /// An image input and the preprocessing Core ML applies to it.
+  public struct ImageInput: Sendable, Hashable {
+    /// The input's name in the model.
+    public var name: String
+    /// The width the model takes.
+    public var width: Int
+    /// The height the model takes.
+    public var height: Int
+    /// The channel order.
+    public var colorLayout: ColorLayout
+    /// `channelScale`: every sample is multiplied by it first.
+    public var scale: Float
+    /// The bias added to each channel after scaling, in the model's channel order.
+    public var biases: [Float]
+  }
+
+  /// The image input.
+  public let imageInput: ImageInput
+  /// The class labels of a classifier, in output order (integer labels as text); `nil` for a
+  /// plain network.
+  public let classLabels: [String]?
+  /// The name of the output that holds one score per class (for a classifier) or the network's
+  /// output.
+  public let scoresOutput: String
+  /// Whether ``scoresOutput`` comes from a softmax layer, so it holds probabilities (many
+  /// converted classifiers end without one: their "probabilities" are logits).
+  public let scoresAreProbabilities: Bool
+  /// The network, lowered to ONNX nodes (opset 13).
+  package let graph: ONNXModel
+
+  /// The network input an ``InferenceSession`` made from this model takes: the image's raw
+  /// 0-255 samples, `[1, channels, height, width]` in the model's colour order.
+  public var inputName: String { graph.graph.inputs[0].name }
+
+  /// Reads a `.mlmodel` file (or the model of an `.mlpackage` folder).
+  ///
+  /// - Parameters:
+  ///   - path: The file's path.
+  ///   - limits: Bounds on file size, nesting and element counts.
+  /// - Throws: ``NeuralCoreError``: `io` when the file cannot be read, `malformedFile` for
+  ///   damaged protobuf or inconsistent layers, `limitExceeded` past a limit, `unsupported` for
+  ///   a model this library cannot run (naming why).
+  public init(contentsOfFile path: String, limits: ImportLimits = .default)
+    throws(NeuralCoreError)
+  {
+    var isDirectory: ObjCBool = false
+    var file = path
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      // An `.mlpackage` keeps its model description here (an ML Program's weights beside it).
+      file = (path as NSString).appendingPathComponent("Data/com.apple.CoreML/model.mlmodel")
+    }
+    try self.init(
+      serializedBytes: FileBytes.read(path: file, maximumBytes: limits.maximumFileBytes),
+      limits: limits)
+  }
+
+  /// Reads a serialized Core ML `Model` message.
+  ///
+  /// - Parameters:
+  ///   - bytes: The file's bytes.
+  ///   - limits: Bounds on size, nesting and element counts.
+  /// - Throws: ``NeuralCoreError`` as ``init(contentsOfFile:limits:)`` does.
+  public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
+    throws(NeuralCoreError)
+  {
+    try limits.checkFileSize(bytes.count, of: "model")
+    let model = try CoreMLMessage(
+      ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth))
+    let network = try Self.network(of: model)
+    guard let description = try model.message(2) else {
+      throw NeuralCoreError(.malformedFile, "Core ML model has no description")
+    }
+    let input = try Self.imageInput(description, preprocessing: network.message.messages(2))
+    var lowering = CoreMLNetworkLowering(limits: limits)
+    let pixels = input.name + "__pixels"
+    try lowering.preprocess(
+      pixels: pixels, output: input.name, scale: input.scale, biases: input.biases)
+    let layers = try network.message.messages(1)
+    guard !layers.isEmpty else {
+      throw NeuralCoreError(.malformedFile, "Core ML network has no layers")
+    }
+    for layer in layers { try lowering.lower(layer) }
+    let labels = network.isClassifier ? try Self.labels(network.message) : nil
+    let scores = Self.scoresOutput(
+      description, network: network, lastOutput: layers.last?.strings(3).first ?? "")
+    self.imageInput = input
+    self.classLabels = labels
+    self.scoresOutput = scores
+    let producer = layers.last { $0.strings(3).first == scores }
+    self.scoresAreProbabilities = producer?.oneOf([175, 950]) != nil
+    let channels = input.colorLayout == .grayscale ? 1 : 3
+    let inputType = ONNXValueType.tensor(
+      elementType: .float,
+      shape: [1, channels, input.height, input.width].map { ONNXDimension.value($0) })
+    self.graph = ONNXModel(
+      irVersion: 8, opsetImports: [ONNXOperatorSetID(domain: "", version: 13)],
+      producerName: "Core ML", producerVersion: "", domain: "", modelVersion: 0,
+      graph: ONNXGraph(
+        name: "coreml", nodes: lowering.nodes, initializers: lowering.initializers,
+        inputs: [ONNXValueInfo(name: pixels, type: inputType)],
+        outputs: [ONNXValueInfo(name: scores, type: nil)], valueInfo: []))
+  }
+
+  /// The `NeuralNetwork` or `NeuralNetworkClassifier` inside the model, or the reason there
+  /// is none this library can run.
+  private static func network(of model: CoreMLMessage) throws(NeuralCoreError)
+    -> (message: CoreMLMessage, isClassifier: Bool)
+  {
+    if let classifier = try model.message(403) { return (classifier, true) }
+    if let plain = try model.message(500) { return (plain, false) }
+    if model.has(303) {
+      throw NeuralCoreError(.unsupported, "Core ML neural network regressors are not run yet")
+    }
+    // A pipeline classifier or regressor wraps a `Pipeline` (field 1); field 202 is one.
+    var pipeline = try model.message(202)
+    for wrapper in [200, 201] where pipeline == nil {
+      pipeline = try model.message(wrapper)?.message(1)
+    }
+    if let pipeline {
+      if try pipeline.messages(1).first?.has(2002) == true {
+        throw NeuralCoreError(
+          .unsupported,
+          "this is a Create ML image classifier: its first model is Apple's Vision feature print, "
+            + "whose weights ship with Apple's operating systems and are not in the file, so it "
+            + "cannot run anywhere else; retrain the classifier on a backbone you can export "
+            + "(to ONNX, say)")
+      }
+      throw NeuralCoreError(.unsupported, "Core ML pipelines are not run yet")
+    }
+    if model.has(502) {
+      throw NeuralCoreError(
+        .unsupported,
+        "this is an ML Program (a MIL program), which this library does not run; convert the "
+          + "model with convert_to=\"neuralnetwork\" or export it to ONNX")
+    }
+    throw NeuralCoreError(.unsupported, "this Core ML model holds no neural network")
+  }
+
+  private static func imageInput(
+    _ description: CoreMLMessage, preprocessing: [CoreMLMessage]
+  ) throws(NeuralCoreError) -> ImageInput {
+    for feature in try description.messages(1) {
+      guard let type = try feature.message(3), let image = try type.message(4) else { continue }
+      let name = feature.string(1)
+      let width = Int(image.integer(1))
+      let height = Int(image.integer(2))
+      guard (1...65_536).contains(width), (1...65_536).contains(height) else {
+        throw NeuralCoreError(
+          .malformedFile, "Core ML image input '\(name)' is \(width)x\(height)")
+      }
+      let layout: ColorLayout
+      switch image.integer(3) {
+      case 10: layout = .grayscale
+      case 20: layout = .rgb
+      case 30: layout = .bgr
+      case let other:
+        throw NeuralCoreError(
+          .unsupported, "Core ML image input '\(name)' has colour space \(other)")
+      }
+      let scaler = try preprocessing.first { $0.string(1) == name || $0.string(1).isEmpty }
+        .flatMap { preprocessing throws(NeuralCoreError) in try preprocessing.message(10) }
+      let scale = scaler.map { $0.has(10) ? $0.float(10) : 1 } ?? 1
+      let biases: [Float] =
+        switch layout {
+        case .grayscale: [scaler?.float(30) ?? 0]
+        case .rgb: [scaler?.float(22) ?? 0, scaler?.float(21) ?? 0, scaler?.float(20) ?? 0]
+        case .bgr: [scaler?.float(20) ?? 0, scaler?.float(21) ?? 0, scaler?.float(22) ?? 0]
+        }
+      return ImageInput(
+        name: name, width: width, height: height, colorLayout: layout, scale: scale,
+        biases: biases)
+    }
+    throw NeuralCoreError(
+      .unsupported, "this Core ML model has no image input; only image classifiers are run")
+  }
+
+  private static func labels(_ classifier: CoreMLMessage) throws(NeuralCoreError) -> [String] {
+    if let strings = try classifier.message(100) { return strings.strings(1) }
+    if let integers = try classifier.message(101) {
+      return try integers.integers(1).map(String.init)
+    }
+    throw NeuralCoreError(.malformedFile, "Core ML classifier has no class labels")
+  }
+
+  private static func scoresOutput(
+    _ description: CoreMLMessage, network: (message: CoreMLMessage, isClassifier: Bool),
+    lastOutput: String
+  ) -> String {
+    let named = network.message.string(200)
+    if !named.isEmpty { return named }
+    let probabilities = description.string(12)
+    return network.isClassifier && !probabilities.isEmpty ? probabilities : lastOutput
+  }
+}

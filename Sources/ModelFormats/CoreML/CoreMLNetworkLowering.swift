@@ -1,0 +1,353 @@
+import NeuralCore
+
+/// Lowers the layers of a Core ML `NeuralNetwork` (or `NeuralNetworkClassifier`) to ONNX nodes,
+/// so the ONNX importer's checks, fusions and kernels run Core ML models too.
+///
+/// Blobs keep their Core ML names; Core ML's channel-first blobs become NCHW tensors with batch
+/// 1. Every layer kind it does not lower is an `unsupported` error that names the layer.
+struct CoreMLNetworkLowering {
+  let limits: ImportLimits
+  var nodes: [ONNXNode] = []
+  var initializers: [ONNXTensor] = []
+
+  /// The `NeuralNetworkLayer` one-of field numbers this importer knows, named for messages.
+  static let layerKinds: [Int: String] = [
+    100: "convolution", 120: "pooling", 130: "activation", 140: "innerProduct",
+    160: "batchnorm", 170: "l2normalize", 175: "softmax", 180: "lrn", 190: "crop",
+    200: "padding", 210: "upsample", 220: "unary", 230: "add", 231: "multiply", 240: "average",
+    245: "scale", 250: "bias", 260: "max", 261: "min", 290: "loadConstant", 300: "reshape",
+    301: "flatten", 310: "permute", 320: "concat", 660: "clip", 870: "minBroadcastable",
+    875: "maxBroadcastable", 880: "addBroadcastable", 885: "powBroadcastable",
+    890: "divideBroadcastable", 900: "multiplyBroadcastable", 905: "subtractBroadcastable",
+    950: "softmaxND", 980: "concatND", 985: "transpose", 1070: "loadConstantND",
+    1120: "squeeze", 1125: "expandDims", 1130: "flattenTo2D", 1140: "reshapeStatic",
+    1260: "reduceMax", 1270: "reduceSum", 1280: "reduceMean",
+  ]
+  private static let layerKindNumbers = layerKinds.keys.sorted()
+  /// The layers that take no input.
+  private static let constantKinds: Set<Int> = [290, 1070]
+
+  init(limits: ImportLimits) {
+    self.limits = limits
+  }
+
+  /// Lowers one `NeuralNetworkLayer`.
+  mutating func lower(_ layer: CoreMLMessage) throws(NeuralCoreError) {
+    let name = layer.string(1)
+    let inputs = layer.strings(2)
+    let outputs = layer.strings(3)
+    let kind = layer.oneOf(Self.layerKindNumbers)
+    let takesInputs = !Self.constantKinds.contains(kind ?? 0)
+    guard inputs.isEmpty != takesInputs, outputs.count == 1 else {
+      throw NeuralCoreError(
+        .malformedFile,
+        "Core ML layer '\(name)' has \(inputs.count) inputs and \(outputs.count) outputs")
+    }
+    guard let kind, let params = try layer.message(kind) else {
+      throw NeuralCoreError(
+        .unsupported, "Core ML layer '\(name)' is of a kind this importer does not run")
+    }
+    let context = Context(name: name, inputs: inputs, output: outputs[0])
+    if try lowerArithmetic(kind, params, context) { return }
+    if try lowerLayout(kind, params, context) { return }
+    switch kind {
+    case 100: try convolution(params, context)
+    case 120: try pooling(params, context)
+    case 130: try activation(params, context)
+    case 140: try innerProduct(params, context)
+    case 175: add("Softmax", context, [.init(name: "axis", value: .int(1))])
+    case 950:
+      add("Softmax", context, [.init(name: "axis", value: .int(params.integer(1)))])
+    default:
+      throw NeuralCoreError(
+        .unsupported,
+        "Core ML layer '\(name)' is a \(Self.layerKinds[kind] ?? "?") layer, which this importer "
+          + "does not run")
+    }
+  }
+
+  /// The scale and per-channel bias Core ML applies to an image input, as nodes from
+  /// `pixels` (raw 0-255 values in the model's colour order) to `output`.
+  mutating func preprocess(
+    pixels: String, output: String, scale: Float, biases: [Float]
+  ) throws(NeuralCoreError) {
+    let scaled = output + "__scaled"
+    let scaleName = try constant(output + "__scale", [scale], shape: [])
+    let biasName = try constant(output + "__bias", biases, shape: [1, biases.count, 1, 1])
+    nodes.append(node("Mul", output + "__scale_node", [pixels, scaleName], scaled))
+    nodes.append(node("Add", output + "__bias_node", [scaled, biasName], output))
+  }
+
+  // MARK: - Layers
+
+  struct Context {
+    var name: String
+    var inputs: [String]
+    var output: String
+  }
+
+  private mutating func convolution(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+    let transposed = p.integer(60) != 0
+    let outputChannels = Int(p.integer(1))
+    let kernelChannels = Int(p.integer(2))
+    let groups = max(1, Int(p.integer(10)))
+    let kernel = try sizes(p.integers(20), default: 3, c)
+    let strides = try sizes(p.integers(30), default: 1, c)
+    let dilations = transposed ? [1, 1] : try sizes(p.integers(40), default: 1, c)
+    // Convolution: [out, in / groups, kh, kw]; deconvolution: [in, out / groups, kh, kw].
+    let shape =
+      transposed
+      ? [kernelChannels, outputChannels / groups, kernel[0], kernel[1]]
+      : [outputChannels, kernelChannels, kernel[0], kernel[1]]
+    guard !transposed || outputChannels % groups == 0 else {
+      throw NeuralCoreError(
+        .malformedFile,
+        "Core ML layer '\(c.name)' has \(outputChannels) output channels in \(groups) groups")
+    }
+    let count = try elementCount(shape, c)
+    guard let weightMessage = try p.message(90) else {
+      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has no weights")
+    }
+    let weights = try CoreMLWeights.values(
+      weightMessage, count: count, channels: shape[0], what: "layer '\(c.name)' weights")
+    var inputs = [c.inputs[0], try constant(c.name + "__weights", weights, shape: shape)]
+    if p.integer(70) != 0, let biasMessage = try p.message(91) {
+      let bias = try CoreMLWeights.values(
+        biasMessage, count: outputChannels, what: "layer '\(c.name)' bias")
+      inputs.append(try constant(c.name + "__bias", bias, shape: [outputChannels]))
+    }
+    var attributes: [ONNXAttribute] = [
+      .init(name: "kernel_shape", value: .ints(kernel.map(Int64.init))),
+      .init(name: "strides", value: .ints(strides.map(Int64.init))),
+      .init(name: "dilations", value: .ints(dilations.map(Int64.init))),
+      .init(name: "group", value: .int(Int64(groups))),
+    ]
+    attributes += try padding(valid: p.message(50), same: p.message(51), c)
+    let outputShape = try p.integers(100)
+    if transposed && !outputShape.isEmpty {
+      // Converters write the padding amounts and the size they give: the amounts place the
+      // output, the size ends it.
+      let size = try sizes(outputShape, default: 1, c)
+      attributes.append(.init(name: "output_shape", value: .ints(size.map(Int64.init))))
+    }
+    nodes.append(node(transposed ? "ConvTranspose" : "Conv", c.name, inputs, c.output, attributes))
+  }
+
+  private mutating func pooling(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+    let type = p.integer(1)
+    guard type == 0 || type == 1 else {
+      throw NeuralCoreError(.unsupported, "Core ML layer '\(c.name)': L2 pooling is not run yet")
+    }
+    if p.integer(60) != 0 {
+      add(type == 0 ? "GlobalMaxPool" : "GlobalAveragePool", c, [])
+      return
+    }
+    let kernel = try sizes(p.integers(10), default: 3, c)
+    let strides = try sizes(p.integers(20), default: 1, c)
+    var attributes: [ONNXAttribute] = [
+      .init(name: "kernel_shape", value: .ints(kernel.map(Int64.init))),
+      .init(name: "strides", value: .ints(strides.map(Int64.init))),
+    ]
+    if let complete = try p.message(32) {
+      // includeLastPixel: symmetric padding and a last window that may run past the edge.
+      let amounts = try sizes(complete.integers(10), default: 0, c)
+      attributes.append(
+        .init(
+          name: "pads",
+          value: .ints([amounts[0], amounts[1], amounts[0], amounts[1]].map(Int64.init))))
+      attributes.append(.init(name: "ceil_mode", value: .int(1)))
+    } else {
+      attributes += try padding(valid: p.message(30), same: p.message(31), c)
+    }
+    if type == 1 {
+      attributes.append(.init(name: "count_include_pad", value: .int(p.integer(50) != 0 ? 0 : 1)))
+    }
+    add(type == 0 ? "MaxPool" : "AveragePool", c, attributes)
+  }
+
+  private mutating func activation(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+    let kinds = [5, 10, 15, 20, 25, 30, 31, 40, 41, 50, 60, 70, 71]
+    guard let kind = p.oneOf(kinds), let params = try p.message(kind) else {
+      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' names no activation")
+    }
+    let alpha = params.float(1)
+    let beta = params.float(2)
+    switch kind {
+    case 10: add("Relu", c, [])
+    case 15: add("LeakyRelu", c, [.init(name: "alpha", value: .float(alpha))])
+    case 20: add("ThresholdedRelu", c, [.init(name: "alpha", value: .float(alpha))])
+    case 30: add("Tanh", c, [])
+    case 40: add("Sigmoid", c, [])
+    case 41:
+      add(
+        "HardSigmoid", c,
+        [.init(name: "alpha", value: .float(alpha)), .init(name: "beta", value: .float(beta))])
+    case 50: add("Elu", c, [.init(name: "alpha", value: .float(alpha))])
+    case 60: add("Softsign", c, [])
+    case 70: add("Softplus", c, [])
+    case 25:
+      let slope = try perChannel(params.message(1), c, "PReLU alpha")
+      nodes.append(node("PRelu", c.name, [c.inputs[0], slope], c.output))
+    case 31:
+      // alpha * tanh(beta * x)
+      let b = try constant(c.name + "__beta", [beta], shape: [])
+      let inner = try scaled(c.inputs[0], by: b, c)
+      let tanh = c.output + "__tanh"
+      nodes.append(node("Tanh", c.name + "__tanh", [inner], tanh))
+      let a = try constant(c.name + "__alpha", [alpha], shape: [])
+      nodes.append(node("Mul", c.name, [tanh, a], c.output))
+    case 71:
+      // alpha_c * log(1 + exp(beta_c * x))
+      let betas = try perChannel(params.message(2), c, "parametric softplus beta")
+      let inner = try scaled(c.inputs[0], by: betas, c)
+      let softplus = c.output + "__softplus"
+      nodes.append(node("Softplus", c.name + "__softplus", [inner], softplus))
+      let alphas = try perChannel(params.message(1), c, "parametric softplus alpha")
+      nodes.append(node("Mul", c.name, [softplus, alphas], c.output))
+    case 5:
+      // alpha * x + beta
+      let scaled = c.output + "__scaled"
+      let a = try constant(c.name + "__alpha", [alpha], shape: [])
+      let b = try constant(c.name + "__beta", [beta], shape: [])
+      nodes.append(node("Mul", c.name + "__mul", [c.inputs[0], a], scaled))
+      nodes.append(node("Add", c.name, [scaled, b], c.output))
+    default:
+      throw NeuralCoreError(
+        .unsupported, "Core ML layer '\(c.name)': this activation kind is not run yet")
+    }
+  }
+
+  private mutating func innerProduct(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+    let inputChannels = Int(p.integer(1))
+    let outputChannels = Int(p.integer(2))
+    let count = try elementCount([outputChannels, inputChannels], c)
+    guard let weightMessage = try p.message(20) else {
+      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has no weights")
+    }
+    let weights = try CoreMLWeights.values(
+      weightMessage, count: count, channels: outputChannels, what: "layer '\(c.name)' weights")
+    let flat = c.output + "__flat"
+    nodes.append(
+      node(
+        "Flatten", c.name + "__flatten", [c.inputs[0]], flat, [.init(name: "axis", value: .int(1))])
+    )
+    var inputs = [
+      flat, try constant(c.name + "__weights", weights, shape: [outputChannels, inputChannels]),
+    ]
+    if p.integer(10) != 0, let biasMessage = try p.message(21) {
+      let bias = try CoreMLWeights.values(
+        biasMessage, count: outputChannels, what: "layer '\(c.name)' bias")
+      inputs.append(try constant(c.name + "__bias", bias, shape: [outputChannels]))
+    }
+    nodes.append(node("Gemm", c.name, inputs, c.output, [.init(name: "transB", value: .int(1))]))
+  }
+
+  // MARK: - Helpers
+
+  /// An int64 constant of one dimension; returns its name.
+  mutating func integerConstant(_ name: String, _ values: [Int64]) throws(NeuralCoreError) -> String
+  {
+    initializers.append(
+      ONNXTensor(name: name, dataType: .int64, value: .integer(values, shape: [values.count])))
+    return name
+  }
+
+  /// `input * factor` as a new blob; returns its name.
+  mutating func scaled(_ input: String, by factor: String, _ c: Context)
+    throws(NeuralCoreError) -> String
+  {
+    let output = c.output + "__times_" + factor
+    nodes.append(node("Mul", c.name + "__times_" + factor, [input, factor], output))
+    return output
+  }
+
+  /// A parameter with one value for all channels or one per channel, as a constant that
+  /// broadcasts over `[N, C, H, W]`; returns its name.
+  mutating func perChannel(_ message: CoreMLMessage?, _ c: Context, _ what: String)
+    throws(NeuralCoreError) -> String
+  {
+    guard let message, let count = try CoreMLWeights.storedCount(message), count > 0 else {
+      throw NeuralCoreError(
+        .malformedFile, "Core ML layer '\(c.name)': the \(what) values are missing or quantized")
+    }
+    let values = try CoreMLWeights.values(message, count: count, what: "layer '\(c.name)' \(what)")
+    let name = c.name + "__" + what.split(separator: " ").joined(separator: "_")
+    return try constant(name, values, shape: count == 1 ? [] : [1, count, 1, 1])
+  }
+
+  /// `valid` (explicit border amounts, height first) or `same` padding as ONNX attributes.
+  func padding(valid: CoreMLMessage?, same: CoreMLMessage?, _ c: Context)
+    throws(NeuralCoreError) -> [ONNXAttribute]
+  {
+    if let same {
+      let mode = same.integer(1) == 1 ? "SAME_LOWER" : "SAME_UPPER"
+      return [.init(name: "auto_pad", value: .string(mode))]
+    }
+    // Valid padding: its amounts, or none when it lists no axes.
+    guard let amounts = try valid?.message(1), amounts.has(10) else { return [] }
+    let values = try borderAmounts(amounts, c)
+    return [.init(name: "pads", value: .ints(values))]
+  }
+
+  /// A `BorderAmounts` message as `[top, left, bottom, right]`.
+  func borderAmounts(_ message: CoreMLMessage?, _ c: Context)
+    throws(NeuralCoreError) -> [Int64]
+  {
+    let edges = try message?.messages(10) ?? []
+    guard edges.count == 2 else {
+      throw NeuralCoreError(
+        .malformedFile, "Core ML layer '\(c.name)' gives border amounts for \(edges.count) axes")
+    }
+    let values = [
+      edges[0].integer(1), edges[1].integer(1), edges[0].integer(2), edges[1].integer(2),
+    ]
+    guard values.allSatisfy({ (0...65_536).contains($0) }) else {
+      throw NeuralCoreError(
+        .malformedFile, "Core ML layer '\(c.name)' has border amounts \(values)")
+    }
+    return values
+  }
+
+  /// Two spatial sizes (height, width), or the default for both when the list is empty.
+  func sizes(_ values: [Int64], default value: Int, _ c: Context)
+    throws(NeuralCoreError) -> [Int]
+  {
+    if values.isEmpty { return [value, value] }
+    guard values.count == 2, values.allSatisfy({ (0...65_536).contains($0) }) else {
+      throw NeuralCoreError(
+        .malformedFile, "Core ML layer '\(c.name)' has spatial sizes \(values)")
+    }
+    return values.map { Int($0) }
+  }
+
+  /// The product of `dimensions` (each at least 1), checked against the element limit.
+  func elementCount(_ dimensions: [Int], _ c: Context) throws(NeuralCoreError) -> Int {
+    guard dimensions.allSatisfy({ $0 > 0 }) else {
+      throw NeuralCoreError(
+        .malformedFile, "Core ML layer '\(c.name)' has weight dimensions \(dimensions)")
+    }
+    return try limits.checkedElementCount(of: dimensions, name: "\(c.name) weights")
+  }
+
+  mutating func constant(_ name: String, _ values: [Float], shape: [Int])
+    throws(NeuralCoreError) -> String
+  {
+    initializers.append(
+      ONNXTensor(
+        name: name, dataType: .float, value: .float(try Tensor(shape: shape, scalars: values))))
+    return name
+  }
+
+  mutating func add(_ op: String, _ c: Context, _ attributes: [ONNXAttribute]) {
+    nodes.append(node(op, c.name, c.inputs, c.output, attributes))
+  }
+
+  func node(
+    _ op: String, _ name: String, _ inputs: [String], _ output: String,
+    _ attributes: [ONNXAttribute] = []
+  ) -> ONNXNode {
+    ONNXNode(
+      name: name, opType: op, domain: "", inputs: inputs, outputs: [output],
+      attributes: attributes)
+  }
+}

@@ -1,0 +1,101 @@
+public import NeuralCore
+
+extension Graph {
+  /// The network of a parsed ONNX model, as the engine runs it.
+  ///
+  /// - Parameter model: The parsed model.
+  /// - Throws: ``NeuralCoreError`` with code `unsupported` for an initializer whose element type
+  ///   has no numbers (strings).
+  public init(_ model: ONNXModel) throws(NeuralCoreError) {
+    var constants: [String: Constant] = [:]
+    for initializer in model.graph.initializers {
+      guard let constant = Constant(initializer) else {
+        throw NeuralCoreError(
+          .unsupported, "initializer '\(initializer.name)' has element type \(initializer.dataType)"
+        )
+      }
+      constants[initializer.name] = constant
+    }
+    var opsets: [String: Int] = [:]
+    // The first import of a domain counts, as ONNX Runtime reads them.
+    for opset in model.opsetImports.reversed() {
+      opsets[opset.domain == "ai.onnx" ? "" : opset.domain] = Int(clamping: opset.version)
+    }
+    self.init(
+      nodes: model.graph.nodes.map(Node.init), constants: constants,
+      inputs: model.graph.inputs.map(TensorDescription.init),
+      outputs: model.graph.outputs.map(TensorDescription.init), opsetImports: opsets)
+  }
+}
+
+extension Graph.Node {
+  /// The node of an ONNX node.
+  init(_ node: ONNXNode) {
+    self.init(
+      name: node.name, domain: node.domain, operatorName: node.opType, inputs: node.inputs,
+      outputs: node.outputs,
+      attributes: node.attributes.map { Graph.Attribute(name: $0.name, value: .init($0.value)) })
+  }
+}
+
+extension Graph.Attribute.Value {
+  /// The value of an ONNX attribute; subgraphs and tensors without numbers are described only.
+  init(_ value: ONNXAttributeValue) {
+    switch value {
+    case .float(let number): self = .float(number)
+    case .int(let integer): self = .int(integer)
+    case .string(let text): self = .string(text)
+    case .floats(let numbers): self = .floats(numbers)
+    case .ints(let integers): self = .ints(integers)
+    case .strings(let texts): self = .strings(texts)
+    case .tensor(let tensor):
+      if let constant = Graph.Constant(tensor) {
+        self = .tensor(constant)
+      } else {
+        self = .unsupported("a tensor of element type \(tensor.dataType)")
+      }
+    case .graph: self = .unsupported("a graph")
+    case .tensors: self = .unsupported("a list of tensors")
+    case .graphs: self = .unsupported("a list of graphs")
+    case .unread(let type): self = .unsupported("an attribute of type \(type)")
+    }
+  }
+}
+
+extension Graph.Constant {
+  /// Converts an ONNX tensor, or returns `nil` for element types that have no numeric value.
+  init?(_ tensor: ONNXTensor) {
+    switch tensor.value {
+    case .float(let value):
+      self = .float(value)
+    case .double(let values, let shape):
+      guard let value = try? Tensor(shape: shape, scalars: values.map { Float($0) }) else {
+        return nil
+      }
+      self = .float(value)
+    case .integer(let values, let shape):
+      self = .integer(values, shape: shape)
+    case .bool(let values, let shape):
+      self = .integer(values.map { $0 ? 1 : 0 }, shape: shape)
+    case .string:
+      return nil
+    }
+  }
+}
+
+extension TensorDescription {
+  /// The description of an ONNX value: its name, and its shape when it is a tensor of known
+  /// rank (symbolic and unknown dimensions are open).
+  init(_ info: ONNXValueInfo) {
+    guard case .tensor(_, let dimensions)? = info.type, let dimensions else {
+      self.init(name: info.name, shape: nil)
+      return
+    }
+    self.init(
+      name: info.name,
+      shape: dimensions.map { dimension in
+        if case .value(let size) = dimension, size >= 0 { return size }
+        return nil
+      })
+  }
+}

@@ -1,0 +1,74 @@
+public import NeuralCore
+
+extension ONNXModel {
+  /// Parses an ONNX model file (a serialized `ModelProto`).
+  ///
+  /// - Parameters:
+  ///   - path: The `.onnx` file's path.
+  ///   - limits: Bounds on file size, tensor rank and element count, and nesting.
+  /// - Throws: ``NeuralCoreError``: `io` when the file cannot be read, `malformedFile` for damaged
+  ///   protobuf or external data outside the model's folder, `limitExceeded` past a limit,
+  ///   `unsupported` for an element type this library cannot decode.
+  ///
+  /// Tensors stored as external data (models past protobuf's 2 GB) are read from the files their
+  /// `location` names, relative to the model's folder.
+  public init(contentsOfFile path: String, limits: ImportLimits = .default)
+    throws(NeuralCoreError)
+  {
+    let bytes = try FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes)
+    let externalData = ONNXExternalData(modelPath: path, limits: limits)
+    self = try Self.decode(bytes, limits: limits, externalData: externalData)
+  }
+
+  /// Parses a serialized ONNX `ModelProto`.
+  ///
+  /// - Parameters:
+  ///   - bytes: The serialized model.
+  ///   - limits: Bounds on size, tensor rank and element count, and nesting.
+  /// - Throws: ``NeuralCoreError``: `malformedFile` for damaged protobuf, `limitExceeded` past a
+  ///   limit, `unsupported` for external data (use ``init(contentsOfFile:limits:)``) or an
+  ///   element type this library cannot decode.
+  public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
+    throws(NeuralCoreError)
+  {
+    self = try Self.decode(bytes, limits: limits, externalData: nil)
+  }
+
+  private static func decode(
+    _ bytes: [UInt8], limits: ImportLimits, externalData: ONNXExternalData?
+  ) throws(NeuralCoreError) -> ONNXModel {
+    try limits.checkFileSize(bytes.count, of: "model")
+    var reader = ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth)
+    return try ONNXProtoDecoder(limits: limits, externalData: externalData).model(&reader)
+  }
+}
+
+extension ONNXTensor {
+  /// Parses a file holding one serialized `TensorProto`, such as an ONNX test's `input_0.pb`.
+  ///
+  /// - Parameters:
+  ///   - path: The `.pb` file's path.
+  ///   - limits: Bounds on file size, rank and element count.
+  /// - Throws: ``NeuralCoreError``: `io`, `malformedFile`, `limitExceeded` or `unsupported`, as
+  ///   for ``ONNXModel/init(contentsOfFile:limits:)``.
+  package init(contentsOfFile path: String, limits: ImportLimits = .default)
+    throws(NeuralCoreError)
+  {
+    let bytes = try FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes)
+    try self.init(serializedBytes: bytes, limits: limits)
+  }
+
+  /// Parses one serialized `TensorProto`.
+  ///
+  /// - Parameters:
+  ///   - bytes: The serialized tensor.
+  ///   - limits: Bounds on size, rank and element count.
+  /// - Throws: ``NeuralCoreError``: `malformedFile`, `limitExceeded` or `unsupported`.
+  package init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
+    throws(NeuralCoreError)
+  {
+    try limits.checkFileSize(bytes.count, of: "tensor")
+    var reader = ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth)
+    self = try ONNXProtoDecoder(limits: limits).tensor(&reader)
+  }
+}

@@ -1,0 +1,100 @@
+public import NeuralCore
+
+/// An ordered collection of named tensors loaded from a PyTorch checkpoint (`.pth`).
+///
+/// Load one with ``init(contentsOfFile:limits:)``; both checkpoint layouts are read: the zip
+/// layout of `torch.save` since PyTorch 1.6 (stored, uncompressed entries) and the legacy layout.
+/// Every tensor is converted to float32; ``Entry/elementType`` tells what the checkpoint stored.
+public struct StateDict: Sendable, Hashable {
+  /// The element types a checkpoint's storages can have.
+  public enum ElementType: String, Sendable, Hashable {
+    /// `torch.float32`.
+    case float32
+    /// `torch.float64`, rounded to float32 on load.
+    case float64
+    /// `torch.float16`, widened exactly.
+    case float16
+    /// `torch.bfloat16`, widened exactly.
+    case bfloat16
+    /// `torch.int64`, such as BatchNorm's `num_batches_tracked`; exact up to 2^24.
+    case int64
+    /// `torch.int32`.
+    case int32
+    /// `torch.int16`.
+    case int16
+    /// `torch.int8`.
+    case int8
+    /// `torch.uint8`.
+    case uint8
+    /// `torch.bool`, as 0 and 1.
+    case bool
+  }
+
+  /// One named tensor.
+  public struct Entry: Sendable, Hashable {
+    /// The parameter or buffer name, such as `_conv_stem.weight`.
+    public var name: String
+    /// The values as float32, in the checkpoint's shape.
+    public var tensor: Tensor
+    /// The element type the checkpoint stored.
+    public var elementType: ElementType
+
+    /// Creates an entry.
+    ///
+    /// - Parameters:
+    ///   - name: The parameter or buffer name.
+    ///   - tensor: The values.
+    ///   - elementType: The element type the checkpoint stored.
+    public init(name: String, tensor: Tensor, elementType: ElementType) {
+      self.name = name
+      self.tensor = tensor
+      self.elementType = elementType
+    }
+  }
+
+  /// The entries in checkpoint order.
+  public private(set) var entries: [Entry]
+  private var indexByName: [String: Int]
+
+  /// Creates a state dict from entries; a later entry replaces an earlier one of the same name.
+  ///
+  /// - Parameter entries: The named tensors in order.
+  public init(entries: [Entry]) {
+    self.entries = []
+    self.indexByName = [:]
+    for entry in entries {
+      if let index = indexByName[entry.name] {
+        self.entries[index] = entry
+      } else {
+        indexByName[entry.name] = self.entries.count
+        self.entries.append(entry)
+      }
+    }
+  }
+
+  /// The names in checkpoint order.
+  public var names: [String] { entries.map(\.name) }
+
+  /// The number of entries.
+  public var count: Int { entries.count }
+
+  /// The tensor with the given name.
+  ///
+  /// - Parameter name: The parameter or buffer name.
+  /// - Returns: The tensor, or `nil` when the checkpoint has no such entry.
+  public subscript(name: String) -> Tensor? {
+    indexByName[name].map { entries[$0].tensor }
+  }
+
+  /// The tensor with the given name, or an error naming it.
+  ///
+  /// - Parameter name: The parameter or buffer name.
+  /// - Returns: The tensor.
+  /// - Throws: ``NeuralCoreError`` with code `missingValue` when there is no such entry.
+  public func tensor(named name: String) throws(NeuralCoreError) -> Tensor {
+    guard let tensor = self[name] else {
+      throw NeuralCoreError(.missingValue, "the state dict has no entry '\(name)'")
+    }
+    return tensor
+  }
+}

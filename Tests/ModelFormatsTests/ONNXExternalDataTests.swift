@@ -1,0 +1,98 @@
+import Foundation
+import ModelFormats
+import NeuralCore
+import Testing
+
+/// Models whose weights live beside the `.onnx` file (ONNX external data).
+///
+/// Exporters write them for models past protobuf's 2 GB. The whole-model check is the zoo's `vit_h_14` (one file per
+/// tensor) and `regnet_y_128gf` (one file with offsets) in ``TorchvisionZooTests``.
+@Suite struct ONNXExternalDataTests {
+  /// A [2, 2] float initializer `w` whose external data entries are `entries`.
+  static func model(_ entries: [(String, String)]) -> [UInt8] {
+    ONNXFixture.model { tensor in
+      tensor.int(1, 2)
+      tensor.int(1, 2)
+      tensor.int(2, 1)
+      tensor.string(8, "w")
+      for (key, value) in entries {
+        tensor.message(13) {
+          $0.string(1, key)
+          $0.string(2, value)
+        }
+      }
+      tensor.int(14, 1)
+    }
+  }
+
+  static let weights: [UInt8] = [Float(1), 2, 3, 4].flatMap { value in
+    (0..<4).map { UInt8(truncatingIfNeeded: value.bitPattern >> (8 * $0)) }
+  }
+
+  /// Writes the model and `weights.bin` (8 bytes of padding, then the weights) into a new folder.
+  static func write(_ entries: [(String, String)]) throws -> String {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("onnx-external-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try Data([UInt8](repeating: 0xEE, count: 8) + weights).write(
+      to: directory.appendingPathComponent("weights.bin"))
+    let path = directory.appendingPathComponent("model.onnx").path
+    try Data(model(entries)).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func readsTensorsAtTheirOffsetBesideTheModel() throws {
+    let path = try Self.write([("location", "weights.bin"), ("offset", "8"), ("length", "16")])
+    let model = try ONNXModel(contentsOfFile: path)
+    #expect(
+      try model.graph.initializer(named: "w")?.floatTensor()
+        == Tensor(shape: [2, 2], scalars: [1, 2, 3, 4]))
+    // Without a length the tensor's own size is read.
+    let unsized = try ONNXModel(
+      contentsOfFile: try Self.write([("location", "weights.bin"), ("offset", "8")]))
+    #expect(try unsized.graph.initializer(named: "w")?.floatTensor().scalars == [1, 2, 3, 4])
+  }
+
+  @Test func refusesLocationsOutsideTheModelsFolder() throws {
+    for location in ["/etc/passwd", "../weights.bin", "a/../../weights.bin", "", "sub//w"] {
+      let path = try Self.write([("location", location)])
+      expectNeuralCoreError(.malformedFile, location) { _ = try ONNXModel(contentsOfFile: path) }
+    }
+    let missing = try Self.write([("location", "absent.bin")])
+    expectNeuralCoreError(.io) { _ = try ONNXModel(contentsOfFile: missing) }
+  }
+
+  @Test func refusesRangesThatDoNotFit() throws {
+    let cases: [([(String, String)], NeuralCoreError.Code)] = [
+      ([("location", "weights.bin"), ("offset", "16")], .malformedFile),
+      ([("location", "weights.bin"), ("length", "12")], .malformedFile),
+      ([("location", "weights.bin"), ("offset", "-8")], .malformedFile),
+      ([("location", "weights.bin"), ("offset", "99999999999999999999")], .malformedFile),
+      ([("location", "weights.bin"), ("offset", "9223372036854775800")], .malformedFile),
+      ([("offset", "8")], .malformedFile),
+    ]
+    for (entries, code) in cases {
+      let path = try Self.write(entries)
+      expectNeuralCoreError(code, "\(entries)") { _ = try ONNXModel(contentsOfFile: path) }
+    }
+  }
+
+  @Test func capsTheBytesReadAcrossTheModel() throws {
+    let path = try Self.write([("location", "weights.bin"), ("offset", "8")])
+    expectNeuralCoreError(.limitExceeded) {
+      _ = try ONNXModel(contentsOfFile: path, limits: ImportLimits(maximumExternalDataBytes: 15))
+    }
+    _ = try ONNXModel(contentsOfFile: path, limits: ImportLimits(maximumExternalDataBytes: 16))
+  }
+
+  @Test func bytesWithoutAFileNameTheTensorAndItsLocation() {
+    do {
+      _ = try ONNXModel(serializedBytes: Self.model([("location", "weights.bin")]))
+      Issue.record("external data was accepted without a folder to read it from")
+    } catch {
+      #expect(error.code == .unsupported)
+      #expect(error.message.contains("'w'"))
+      #expect(error.message.contains("weights.bin"))
+    }
+  }
+}
