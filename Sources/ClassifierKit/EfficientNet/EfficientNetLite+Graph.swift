@@ -14,10 +14,9 @@ extension EfficientNetLite {
   /// The network as an ONNX graph with a checkpoint's parameters, each batch normalization
   /// folded into the convolution before it, for NeuralCore's `InferenceSession`.
   ///
-  /// A session plans the graph once (fused bias and ReLU6, the blocked channel layout, one memory
-  /// plan) and so runs it faster than ``forward(_:threadCount:)``, which calls the layers one by
-  /// one; both compute the same logits. Convolutions pad with `auto_pad` `SAME_UPPER`, which is
-  /// TensorFlow's `SAME`.
+  /// The graph holds the nodes the loaded layers append, as ``forward(_:threadCount:)`` runs
+  /// them, with the features as a second output. Convolutions pad with `auto_pad`
+  /// `SAME_UPPER`, which is TensorFlow's `SAME`.
   ///
   /// - Parameter stateDictionary: The checkpoint's tensors by name, as for ``loading(_:)``.
   /// - Returns: A model with input ``graphInput`` and outputs ``graphOutput`` and
@@ -26,38 +25,85 @@ extension EfficientNetLite {
   public func graph(loading stateDictionary: [String: Tensor]) throws(NeuralCoreError)
     -> ONNXModel
   {
-    var writer = LayerGraphWriter(parameters: stateDictionary)
+    let layers = try loading(stateDictionary).network.layers
+    var builder = Graph.Builder()
     // Everything up to the classifier, then the classifier: its input is the features output.
-    let features = try writer.write(
-      Sequential(Array(network.layers.dropLast())), input: Self.graphInput)
-    var logits = features
-    if let classifier = network.layers.last {
-      logits = try writer.write(classifier, input: features)
-    }
+    let features = try Sequential(Array(layers.dropLast()))
+      .appendNodes(to: &builder, input: Self.graphInput)
+    let logits = try layers.last?.appendNodes(to: &builder, input: features) ?? features
     let outputs = [(logits, Self.graphOutput), (features, Self.graphFeatures)].map {
       ONNXNode(
         name: $0.1, opType: "Identity", domain: "", inputs: [$0.0], outputs: [$0.1],
         attributes: [])
     }
-    let image = ONNXValueType.tensor(
-      elementType: .float,
-      shape: [.symbolic("batch"), .value(3), .symbolic("height"), .symbolic("width")])
-    let scores = ONNXValueType.tensor(
-      elementType: .float, shape: [.symbolic("batch"), .value(classCount)])
-    let pooled = ONNXValueType.tensor(
-      elementType: .float, shape: [.symbolic("batch"), .value(headChannels)])
     return ONNXModel(
       irVersion: 8,
-      opsetImports: [ONNXOperatorSetID(domain: "", version: LayerGraphWriter.opset)],
+      opsetImports: [
+        ONNXOperatorSetID(domain: "", version: Int64(Graph.Builder.operatorSetVersion))
+      ],
       producerName: "VisionCatalog ClassifierKit", producerVersion: "", domain: "",
       modelVersion: 1,
       graph: ONNXGraph(
-        name: "efficientnet-lite", nodes: writer.nodes + outputs,
-        initializers: writer.initializers,
-        inputs: [ONNXValueInfo(name: Self.graphInput, type: image)],
+        name: "efficientnet-lite", nodes: try builder.nodes.map(ONNXNode.init) + outputs,
+        initializers: builder.constants.map { ONNXTensor(name: $0.name, $0.value) },
+        inputs: [ONNXValueInfo(name: Self.graphInput, type: imageType)],
         outputs: [
-          ONNXValueInfo(name: Self.graphOutput, type: scores),
-          ONNXValueInfo(name: Self.graphFeatures, type: pooled),
+          ONNXValueInfo(name: Self.graphOutput, type: Self.rows(classCount)),
+          ONNXValueInfo(name: Self.graphFeatures, type: Self.rows(headChannels)),
         ], valueInfo: []))
+  }
+
+  /// `[batch, 3, height, width]` floats.
+  private var imageType: ONNXValueType {
+    .tensor(
+      elementType: .float,
+      shape: [.symbolic("batch"), .value(3), .symbolic("height"), .symbolic("width")])
+  }
+
+  /// `[batch, columns]` floats.
+  private static func rows(_ columns: Int) -> ONNXValueType {
+    .tensor(elementType: .float, shape: [.symbolic("batch"), .value(columns)])
+  }
+}
+
+extension ONNXNode {
+  /// The ONNX form of a node the layers appended.
+  fileprivate init(_ node: Graph.Node) throws(NeuralCoreError) {
+    var attributes: [ONNXAttribute] = []
+    for attribute in node.attributes {
+      attributes.append(ONNXAttribute(name: attribute.name, value: try .init(attribute.value)))
+    }
+    self.init(
+      name: node.name, opType: node.operatorName, domain: node.domain, inputs: node.inputs,
+      outputs: node.outputs, attributes: attributes)
+  }
+}
+
+extension ONNXAttributeValue {
+  /// The ONNX form of an attribute value the layers wrote.
+  fileprivate init(_ value: Graph.Attribute.Value) throws(NeuralCoreError) {
+    switch value {
+    case .int(let integer): self = .int(integer)
+    case .ints(let integers): self = .ints(integers)
+    case .float(let number): self = .float(number)
+    case .floats(let numbers): self = .floats(numbers)
+    case .string(let text): self = .string(text)
+    case .strings(let texts): self = .strings(texts)
+    case .tensor(let constant): self = .tensor(ONNXTensor(name: "", constant))
+    case .unsupported(let description):
+      throw NeuralCoreError(.unsupported, "no ONNX form for an attribute of \(description)")
+    }
+  }
+}
+
+extension ONNXTensor {
+  /// The ONNX form of a constant the layers wrote.
+  fileprivate init(name: String, _ constant: Graph.Constant) {
+    switch constant {
+    case .float(let tensor):
+      self.init(name: name, dataType: .float, value: .float(tensor))
+    case .integer(let values, let shape):
+      self.init(name: name, dataType: .int64, value: .integer(values, shape: shape))
+    }
   }
 }

@@ -82,7 +82,7 @@ public struct EfficientNetLite: Layer {
   /// The stages, first applied first.
   public let stages: [Stage]
 
-  /// The layers, unloaded until ``loading(_:)``; ``graph(loading:)`` writes them as a graph.
+  /// The layers, unloaded until ``loading(_:)``; ``graph(loading:)`` loads and writes them.
   private(set) var network: Sequential
 
   /// Creates the network structure with zero weights; load parameters with ``loading(_:)``.
@@ -204,14 +204,17 @@ public struct EfficientNetLite: Layer {
     return copy
   }
 
-  /// Computes the class scores (logits).
+  /// Appends the network's nodes, from the image to the class scores (logits).
   ///
   /// - Parameters:
+  ///   - builder: The graph being built.
   ///   - input: `[batch, 3, height, width]`, normalized as `(level - 127) / 128`.
-  ///   - threadCount: The number of threads each layer may use.
   /// - Returns: `[batch, classCount]` logits.
-  /// - Throws: `NeuralCoreError` with code `shapeMismatch` when the input does not fit.
-  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
-    try network.forward(input, threadCount: threadCount)
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when a parameter's name is already
+  ///   used in the graph.
+  public func appendNodes(
+    to builder: inout Graph.Builder, input: String
+  ) throws(NeuralCoreError) -> String {
+    try network.appendNodes(to: &builder, input: input)
   }
 }

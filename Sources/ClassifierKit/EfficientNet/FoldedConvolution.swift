@@ -36,7 +36,7 @@ struct FoldedConvolution: Layer {
 
   /// The convolution's weight with the normalization folded in, and the bias that folding
   /// produces, read from a state dictionary.
-  func folded(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> (
+  private func folded(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> (
     weight: Tensor, bias: Tensor
   ) {
     let name = convolution.name
@@ -77,8 +77,11 @@ struct FoldedConvolution: Layer {
     )
   }
 
-  func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
-    try convolution.forward(input, threadCount: threadCount)
+  /// Appends the loaded convolution's nodes: its weight and bias are the folded ones.
+  func appendNodes(
+    to builder: inout Graph.Builder, input: String
+  ) throws(NeuralCoreError) -> String {
+    try convolution.appendNodes(to: &builder, input: input)
   }
 
   private static func parameter(

@@ -16,17 +16,16 @@ public struct ActivationLayer: Layer {
   /// - Returns: `self`.
   public func loading(_ stateDictionary: [String: Tensor]) -> ActivationLayer { self }
 
-  /// Applies the activation.
+  /// Appends the activation's nodes (none for the identity).
   ///
   /// - Parameters:
-  ///   - input: Any tensor.
-  ///   - threadCount: Unused.
-  /// - Returns: A tensor of the input's shape.
-  /// - Throws: Never in practice; the signature follows ``Layer``.
-  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
-    try LayerSupport.map(input, to: input.shape) { source, target in
-      target.update(from: source, count: input.count)
-      activation.apply(target, count: input.count)
-    }
+  ///   - builder: The graph being built.
+  ///   - input: Any value.
+  /// - Returns: A value of the input's shape.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a constant's name is taken.
+  public func appendNodes(
+    to builder: inout Graph.Builder, input: String
+  ) throws(NeuralCoreError) -> String {
+    try activation.appendNodes(to: &builder, input: input)
   }
 }

@@ -52,27 +52,25 @@ public struct BatchNorm: Layer {
     return copy
   }
 
-  /// Normalizes each channel.
+  /// Appends a `BatchNormalization` node whose scale and bias are the folded ``scale`` and
+  /// ``shift``, over a zero mean and a unit variance.
   ///
   /// - Parameters:
+  ///   - builder: The graph being built.
   ///   - input: `[batch, channels, ...]`.
-  ///   - threadCount: Unused; normalization is memory bound.
-  /// - Returns: A tensor of the input's shape.
-  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the channel count differs.
-  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
-    guard input.rank >= 2, input.shape[1] == channels else {
-      throw NeuralCoreError(
-        .shapeMismatch, "BatchNorm '\(name)' expects \(channels) channels, got \(input.shape)")
+  /// - Returns: A value of the input's shape.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a constant's name is taken.
+  public func appendNodes(
+    to builder: inout Graph.Builder, input: String
+  ) throws(NeuralCoreError) -> String {
+    var inputs = [input]
+    let zeros = [Float](repeating: 0, count: channels)
+    let ones = [Float](repeating: 1, count: channels)
+    for values in [scale, shift, zeros, ones] {
+      inputs.append(try builder.appendConstant(try Tensor(shape: [channels], scalars: values)))
     }
-    let size = input.shape[2...].reduce(1, *)
-    let planes = input.shape[0] * channels
-    return try LayerSupport.map(input, to: input.shape) { source, target in
-      for plane in 0..<planes {
-        let channel = plane % channels
-        for index in (plane * size)..<((plane + 1) * size) {
-          target[index] = source[index] * scale[channel] + shift[channel]
-        }
-      }
-    }
+    return builder.appendNode(
+      "BatchNormalization", inputs: inputs,
+      attributes: [Graph.Attribute(name: "epsilon", value: .float(0))])
   }
 }

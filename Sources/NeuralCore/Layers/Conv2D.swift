@@ -24,9 +24,9 @@ public struct Conv2D: Layer {
   /// The activation applied to the output.
   public let activation: Activation
 
-  /// The packed loaded weights; `nil` until ``loading(_:)``, so building a network's structure
-  /// packs nothing (an unloaded layer still computes with zero weights).
-  private var kernel: Convolution?
+  /// The loaded weight and bias; `nil` until ``loading(_:)``, so building a network's structure
+  /// allocates nothing (an unloaded layer writes zero weights).
+  private var parameters: (weight: Tensor, bias: Tensor?)?
 
   /// Creates a convolution with zero weights; load parameters with ``loading(_:)``.
   ///
@@ -86,58 +86,42 @@ public struct Conv2D: Layer {
   ///
   /// - Parameter stateDictionary: Parameters by full name.
   /// - Returns: The loaded layer.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`; `unsupported`
-  ///   when `VISION_CATALOG_KERNELS` asks for a kernel set this CPU lacks.
+  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`.
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Conv2D {
-    _ = try KernelSet.selected()
-    let weight = try ParameterLookup.parameter(
-      ParameterLookup.name(name, "weight"), shape: weightShape, in: stateDictionary)
-    let bias =
-      hasBias
-      ? try ParameterLookup.parameter(
-        ParameterLookup.name(name, "bias"), shape: [outputChannels], in: stateDictionary) : nil
-    return loading(weight: weight.scalars, bias: bias?.scalars)
-  }
-
-  private func loading(weight: [Float], bias: [Float]?) -> Conv2D {
     var copy = self
-    copy.kernel = packed(weight: weight, bias: bias)
+    copy.parameters = try ParameterLookup.weightAndBias(
+      of: name, weightShape: weightShape, biasShape: hasBias ? [outputChannels] : nil,
+      in: stateDictionary)
     return copy
   }
 
-  private func packed(weight: [Float], bias: [Float]?) -> Convolution {
-    Convolution(
-      weights: weight, bias: bias, outputChannels: outputChannels, inputChannels: inputChannels,
-      groups: groups,
-      window: Window(kernelHeight: kernelSize.height, kernelWidth: kernelSize.width),
-      activation: activation)
-  }
-
-  /// Applies the convolution.
+  /// Appends a `Conv` node, with the weight and bias as constants named after the parameters,
+  /// and the activation's nodes.
   ///
   /// - Parameters:
+  ///   - builder: The graph being built.
   ///   - input: `[batch, inputChannels, height, width]`.
-  ///   - threadCount: The number of threads to use.
   /// - Returns: `[batch, outputChannels, outputHeight, outputWidth]`.
-  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the input does not fit.
-  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
-    let (batch, height, width) = try LayerSupport.imageShape(
-      input, channels: inputChannels, layer: "Conv2D '\(name)'")
-    let window = padding.window(
-      kernel: kernelSize, stride: stride, dilation: dilation, height: height, width: width)
-    guard let size = window.outputSize(height: height, width: width) else {
-      throw NeuralCoreError(
-        .shapeMismatch, "Conv2D '\(name)': kernel larger than the padded input \(input.shape)")
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a parameter's name is
+  ///   already used in the graph.
+  public func appendNodes(
+    to builder: inout Graph.Builder, input: String
+  ) throws(NeuralCoreError) -> String {
+    let constants = try builder.appendParameters(
+      parameters, of: name, weightShape: weightShape)
+    let output = builder.appendNode("Conv", inputs: [input] + constants, attributes: attributes)
+    return try activation.appendNodes(to: &builder, input: output)
+  }
+
+  /// The `Conv` node's attributes, padding last.
+  private var attributes: [Graph.Attribute] {
+    let pairs: KeyValuePairs<String, (Int, Int)> = [
+      "kernel_shape": (kernelSize.height, kernelSize.width), "strides": (stride.y, stride.x),
+      "dilations": (dilation.y, dilation.x),
+    ]
+    return pairs.map {
+      Graph.Attribute(name: $0.key, value: .ints([Int64($0.value.0), Int64($0.value.1)]))
     }
-    let loaded =
-      kernel ?? packed(weight: [Float](repeating: 0, count: weightShape.reduce(1, *)), bias: nil)
-    let convolution = loaded.with(window: window)
-    return try LayerSupport.map(
-      input, to: [batch, outputChannels, size.height, size.width]
-    ) { source, target in
-      convolution.run(
-        input: source, batch: batch, height: height, width: width, output: target,
-        threads: threadCount)
-    }
+      + [Graph.Attribute(name: "group", value: .int(Int64(groups)))] + padding.attributes
   }
 }

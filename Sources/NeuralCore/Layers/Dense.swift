@@ -14,10 +14,8 @@ public struct Dense: Layer {
   /// The activation applied to the output.
   public let activation: Activation
 
-  /// The weight transposed to `[inputFeatures, outputFeatures]`, so the product streams its
-  /// rows contiguously.
-  private var transposedWeight: [Float]
-  private var bias: [Float]
+  /// The loaded weight and bias; `nil` until ``loading(_:)`` (an unloaded layer writes zeros).
+  private var parameters: (weight: Tensor, bias: Tensor?)?
 
   /// Creates a layer with zero weights; load parameters with ``loading(_:)``.
   ///
@@ -42,75 +40,38 @@ public struct Dense: Layer {
     self.outputFeatures = outputFeatures
     self.hasBias = hasBias
     self.activation = activation
-    transposedWeight = [Float](repeating: 0, count: inputFeatures * outputFeatures)
-    bias = [Float](repeating: 0, count: outputFeatures)
   }
 
   /// Returns a copy with the weight (and bias) from a state dictionary.
   ///
   /// - Parameter stateDictionary: Parameters by full name.
   /// - Returns: The loaded layer.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`; `unsupported`
-  ///   when `VISION_CATALOG_KERNELS` asks for a kernel set this CPU lacks.
+  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`.
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Dense {
-    _ = try KernelSet.selected()
     var copy = self
-    let weight =
-      try ParameterLookup.parameter(
-        ParameterLookup.name(name, "weight"), shape: [outputFeatures, inputFeatures],
-        in: stateDictionary
-      ).scalars
-    for output in 0..<outputFeatures {
-      for input in 0..<inputFeatures {
-        copy.transposedWeight[input * outputFeatures + output] =
-          weight[output * inputFeatures + input]
-      }
-    }
-    if hasBias {
-      copy.bias =
-        try ParameterLookup.parameter(
-          ParameterLookup.name(name, "bias"), shape: [outputFeatures], in: stateDictionary
-        ).scalars
-    }
+    copy.parameters = try ParameterLookup.weightAndBias(
+      of: name, weightShape: [outputFeatures, inputFeatures],
+      biasShape: hasBias ? [outputFeatures] : nil, in: stateDictionary)
     return copy
   }
 
-  /// Multiplies each input row by the transposed weight and adds the bias.
+  /// Appends a `Gemm` node that multiplies by the transposed weight and adds the bias, with the
+  /// parameters as constants named after them, and the activation's nodes.
   ///
   /// - Parameters:
+  ///   - builder: The graph being built.
   ///   - input: `[batch, inputFeatures]`.
-  ///   - threadCount: The number of threads to use.
   /// - Returns: `[batch, outputFeatures]`.
-  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the input does not fit.
-  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
-    guard input.rank == 2, input.shape[1] == inputFeatures else {
-      throw NeuralCoreError(
-        .shapeMismatch,
-        "Dense '\(name)' expects [batch, \(inputFeatures)], got \(input.shape)")
-    }
-    let batch = input.shape[0]
-    let (outputs, inputs) = (outputFeatures, inputFeatures)
-    // The initializer and loading(_:) size both from the feature counts; GEMM trusts them.
-    precondition(
-      transposedWeight.count == inputs * outputs && bias.count == outputs,
-      "Dense parameters do not match the feature counts")
-    return try LayerSupport.map(input, to: [batch, outputs]) { source, target in
-      transposedWeight.withUnsafeBufferPointer { weightBuffer in
-        bias.withUnsafeBufferPointer { biasBuffer in
-          // Safety: the transposed weight is inputs x outputs and bias outputs floats.
-          guard let weights = weightBuffer.baseAddress, let biases = biasBuffer.baseAddress
-          else { return }
-          GEMM.multiplyStrided(
-            rows: batch, columns: outputs, depth: inputs, a: source, aRowStride: inputs,
-            aColumnStride: 1, b: weights, bRowStride: outputs, bColumnStride: 1, alpha: 1,
-            c: target, ldc: outputs, accumulates: false, threads: threadCount)
-          for row in 0..<batch {
-            let line = target + row * outputs
-            for feature in 0..<outputs { line[feature] += biases[feature] }
-            activation.apply(line, count: outputs)
-          }
-        }
-      }
-    }
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a parameter's name is
+  ///   already used in the graph.
+  public func appendNodes(
+    to builder: inout Graph.Builder, input: String
+  ) throws(NeuralCoreError) -> String {
+    let constants = try builder.appendParameters(
+      parameters, of: name, weightShape: [outputFeatures, inputFeatures])
+    let output = builder.appendNode(
+      "Gemm", inputs: [input] + constants,
+      attributes: [Graph.Attribute(name: "transB", value: .int(1))])
+    return try activation.appendNodes(to: &builder, input: output)
   }
 }

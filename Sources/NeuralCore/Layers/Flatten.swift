@@ -9,17 +9,14 @@ public struct Flatten: Layer {
   /// - Returns: `self`.
   public func loading(_ stateDictionary: [String: Tensor]) -> Flatten { self }
 
-  /// Reshapes the input.
+  /// Appends a `Flatten` node at axis 1.
   ///
   /// - Parameters:
-  ///   - input: A tensor of rank 1 or more.
-  ///   - threadCount: Unused.
-  /// - Returns: `[batch, features]`, sharing the input's storage.
-  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` for a scalar input.
-  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
-    guard let batch = input.shape.first else {
-      throw NeuralCoreError(.shapeMismatch, "Flatten needs a batch axis, got a scalar")
-    }
-    return try Tensor(shape: [batch, input.shape.dropFirst().reduce(1, *)], scalars: input.scalars)
+  ///   - builder: The graph being built.
+  ///   - input: A value of rank 1 or more.
+  /// - Returns: `[batch, features]`.
+  public func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
+    builder.appendNode(
+      "Flatten", inputs: [input], attributes: [Graph.Attribute(name: "axis", value: .int(1))])
   }
 }

@@ -1,18 +1,23 @@
-/// A stage of a network built in Swift: maps a tensor to a tensor, and takes its parameters by
-/// name from a state dictionary.
+/// A stage of a network built in Swift: describes itself as graph nodes, and takes its
+/// parameters by name from a state dictionary.
 ///
 /// Layers are values. Build the network's structure with parameter names matching the
 /// checkpoint (PyTorch module paths such as `_blocks.3._depthwise_conv`), then call
 /// ``loading(_:)`` with the state dictionary to get a copy that holds the trained parameters.
+/// A layer has no compute code of its own: it appends nodes to a ``Graph/Builder``, and
+/// ``forward(_:threadCount:)`` runs those nodes with an ``InferenceSession``.
 public protocol Layer: Sendable {
-  /// Applies the layer.
+  /// Appends the nodes that apply the layer to a value, with its parameters as constants.
   ///
   /// - Parameters:
-  ///   - input: The input tensor; image layers take `[batch, channels, height, width]`.
-  ///   - threadCount: The number of threads the layer may use.
-  /// - Returns: The output tensor.
-  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the input does not fit.
-  func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor
+  ///   - builder: The graph being built.
+  ///   - input: The name of the value the layer reads; image layers read
+  ///     `[batch, channels, height, width]`.
+  /// - Returns: The name of the value the layer makes.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a constant's name is
+  ///   already used in the graph.
+  func appendNodes(to builder: inout Graph.Builder, input: String) throws(NeuralCoreError)
+    -> String
 
   /// Returns a copy whose parameters come from a state dictionary.
   ///
@@ -24,6 +29,40 @@ public protocol Layer: Sendable {
 }
 
 extension Layer {
+  /// The layer as a graph with one input and one output.
+  ///
+  /// - Parameter input: The graph's input; its shape may leave dimensions open.
+  /// - Returns: A graph whose only output is the layer's output.
+  /// - Throws: ``NeuralCoreError`` as ``appendNodes(to:input:)`` does.
+  public func graph(input: TensorDescription) throws(NeuralCoreError) -> Graph {
+    var builder = Graph.Builder()
+    let value = try appendNodes(to: &builder, input: input.name)
+    // A layer that passes its input through still needs a node for the output to come from.
+    let output = builder.appendNode("Identity", inputs: [value])
+    return builder.graph(inputs: [input], outputs: [TensorDescription(name: output, shape: nil)])
+  }
+
+  /// Applies the layer by running its graph with an ``InferenceSession``.
+  ///
+  /// Each call builds and plans the graph again; to run a network many times, make one session
+  /// from ``graph(input:)``.
+  ///
+  /// - Parameters:
+  ///   - input: The input tensor; image layers take `[batch, channels, height, width]`.
+  ///   - threadCount: The number of threads the session may use.
+  /// - Returns: The output tensor.
+  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the input does not fit.
+  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
+    let graph = try graph(input: TensorDescription(name: "input", shape: input.shape))
+    let session = try InferenceSession(
+      graph: graph, options: SessionOptions(threadCount: threadCount))
+    let outputs = try session.run(["input": input])
+    guard let name = graph.outputs.first?.name, let output = outputs[name] else {
+      throw NeuralCoreError(.missingValue, "the layer's graph made no output")
+    }
+    return output
+  }
+
   /// Applies the layer on one thread.
   ///
   /// - Parameter input: The input tensor.
@@ -31,6 +70,26 @@ extension Layer {
   /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the input does not fit.
   public func callAsFunction(_ input: Tensor) throws(NeuralCoreError) -> Tensor {
     try forward(input, threadCount: 1)
+  }
+}
+
+extension Graph.Builder {
+  /// Appends a layer's weight (zeros when it is not loaded) and bias as constants named after
+  /// the parameters, and returns their names.
+  mutating func appendParameters(
+    _ parameters: (weight: Tensor, bias: Tensor?)?, of path: String, weightShape: [Int]
+  ) throws(NeuralCoreError) -> [String] {
+    let weight: Tensor
+    if let loaded = parameters?.weight {
+      weight = loaded
+    } else {
+      weight = try Tensor(repeating: 0, shape: weightShape)
+    }
+    var names = [try appendConstant(weight, named: ParameterLookup.name(path, "weight"))]
+    if let bias = parameters?.bias {
+      names.append(try appendConstant(bias, named: ParameterLookup.name(path, "bias")))
+    }
+    return names
   }
 }
 
@@ -53,46 +112,25 @@ enum ParameterLookup {
     return tensor
   }
 
+  /// The `weight` and, when `biasShape` is given, `bias` parameters of the module at `path`,
+  /// reshaped to the expected shapes.
+  static func weightAndBias(
+    of path: String, weightShape: [Int], biasShape: [Int]?, in dictionary: [String: Tensor]
+  ) throws(NeuralCoreError) -> (weight: Tensor, bias: Tensor?) {
+    let weight = try parameter(name(path, "weight"), shape: weightShape, in: dictionary)
+    guard let biasShape else {
+      return (try Tensor(shape: weightShape, scalars: weight.scalars), nil)
+    }
+    let bias = try parameter(name(path, "bias"), shape: biasShape, in: dictionary)
+    return (
+      try Tensor(shape: weightShape, scalars: weight.scalars),
+      try Tensor(shape: biasShape, scalars: bias.scalars)
+    )
+  }
+
   /// The full name of a parameter of the module at `path`.
   static func name(_ path: String, _ parameter: String) -> String {
     path.isEmpty ? parameter : "\(path).\(parameter)"
-  }
-}
-
-/// Tensor plumbing shared by the layers.
-enum LayerSupport {
-  /// Checks that an image input is `[batch, channels, height, width]` with `channels` channels.
-  static func imageShape(
-    _ input: Tensor, channels: Int, layer: String
-  ) throws(NeuralCoreError) -> (batch: Int, height: Int, width: Int) {
-    guard input.rank == 4, input.shape[1] == channels else {
-      throw NeuralCoreError(
-        .shapeMismatch,
-        "\(layer) expects [batch, \(channels), height, width], got \(input.shape)")
-    }
-    return (input.shape[0], input.shape[2], input.shape[3])
-  }
-
-  /// Allocates an output of `shape` and fills it from the input's scalars with `body`.
-  static func map(
-    _ input: Tensor, to shape: [Int],
-    _ body: (UnsafePointer<Float>, UnsafeMutablePointer<Float>) -> Void
-  ) throws(NeuralCoreError) -> Tensor {
-    guard let count = Tensor.elementCount(of: shape) else {
-      throw NeuralCoreError(.shapeMismatch, "invalid output shape \(shape)")
-    }
-    // Tensor's initializers guarantee this; the bodies index the input by its shape alone.
-    precondition(Tensor.elementCount(of: input.shape) == input.count, "tensor count mismatch")
-    let scalars = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-      input.scalars.withUnsafeBufferPointer { source in
-        // Safety: body reads the input's elements (as many as its shape says, checked above)
-        // and writes exactly `count` outputs.
-        guard let from = source.baseAddress, let to = buffer.baseAddress else { return }
-        body(from, to)
-      }
-      initialized = count
-    }
-    return try Tensor(shape: shape, scalars: scalars)
   }
 }
 

@@ -16,32 +16,16 @@ public enum Padding: Sendable, Hashable {
     .explicit(top: amount, left: amount, bottom: amount, right: amount)
   }
 
-  /// The window for an input size.
-  func window(
-    kernel: (height: Int, width: Int), stride: (y: Int, x: Int), dilation: (y: Int, x: Int),
-    height: Int, width: Int
-  ) -> Window {
-    var window = Window(
-      kernelHeight: kernel.height, kernelWidth: kernel.width, strideY: stride.y,
-      strideX: stride.x, dilationY: dilation.y, dilationX: dilation.x)
+  /// The attributes that pad a `Conv` or pooling node this way: `auto_pad` `SAME_UPPER` for
+  /// ``same``, `pads` as `[top, left, bottom, right]` otherwise.
+  var attributes: [Graph.Attribute] {
     switch self {
     case .valid:
-      break
+      [Graph.Attribute(name: "pads", value: .ints([0, 0, 0, 0]))]
     case .same:
-      let vertical = Window.samePadding(
-        input: height, kernel: kernel.height, stride: stride.y, dilation: dilation.y, upper: true)
-      let horizontal = Window.samePadding(
-        input: width, kernel: kernel.width, stride: stride.x, dilation: dilation.x, upper: true)
-      window.padTop = vertical.begin
-      window.padBottom = vertical.end
-      window.padLeft = horizontal.begin
-      window.padRight = horizontal.end
+      [Graph.Attribute(name: "auto_pad", value: .string("SAME_UPPER"))]
     case .explicit(let top, let left, let bottom, let right):
-      window.padTop = top
-      window.padLeft = left
-      window.padBottom = bottom
-      window.padRight = right
+      [Graph.Attribute(name: "pads", value: .ints([top, left, bottom, right].map { Int64($0) }))]
     }
-    return window
   }
 }

@@ -49,38 +49,27 @@ public struct Pool2D: Layer {
   /// - Returns: `self`.
   public func loading(_ stateDictionary: [String: Tensor]) -> Pool2D { self }
 
-  /// Pools each channel plane.
+  /// Appends a `MaxPool` or `AveragePool` node.
   ///
   /// - Parameters:
+  ///   - builder: The graph being built.
   ///   - input: `[batch, channels, height, width]`.
-  ///   - threadCount: The number of threads to use.
   /// - Returns: `[batch, channels, outputHeight, outputWidth]`.
-  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` for a non-image input or a window
-  ///   larger than the padded input.
-  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
-    guard input.rank == 4 else {
-      throw NeuralCoreError(.shapeMismatch, "Pool2D expects a 4-D input, got \(input.shape)")
-    }
-    let (height, width) = (input.shape[2], input.shape[3])
-    let window = padding.window(
-      kernel: (kernelSize, kernelSize), stride: (stride, stride), dilation: (1, 1),
-      height: height, width: width)
-    let kind: Pooling.Kind
+  public func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
+    var attributes =
+      [
+        Graph.Attribute(
+          name: "kernel_shape", value: .ints([Int64(kernelSize), Int64(kernelSize)])),
+        Graph.Attribute(name: "strides", value: .ints([Int64(stride), Int64(stride)])),
+      ] + padding.attributes
+    attributes.append(Graph.Attribute(name: "ceil_mode", value: .int(ceilMode ? 1 : 0)))
     switch reduction {
-    case .maximum: kind = .max
-    case .average(let countsPadding): kind = .average(countsPadding: countsPadding)
-    }
-    let pooling = Pooling(kind: kind, window: window, ceilMode: ceilMode)
-    guard let size = pooling.outputSize(height: height, width: width) else {
-      throw NeuralCoreError(.shapeMismatch, "Pool2D window larger than the input \(input.shape)")
-    }
-    let planes = input.shape[0] * input.shape[1]
-    return try LayerSupport.map(
-      input, to: [input.shape[0], input.shape[1], size.height, size.width]
-    ) { source, target in
-      pooling.run(
-        input: source, planes: planes, height: height, width: width, output: target,
-        threads: threadCount)
+    case .maximum:
+      return builder.appendNode("MaxPool", inputs: [input], attributes: attributes)
+    case .average(let countsPadding):
+      attributes.append(
+        Graph.Attribute(name: "count_include_pad", value: .int(countsPadding ? 1 : 0)))
+      return builder.appendNode("AveragePool", inputs: [input], attributes: attributes)
     }
   }
 }
@@ -96,24 +85,13 @@ public struct GlobalAveragePool: Layer {
   /// - Returns: `self`.
   public func loading(_ stateDictionary: [String: Tensor]) -> GlobalAveragePool { self }
 
-  /// Averages each plane.
+  /// Appends a `GlobalAveragePool` node.
   ///
   /// - Parameters:
+  ///   - builder: The graph being built.
   ///   - input: `[batch, channels, height, width]`.
-  ///   - threadCount: The number of threads to use.
   /// - Returns: `[batch, channels, 1, 1]`.
-  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` for a non-image input.
-  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
-    guard input.rank == 4 else {
-      throw NeuralCoreError(
-        .shapeMismatch, "GlobalAveragePool expects a 4-D input, got \(input.shape)")
-    }
-    let planes = input.shape[0] * input.shape[1]
-    let count = input.shape[2] * input.shape[3]
-    return try LayerSupport.map(input, to: [input.shape[0], input.shape[1], 1, 1]) {
-      source, target in
-      Pooling.globalAverage(
-        input: source, planes: planes, count: count, output: target, threads: threadCount)
-    }
+  public func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
+    builder.appendNode("GlobalAveragePool", inputs: [input])
   }
 }

@@ -28,16 +28,18 @@ public struct Sequential: Layer {
     return Sequential(loaded)
   }
 
-  /// Applies each layer to the previous one's output.
+  /// Appends each layer's nodes, each reading the previous one's output.
   ///
   /// - Parameters:
+  ///   - builder: The graph being built.
   ///   - input: The first layer's input.
-  ///   - threadCount: The number of threads each layer may use.
   /// - Returns: The last layer's output.
   /// - Throws: The first failing layer's ``NeuralCoreError``.
-  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
+  public func appendNodes(
+    to builder: inout Graph.Builder, input: String
+  ) throws(NeuralCoreError) -> String {
     var value = input
-    for layer in layers { value = try layer.forward(value, threadCount: threadCount) }
+    for layer in layers { value = try layer.appendNodes(to: &builder, input: value) }
     return value
   }
 }
@@ -63,27 +65,17 @@ public struct Residual: Layer {
     Residual(try body.loading(stateDictionary))
   }
 
-  /// Adds the body's output to the input.
+  /// Appends the body's nodes and an `Add` of its output to the input.
   ///
   /// - Parameters:
+  ///   - builder: The graph being built.
   ///   - input: The block input.
-  ///   - threadCount: The number of threads the body may use.
-  /// - Returns: `input + body(input)`.
-  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the body changes the shape.
-  public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
-    let branch = try body.forward(input, threadCount: threadCount)
-    guard branch.shape == input.shape else {
-      throw NeuralCoreError(
-        .shapeMismatch, "residual branch output \(branch.shape) differs from input \(input.shape)")
-    }
-    return try LayerSupport.map(input, to: input.shape) { source, target in
-      branch.scalars.withUnsafeBufferPointer { addend in
-        // Safety: both tensors have the same shape, so the same element count as `target`.
-        guard let other = addend.baseAddress else { return }
-        Elementwise.run(
-          .add, a: source, aShape: input.shape, b: other, bShape: input.shape, output: target,
-          outputShape: input.shape)
-      }
-    }
+  /// - Returns: `input + body(input)`; the body must keep the input's shape.
+  /// - Throws: The body's ``NeuralCoreError``.
+  public func appendNodes(
+    to builder: inout Graph.Builder, input: String
+  ) throws(NeuralCoreError) -> String {
+    let branch = try body.appendNodes(to: &builder, input: input)
+    return builder.appendNode("Add", inputs: [input, branch])
   }
 }
