@@ -149,7 +149,8 @@ extension ModelInputSpec {
 
   /// Produces the picture the model would see, before normalization, as 8-bit RGB.
   ///
-  /// Levels are rounded to the nearest integer; ``normalization`` and ``channelOrder`` do not apply.
+  /// Levels are rounded to the nearest integer; ``normalization`` and ``channelOrder`` do not
+  /// apply.
   ///
   /// - Parameters:
   ///   - image: The decoded image.

@@ -4,9 +4,10 @@
 /// The plan holds where the photo lands in the input (the upright size, the region of interest,
 /// the crop and scale layout and the crop in upright pixels, all in full-size pixels), the JPEG
 /// DCT-domain reduction to decode at, and, for a reduced decode, the stored rows and columns the
-/// resampler reads with their weights. ``ImageSource/decoded(for:decoder:orientation:jpegScaling:)``
-/// asks the decoder for ``jpegScale`` and only for the rows up to the last one the resampler
-/// reads; ``DecodedPhoto/modelInput()`` renders with the same plan.
+/// resampler reads with their weights.
+/// ``ImageSource/decoded(for:decoder:orientation:jpegScaling:)`` asks the decoder for
+/// ``jpegScale`` and only for the rows up to the last one the resampler reads;
+/// ``DecodedPhoto/modelInput()`` renders with the same plan.
 public struct PreparationPlan: Sendable, Hashable {
   /// The model input the plan prepares for.
   public let spec: ModelInputSpec
