@@ -40,13 +40,16 @@ public struct NetworkClassifier: ImageClassificationModel, DynamicallyBatched {
 
   /// Creates a classifier around a network built from NeuralCore layers.
   ///
+  /// The layers' graph is planned once, here, into the session every call runs; a graph that
+  /// cannot be planned fails each classification with that error.
+  ///
   /// - Parameters:
   ///   - network: A loaded network mapping `[batch, 3, height, width]` to `[batch, classes]`.
   ///   - description: The network's input preparation and labels.
   ///   - threadCount: The threads one network call may use; `nil` means every active processor.
   public init(network: some Layer, description: ModelDescription, threadCount: Int? = nil) {
     let threads = max(1, threadCount ?? ProcessInfo.processInfo.activeProcessorCount)
-    self.init(description: description, backend: .layer(network, threadCount: threads))
+    self.init(description: description, backend: NetworkBackend(network, threadCount: threads))
   }
 
   /// Creates a classifier around an imported ONNX network.
@@ -86,7 +89,7 @@ public struct NetworkClassifier: ImageClassificationModel, DynamicallyBatched {
     }
     self.init(
       description: description,
-      backend: .session(session, input: input.name, output: output.name))
+      backend: NetworkBackend(session: session, input: input.name, output: output.name))
   }
 
   private init(description: ModelDescription, backend: NetworkBackend) {

@@ -99,3 +99,45 @@ extension TensorDescription {
       })
   }
 }
+
+extension ONNXNode {
+  /// The ONNX form of an engine graph node.
+  package init(_ node: Graph.Node) throws(NeuralCoreError) {
+    var attributes: [ONNXAttribute] = []
+    for attribute in node.attributes {
+      attributes.append(ONNXAttribute(name: attribute.name, value: try .init(attribute.value)))
+    }
+    self.init(
+      name: node.name, opType: node.operatorName, domain: node.domain, inputs: node.inputs,
+      outputs: node.outputs, attributes: attributes)
+  }
+}
+
+extension ONNXAttributeValue {
+  /// The ONNX form of an engine graph attribute value.
+  package init(_ value: Graph.Attribute.Value) throws(NeuralCoreError) {
+    switch value {
+    case .int(let integer): self = .int(integer)
+    case .ints(let integers): self = .ints(integers)
+    case .float(let number): self = .float(number)
+    case .floats(let numbers): self = .floats(numbers)
+    case .string(let text): self = .string(text)
+    case .strings(let texts): self = .strings(texts)
+    case .tensor(let constant): self = .tensor(ONNXTensor(name: "", constant))
+    case .unsupported(let description):
+      throw NeuralCoreError(.unsupported, "no ONNX form for an attribute of \(description)")
+    }
+  }
+}
+
+extension ONNXTensor {
+  /// The ONNX form of an engine graph constant.
+  package init(name: String, _ constant: Graph.Constant) {
+    switch constant {
+    case .float(let tensor):
+      self.init(name: name, dataType: .float, value: .float(tensor))
+    case .integer(let values, let shape):
+      self.init(name: name, dataType: .int64, value: .integer(values, shape: shape))
+    }
+  }
+}
