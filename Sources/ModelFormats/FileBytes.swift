@@ -14,7 +14,7 @@ enum FileBytes {
   ///   - path: The file's path.
   ///   - maximumBytes: The largest size accepted.
   /// - Returns: The file's bytes.
-  /// - Throws: ``NeuralCoreError`` with code `io` when the file cannot be read and
+  /// - Throws: `NeuralCoreError` with code `io` when the file cannot be read and
   ///   `limitExceeded` when it is larger than `maximumBytes`.
   static func read(path: String, maximumBytes: Int) throws(NeuralCoreError) -> [UInt8] {
     let size: Int?
@@ -56,7 +56,7 @@ enum FileBytes {
   /// - Parameters:
   ///   - bytes: The contents.
   ///   - path: The file's path.
-  /// - Throws: ``NeuralCoreError`` with code `io` when the file cannot be written.
+  /// - Throws: `NeuralCoreError` with code `io` when the file cannot be written.
   static func write(_ bytes: [UInt8], path: String) throws(NeuralCoreError) {
     do {
       try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -53,7 +53,7 @@ public struct ImportLimits: Sendable, Hashable {
   ///   - shape: The dimensions to check.
   ///   - name: The tensor's name, used in the error message.
   /// - Returns: The element count of `shape`.
-  /// - Throws: ``NeuralCoreError`` with code `malformedFile` for a negative dimension and
+  /// - Throws: `NeuralCoreError` with code `malformedFile` for a negative dimension and
   ///   `limitExceeded` when the rank or element count is too large.
   func checkedElementCount(of shape: [Int], name: String) throws(NeuralCoreError) -> Int {
     guard shape.count <= maximumRank else {
@@ -77,7 +77,7 @@ public struct ImportLimits: Sendable, Hashable {
   /// - Parameters:
   ///   - count: The data's length in bytes.
   ///   - what: What the data is (`model`, `tensor`, `checkpoint`), for the message.
-  /// - Throws: ``NeuralCoreError`` with code `limitExceeded` past the limit.
+  /// - Throws: `NeuralCoreError` with code `limitExceeded` past the limit.
   func checkFileSize(_ count: Int, of what: String) throws(NeuralCoreError) {
     guard count <= maximumFileBytes else {
       throw NeuralCoreError(

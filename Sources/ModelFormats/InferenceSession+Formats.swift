@@ -6,7 +6,7 @@ extension InferenceSession {
   /// - Parameters:
   ///   - model: The parsed model.
   ///   - options: Thread count and other settings.
-  /// - Throws: ``NeuralCoreError`` with code `unsupported` naming the node and operator for an
+  /// - Throws: `NeuralCoreError` with code `unsupported` naming the node and operator for an
   ///   operator or attribute NeuralCore does not run, or when `VISION_CATALOG_KERNELS` asks for
   ///   a kernel set this CPU lacks; `malformedFile` for an inconsistent graph.
   public convenience init(model: ONNXModel, options: SessionOptions = SessionOptions())
@@ -24,7 +24,7 @@ extension InferenceSession {
   /// - Parameters:
   ///   - coreMLModel: The parsed model.
   ///   - options: Thread count and other settings.
-  /// - Throws: ``NeuralCoreError`` as ``init(model:options:)`` does.
+  /// - Throws: `NeuralCoreError` as `init(model:options:)` does.
   public convenience init(coreMLModel: CoreMLModel, options: SessionOptions = SessionOptions())
     throws(NeuralCoreError)
   {
@@ -36,7 +36,7 @@ extension InferenceSession {
   /// - Parameters:
   ///   - path: The `.onnx` file's path.
   ///   - options: Thread count and other settings.
-  /// - Throws: ``NeuralCoreError``: `io` when the file cannot be read, `malformedFile` for a
+  /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for a
   ///   damaged file, `unsupported` naming the node and operator NeuralCore does not run.
   public convenience init(contentsOfFile path: String, options: SessionOptions = SessionOptions())
     throws(NeuralCoreError)

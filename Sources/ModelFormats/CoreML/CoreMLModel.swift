@@ -53,7 +53,7 @@ public struct CoreMLModel: Sendable {
   /// The network, lowered to ONNX nodes (opset 13).
   package let graph: ONNXModel
 
-  /// The network input an ``InferenceSession`` made from this model takes: the image's raw
+  /// The network input an `InferenceSession` made from this model takes: the image's raw
   /// 0-255 samples, `[1, channels, height, width]` in the model's colour order.
   public var inputName: String { graph.graph.inputs[0].name }
 
@@ -62,7 +62,7 @@ public struct CoreMLModel: Sendable {
   /// - Parameters:
   ///   - path: The file's path.
   ///   - limits: Bounds on file size, nesting and element counts.
-  /// - Throws: ``NeuralCoreError``: `io` when the file cannot be read, `malformedFile` for
+  /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for
   ///   damaged protobuf or inconsistent layers, `limitExceeded` past a limit, `unsupported` for
   ///   a model this library cannot run (naming why).
   public init(contentsOfFile path: String, limits: ImportLimits = .default)
@@ -86,7 +86,7 @@ public struct CoreMLModel: Sendable {
   /// - Parameters:
   ///   - bytes: The file's bytes.
   ///   - limits: Bounds on size, nesting and element counts.
-  /// - Throws: ``NeuralCoreError`` as ``init(contentsOfFile:limits:)`` does.
+  /// - Throws: `NeuralCoreError` as ``init(contentsOfFile:limits:)`` does.
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {

@@ -1,6 +1,6 @@
 public import NeuralCore
 
-/// Reads and writes NumPy `.npy` arrays as ``Tensor`` values.
+/// Reads and writes NumPy `.npy` arrays as `Tensor` values.
 ///
 /// Reading accepts format versions 1.0, 2.0 and 3.0 in C order. `float32` (`<f4`) loads exactly;
 /// the other numeric types (`f2`, `f8`, signed and unsigned integers of 1 to 8 bytes, `b1`), in
@@ -18,7 +18,7 @@ public enum NPYFile {
   ///   - path: The file's path.
   ///   - limits: Bounds on file size, rank and element count.
   /// - Returns: The array as a float32 tensor of the same shape.
-  /// - Throws: ``NeuralCoreError``: `io` when the file cannot be read, `malformedFile` for a
+  /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for a
   ///   damaged header or short data, `unsupported` for a type or order this reader refuses,
   ///   `limitExceeded` past a limit.
   public static func read(contentsOfFile path: String, limits: ImportLimits = .default)
@@ -33,7 +33,7 @@ public enum NPYFile {
   ///   - bytes: The whole file.
   ///   - limits: Bounds on size, rank and element count.
   /// - Returns: The array as a float32 tensor of the same shape.
-  /// - Throws: ``NeuralCoreError``: `malformedFile`, `unsupported` or `limitExceeded` as for
+  /// - Throws: `NeuralCoreError`: `malformedFile`, `unsupported` or `limitExceeded` as for
   ///   ``read(contentsOfFile:limits:)``.
   public static func decode(_ bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError) -> Tensor
@@ -119,7 +119,7 @@ public enum NPYFile {
   /// - Parameters:
   ///   - tensor: The tensor to write.
   ///   - path: The file's path; an existing file is replaced.
-  /// - Throws: ``NeuralCoreError`` with code `io` when the file cannot be written.
+  /// - Throws: `NeuralCoreError` with code `io` when the file cannot be written.
   public static func write(_ tensor: Tensor, toFile path: String) throws(NeuralCoreError) {
     try FileBytes.write(encode(tensor), path: path)
   }

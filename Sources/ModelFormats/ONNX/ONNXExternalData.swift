@@ -34,7 +34,7 @@ final class ONNXExternalData {
   ///   - byteCount: The size the tensor's type and shape need.
   ///   - name: The tensor's name, for messages.
   /// - Returns: The bytes.
-  /// - Throws: ``NeuralCoreError``: `malformedFile` for a location outside the model's folder, a
+  /// - Throws: `NeuralCoreError`: `malformedFile` for a location outside the model's folder, a
   ///   length that does not fit the tensor or a range past the file's end; `io` when the file
   ///   cannot be read; `limitExceeded` past the total limit.
   func read(

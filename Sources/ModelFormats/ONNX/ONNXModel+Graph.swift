@@ -4,7 +4,7 @@ extension Graph {
   /// The network of a parsed ONNX model, as the engine runs it.
   ///
   /// - Parameter model: The parsed model.
-  /// - Throws: ``NeuralCoreError`` with code `unsupported` for an initializer whose element type
+  /// - Throws: `NeuralCoreError` with code `unsupported` for an initializer whose element type
   ///   has no numbers (strings).
   public init(_ model: ONNXModel) throws(NeuralCoreError) {
     var constants: [String: Constant] = [:]

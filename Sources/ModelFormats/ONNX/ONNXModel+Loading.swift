@@ -6,7 +6,7 @@ extension ONNXModel {
   /// - Parameters:
   ///   - path: The `.onnx` file's path.
   ///   - limits: Bounds on file size, tensor rank and element count, and nesting.
-  /// - Throws: ``NeuralCoreError``: `io` when the file cannot be read, `malformedFile` for damaged
+  /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for damaged
   ///   protobuf or external data outside the model's folder, `limitExceeded` past a limit,
   ///   `unsupported` for an element type this library cannot decode.
   ///
@@ -25,7 +25,7 @@ extension ONNXModel {
   /// - Parameters:
   ///   - bytes: The serialized model.
   ///   - limits: Bounds on size, tensor rank and element count, and nesting.
-  /// - Throws: ``NeuralCoreError``: `malformedFile` for damaged protobuf, `limitExceeded` past a
+  /// - Throws: `NeuralCoreError`: `malformedFile` for damaged protobuf, `limitExceeded` past a
   ///   limit, `unsupported` for external data (use ``init(contentsOfFile:limits:)``) or an
   ///   element type this library cannot decode.
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
@@ -49,7 +49,7 @@ extension ONNXTensor {
   /// - Parameters:
   ///   - path: The `.pb` file's path.
   ///   - limits: Bounds on file size, rank and element count.
-  /// - Throws: ``NeuralCoreError``: `io`, `malformedFile`, `limitExceeded` or `unsupported`, as
+  /// - Throws: `NeuralCoreError`: `io`, `malformedFile`, `limitExceeded` or `unsupported`, as
   ///   for ``ONNXModel/init(contentsOfFile:limits:)``.
   package init(contentsOfFile path: String, limits: ImportLimits = .default)
     throws(NeuralCoreError)
@@ -63,7 +63,7 @@ extension ONNXTensor {
   /// - Parameters:
   ///   - bytes: The serialized tensor.
   ///   - limits: Bounds on size, rank and element count.
-  /// - Throws: ``NeuralCoreError``: `malformedFile`, `limitExceeded` or `unsupported`.
+  /// - Throws: `NeuralCoreError`: `malformedFile`, `limitExceeded` or `unsupported`.
   package init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {

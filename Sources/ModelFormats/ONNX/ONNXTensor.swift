@@ -27,7 +27,7 @@ package struct ONNXTensor: Sendable, Hashable {
   /// The elements converted to a float32 tensor, for any numeric or boolean type.
   ///
   /// - Returns: The elements as float32 (integers beyond 2^24 and doubles round to nearest).
-  /// - Throws: ``NeuralCoreError`` with code `unsupported` for string tensors.
+  /// - Throws: `NeuralCoreError` with code `unsupported` for string tensors.
   package func floatTensor() throws(NeuralCoreError) -> Tensor {
     switch value {
     case .float(let tensor):

@@ -3,7 +3,7 @@ package import NeuralCore
 /// The elements of an ONNX tensor, kept faithfully by kind.
 ///
 /// Floating-point types narrower than 32 bits (float16, bfloat16, the float8 and float4 types)
-/// widen exactly to ``Tensor``; every integer type widens to `Int64` (uint64 keeps its bit
+/// widen exactly to `Tensor`; every integer type widens to `Int64` (uint64 keeps its bit
 /// pattern); double stays double.
 package enum ONNXTensorValue: Sendable, Hashable {
   /// Floating-point elements of at most 32 bits, as a float32 tensor.

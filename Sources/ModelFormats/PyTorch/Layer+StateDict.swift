@@ -5,7 +5,7 @@ extension Layer {
   ///
   /// - Parameter checkpoint: A state dict read from a `.pth` file.
   /// - Returns: The layer with its parameters replaced.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` for a missing parameter, or
+  /// - Throws: `NeuralCoreError` with code `missingValue` for a missing parameter, or
   ///   `shapeMismatch` for a parameter of the wrong shape.
   public func loading(_ checkpoint: StateDict) throws(NeuralCoreError) -> Self {
     var parameters: [String: Tensor] = [:]

@@ -6,7 +6,7 @@ extension StateDict {
   /// - Parameters:
   ///   - path: The `.pth` or `.pt` file's path.
   ///   - limits: Bounds on file size, tensor rank and element count, and pickle nesting.
-  /// - Throws: ``NeuralCoreError``: `io` when the file cannot be read, `malformedFile` for damaged
+  /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for damaged
   ///   data, `unsupported` for anything outside the state-dict pickle subset (an unknown global,
   ///   a compressed zip entry, strides that leave the storage), `limitExceeded` past a limit.
   public init(contentsOfFile path: String, limits: ImportLimits = .default)
@@ -21,7 +21,7 @@ extension StateDict {
   /// - Parameters:
   ///   - bytes: The whole checkpoint.
   ///   - limits: Bounds on size, tensor rank and element count, and pickle nesting.
-  /// - Throws: ``NeuralCoreError`` as for ``init(contentsOfFile:limits:)``.
+  /// - Throws: `NeuralCoreError` as for ``init(contentsOfFile:limits:)``.
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
