@@ -78,14 +78,7 @@ extension CatalogProvider {
   ) async throws(CatalogError) -> ProductListing {
     let query = try schema.productsQuery(inCategory: category)
     let result = try await fetch(query, paging: .followNextLinks(maximumPages: maximumPages))
-    var products: [Product] = []
-    products.reserveCapacity(result.entities.count)
-    for entity in result.entities {
-      products.append(
-        try schema.product(from: entity, category: category) { (reference) throws(CatalogError) in
-          try pictureURL(for: reference, schema: schema)
-        })
-    }
+    let products = try self.products(of: result, category: category, schema: schema)
     var text = result.requests.first ?? ""
     if text.isEmpty {
       text = try describe(query)
@@ -149,14 +142,7 @@ extension CatalogProvider {
     }
     let result = try await fetch(
       schema.picturesQuery, paging: .followNextLinks(maximumPages: maximumPages))
-    var products: [Product] = []
-    for entity in result.entities {
-      products.append(
-        try schema.product(from: entity, category: nil) { (reference) throws(CatalogError) in
-          try pictureURL(for: reference, schema: schema)
-        })
-    }
-    return products
+    return try products(of: result, category: nil, schema: schema)
   }
 
   /// The catalog's categories with their product counts.
@@ -249,6 +235,21 @@ extension CatalogProvider {
       counts[product.categoryName ?? "", default: 0] += 1
     }
     return counts.map { CategoryCount(name: $0.key, count: $0.value) }
+  }
+
+  /// The normalized products of a result's entities, with their picture URLs resolved.
+  private func products(of result: ODataResult, category: String?, schema: CatalogSchema)
+    throws(CatalogError) -> [Product]
+  {
+    var products: [Product] = []
+    products.reserveCapacity(result.entities.count)
+    for entity in result.entities {
+      products.append(
+        try schema.product(from: entity, category: category) { (reference) throws(CatalogError) in
+          try pictureURL(for: reference, schema: schema)
+        })
+    }
+    return products
   }
 
   private func pictureURL(for reference: PictureReference, schema: CatalogSchema)
