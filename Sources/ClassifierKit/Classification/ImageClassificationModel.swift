@@ -51,8 +51,8 @@ public protocol ImageClassificationModel: Sendable {
   /// Prepares and classifies one photo, reporting what was done and the time of each stage.
   ///
   /// The default decodes the photo as ``inputSpec`` needs it
-  /// (`ModelInputSpec.decode(_:decoder:orientation:jpegScaling:)`), turns it into the input and
-  /// calls `classify(prepared:options:)`. It runs on the calling thread; from async code use
+  /// (`ImageSource.decoded(for:decoder:orientation:jpegScaling:)`, which plans the photo once),
+  /// turns it into the input and calls `classify(prepared:options:)`. It runs on the calling thread; from async code use
   /// ``classify(_:preparation:options:)``.
   ///
   /// - Parameters:
@@ -215,8 +215,8 @@ extension ImageClassificationModel {
     throws(ClassificationError) -> DecodedPhoto
   {
     do {
-      return try inputSpec.decode(
-        source, decoder: ImageDecoder(options: preparation.decoding),
+      return try source.decoded(
+        for: inputSpec, decoder: ImageDecoder(options: preparation.decoding),
         orientation: preparation.orientation, jpegScaling: preparation.jpegScaling)
     } catch {
       throw ClassificationError(
@@ -228,7 +228,7 @@ extension ImageClassificationModel {
     throws(ClassificationError) -> ModelInput
   {
     do {
-      return try inputSpec.tensor(fromDecoded: photo)
+      return try photo.modelInput()
     } catch {
       throw ClassificationError(.invalidImage, "\(name) cannot be prepared", underlying: error)
     }

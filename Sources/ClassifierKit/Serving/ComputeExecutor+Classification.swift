@@ -101,13 +101,10 @@ extension ComputeExecutor {
     guard let info = source.info else {
       return encoded + (source.image.map { $0.width * $0.height * 4 } ?? 0)
     }
-    var scale = JPEGScale.full
-    if preparation.jpegScaling == .automatic,
-      let allowed = try? spec.jpegScale(for: info, orientation: preparation.orientation)
-    {
-      scale = allowed
-    }
-    let size = scale.scaledSize(width: info.width, height: info.height)
+    let plan = try? PreparationPlan(
+      spec: spec, info: info, orientation: preparation.orientation,
+      jpegScaling: preparation.jpegScaling)
+    let size = (plan?.jpegScale ?? .full).scaledSize(width: info.width, height: info.height)
     let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
     guard !overflow else { return Int.max / 2 }
     return encoded + min(pixels, Int.max / 16) * 8

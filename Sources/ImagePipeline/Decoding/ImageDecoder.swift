@@ -65,7 +65,7 @@ public struct ImageDecoder: Sendable {
   /// Decodes the first rows of a JPEG (every row of a PNG); the rows below stay zero.
   ///
   /// For callers that know which rows they will read, such as
-  /// ``ModelInputSpec/decode(_:decoder:orientation:jpegScaling:)-(ImageSource,_,_,_)``.
+  /// ``ImageSource/decoded(for:decoder:orientation:jpegScaling:)``.
   func decode(_ data: Data, firstRows rowLimit: Int) throws(ImageDecodingError) -> RasterImage {
     try data.withUnsafeBytes { bytes in
       // Safety: the buffer is only read by the codec and the EXIF walk during this call.
@@ -81,18 +81,21 @@ public struct ImageDecoder: Sendable {
   /// - Parameters:
   ///   - data: The file `info` was read from.
   ///   - info: Its header.
+  ///   - scale: The DCT-domain reduction of a JPEG, in place of ``DecodingOptions/jpegScale``;
+  ///     a preparation plan passes its own.
   ///   - rowLimit: Decode only the first rows of a JPEG (the rest stay zero); `nil` decodes all.
-  /// - Returns: The image, at ``DecodingOptions/jpegScale`` for a JPEG.
+  /// - Returns: The image, at `scale` for a JPEG.
   /// - Throws: ``ImageDecodingError`` as ``decode(_:)-(Data)`` does, or `corrupt` when the codec
   ///   reports another size or channel count than `info`.
-  func decode(_ data: Data, header info: ImageInfo, firstRows rowLimit: Int? = nil)
-    throws(ImageDecodingError) -> RasterImage
-  {
+  func decode(
+    _ data: Data, header info: ImageInfo, scale: JPEGScale, firstRows rowLimit: Int? = nil
+  ) throws(ImageDecodingError) -> RasterImage {
     try data.withUnsafeBytes { bytes in
       // Safety: the buffer is only read by the codec during this call.
       Result { () throws(ImageDecodingError) in
         try decode(
-          bytes: bytes, rowLimit: rowLimit.map { UInt32(clamping: max($0, 1)) } ?? 0, known: info)
+          bytes: bytes, rowLimit: rowLimit.map { UInt32(clamping: max($0, 1)) } ?? 0, known: info,
+          scale: scale)
       }
     }.get()
   }
@@ -108,7 +111,7 @@ public struct ImageDecoder: Sendable {
   /// - Returns: The stored image, or `nil` for other formats and for a file this does not suit:
   ///   one with a clean aperture (`clap`, which would be left out too) or whose boxes cannot
   ///   be read.
-  /// - Throws: ``ImageDecodingError`` as ``decode(_:header:firstRows:)`` does.
+  /// - Throws: ``ImageDecodingError`` as ``decode(_:header:scale:firstRows:)`` does.
   func decodeStored(_ data: Data, header info: ImageInfo) throws(ImageDecodingError)
     -> RasterImage?
   {
@@ -119,7 +122,7 @@ public struct ImageDecoder: Sendable {
         guard let container = HEIFContainer(bytes: bytes), !container.hasCleanAperture,
           let stored = container.storedSize
         else { return nil }
-        return try decode(bytes: bytes, known: info, stored: (container, stored))
+        return try decode(bytes: bytes, known: info, scale: .full, stored: (container, stored))
       }
     }.get()
   }
@@ -207,14 +210,16 @@ public struct ImageDecoder: Sendable {
 
   /// The C options; `limited` is false for header inspection, which reports the stored size
   /// whatever the limit or scale.
-  private func codecOptions(limited: Bool, rowLimit: UInt32 = 0, untransformed: Bool = false)
-    -> cic_decode_options
-  {
+  ///
+  /// A `nil` scale means ``DecodingOptions/jpegScale``.
+  private func codecOptions(
+    limited: Bool, rowLimit: UInt32 = 0, scale: JPEGScale? = nil, untransformed: Bool = false
+  ) -> cic_decode_options {
     cic_decode_options(
       max_pixels: limited ? UInt64(clamping: max(options.maximumPixelCount, 1)) : 0,
       allow_truncated: options.allowsTruncatedJPEG ? 1 : 0,
       max_scans: UInt32(DecodingOptions.maximumJPEGScanCount),
-      scale_denominator: limited ? UInt32(options.jpegScale.denominator) : 1,
+      scale_denominator: limited ? UInt32((scale ?? options.jpegScale).denominator) : 1,
       max_rows: rowLimit, threads: UInt32(clamping: max(options.threadCount, 1)),
       untransformed: untransformed ? 1 : 0)
   }
@@ -282,10 +287,14 @@ public struct ImageDecoder: Sendable {
 
   /// With `stored`, a HEIF file decodes without its container transforms, at the container's
   /// stored size, and the image's orientation is the container's.
+  ///
+  /// A JPEG decodes at `scale`, or at ``DecodingOptions/jpegScale`` when it is `nil`.
   private func decode(
     bytes: UnsafeRawBufferPointer, rowLimit: UInt32 = 0, known: ImageInfo? = nil,
+    scale requested: JPEGScale? = nil,
     stored: (container: HEIFContainer, size: (width: Int, height: Int))? = nil
   ) throws(ImageDecodingError) -> RasterImage {
+    let jpegScale = requested ?? options.jpegScale
     let format: ImageFormat
     let pixelFormat: PixelFormat
     let width: Int
@@ -294,7 +303,7 @@ public struct ImageDecoder: Sendable {
       try checkPixelLimit(known)
       format = known.format
       pixelFormat = known.pixelFormat
-      let scale = format == .jpeg ? options.jpegScale : .full
+      let scale = format == .jpeg ? jpegScale : .full
       (width, height) =
         stored?.size ?? scale.scaledSize(width: known.width, height: known.height)
     } else {
@@ -312,7 +321,7 @@ public struct ImageDecoder: Sendable {
           + "bytes, more than the limit of \(options.maximumDecodedByteCount) bytes")
     }
     var codecOptions = codecOptions(
-      limited: true, rowLimit: rowLimit, untransformed: stored != nil)
+      limited: true, rowLimit: rowLimit, scale: jpegScale, untransformed: stored != nil)
     var decodedInfo = cic_image_info()
     var message = CodecStatus.messageBuffer()
     var status = CIC_STATUS_OK

@@ -1,23 +1,34 @@
 /// A photo decoded for one ``ModelInputSpec``: at the DCT-domain reduction the spec allows, and
 /// only down to the last stored row the spec's resampling reads.
 ///
-/// Made by ``ModelInputSpec/decode(_:decoder:orientation:jpegScaling:)-(ImageSource,_,_,_)`` and turned into the
-/// input by ``ModelInputSpec/tensor(fromDecoded:)``; splitting the two lets a caller time
-/// decoding and preprocessing separately. The pixels are meant for that spec and orientation
-/// only: rows from ``decodedRows`` on are left zero.
+/// Made by ``ImageSource/decoded(for:decoder:orientation:jpegScaling:)`` and turned into the
+/// input by ``modelInput()``; splitting the two lets a caller time decoding and preprocessing
+/// separately. The pixels are meant for that spec and orientation only: rows from
+/// ``decodedRows`` on are left zero.
 public struct DecodedPhoto: Sendable {
   /// The decoded pixels, `scale` times the stored size (rounded up), with the file's orientation.
   public let image: RasterImage
   /// The orientation given to `decode` in place of the file's, or `nil` for the file's.
   public let orientation: ImageOrientation?
-  /// The DCT-domain reduction the pixels were decoded at (``JPEGScale/full`` for PNG).
-  public let scale: JPEGScale
-  /// The stored width of the file.
-  public let storedWidth: Int
-  /// The stored height of the file.
-  public let storedHeight: Int
+  /// The plan the photo was decoded by, which the render reads too.
+  public let plan: PreparationPlan
   /// How many rows of ``image`` hold decoded pixels; the rest are zero.
   public let decodedRows: Int
   /// The file format the photo was decoded from; `nil` when it was given decoded.
   public let format: ImageFormat?
+
+  /// The DCT-domain reduction the pixels were decoded at (``JPEGScale/full`` for PNG).
+  public var scale: JPEGScale { plan.jpegScale }
+  /// The stored width of the file.
+  public var storedWidth: Int { plan.provenance.sourceWidth }
+  /// The stored height of the file.
+  public var storedHeight: Int { plan.provenance.sourceHeight }
+
+  /// Turns the photo into the model input its plan was made for.
+  ///
+  /// - Returns: The tensor and what was done to produce it, in full-size pixels.
+  /// - Throws: ``ImageDecodingError`` as ``ModelInput/init(rendering:as:)`` does.
+  public func modelInput() throws(ImageDecodingError) -> ModelInput {
+    try ModelInput(rendering: image, as: plan)
+  }
 }

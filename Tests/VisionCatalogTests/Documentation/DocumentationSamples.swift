@@ -150,6 +150,14 @@ func preparingModelInputSample(image: RasterImage) throws {
   print(input.provenance.cropRect)  // the pixels the model saw
 }
 
+func preparationPlanSample(url: URL) throws {
+  let spec = ModelInputSpec.efficientNetLite(size: 224)
+  let photo = try ImageSource.file(url).decoded(for: spec)  // plans once: crop, 1/8, rows
+  print(photo.plan.jpegScale, photo.plan.provenance.cropRect)
+  let input = try photo.modelInput()  // renders with the same plan
+  _ = input
+}
+
 func largeJPEGSample(data: Data) throws {
   let spec = ModelInputSpec.efficientNetLite(size: 224)
   let fast = try spec.tensor(fromEncoded: data)  // 12 MP: decoded at 1/8
