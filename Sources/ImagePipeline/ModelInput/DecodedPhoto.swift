@@ -27,8 +27,8 @@ public struct DecodedPhoto: Sendable {
   /// Turns the photo into the model input its plan was made for.
   ///
   /// - Returns: The tensor and what was done to produce it, in full-size pixels.
-  /// - Throws: ``ImageDecodingError`` as ``ModelInput/init(rendering:as:)`` does.
+  /// - Throws: ``ImageDecodingError`` as ``PreparationPlan/modelInput(rendering:)`` does.
   public func modelInput() throws(ImageDecodingError) -> ModelInput {
-    try ModelInput(rendering: image, as: plan)
+    try plan.modelInput(rendering: image)
   }
 }

@@ -15,8 +15,8 @@ extension ModelInputSpec {
   public func tensor(from image: RasterImage, orientation: ImageOrientation? = nil)
     throws(ImageDecodingError) -> ModelInput
   {
-    try ModelInput(
-      rendering: image, as: PreparationPlan(spec: self, image: image, orientation: orientation))
+    try PreparationPlan(spec: self, image: image, orientation: orientation)
+      .modelInput(rendering: image)
   }
 
   /// Turns a JPEG decoded at a DCT-domain reduction into the input that the full-size image
@@ -41,11 +41,10 @@ extension ModelInputSpec {
     from image: RasterImage, orientation: ImageOrientation? = nil, decodedAt scale: JPEGScale,
     storedWidth: Int, storedHeight: Int
   ) throws(ImageDecodingError) -> ModelInput {
-    try ModelInput(
-      rendering: image,
-      as: PreparationPlan(
-        spec: self, storedWidth: storedWidth, storedHeight: storedHeight,
-        applying: orientation ?? image.orientation, reduction: scale))
+    try PreparationPlan(
+      spec: self, storedWidth: storedWidth, storedHeight: storedHeight,
+      applying: orientation ?? image.orientation, reduction: scale
+    ).modelInput(rendering: image)
   }
 
   /// Decodes an encoded photo and turns it into the model input, decoding a large JPEG at a
@@ -161,8 +160,8 @@ extension ModelInputSpec {
   public func picture(from image: RasterImage, orientation: ImageOrientation? = nil)
     throws(ImageDecodingError) -> PreprocessedPicture
   {
-    try PreprocessedPicture(
-      rendering: image, as: PreparationPlan(spec: self, image: image, orientation: orientation))
+    try PreparationPlan(spec: self, image: image, orientation: orientation)
+      .picture(rendering: image)
   }
 
 }

@@ -3,7 +3,7 @@
 ///
 /// The spec is plain data. A ``PreparationPlan`` lays one photo out for it, once: orientation,
 /// then the region of interest, then ``CropAndScale`` (crop, turn, padding), and the JPEG
-/// reduction to decode at. ``ModelInput/init(rendering:as:)`` then resamples with the
+/// reduction to decode at. ``PreparationPlan/modelInput(rendering:)`` then resamples with the
 /// antialiased triangle filter on floats (``ResamplingWeights``) and normalizes into NCHW planes;
 /// ``tensor(from:orientation:)`` does all of it for a decoded image. Alpha is composited over
 /// ``alphaBackground``, black by default: Core ML and Vision hand models premultiplied pixel

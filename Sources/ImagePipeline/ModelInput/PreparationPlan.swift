@@ -109,6 +109,32 @@ public struct PreparationPlan: Sendable, Hashable {
     } ?? .full
   }
 
+  /// Renders decoded pixels as this plan says and normalizes them into NCHW planes in the spec's
+  /// channel order.
+  ///
+  /// - Parameter image: The photo decoded at ``jpegScale``, of ``decodedSize``.
+  /// - Returns: The tensor and what was done to produce it, in full-size pixels.
+  /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when `image` is not of
+  ///   ``decodedSize``.
+  public func modelInput(rendering image: RasterImage) throws(ImageDecodingError) -> ModelInput {
+    let canvas = try render(image)
+    return ModelInput(canvas: canvas, plan: self)
+  }
+
+  /// Renders decoded pixels as this plan says, rounding levels to the nearest integer; the
+  /// spec's normalization and channel order do not apply.
+  ///
+  /// - Parameter image: The photo decoded at ``jpegScale``, of ``decodedSize``.
+  /// - Returns: The upright RGB picture of the input size and what was done to produce it.
+  /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when `image` is not of
+  ///   ``decodedSize``.
+  public func picture(rendering image: RasterImage) throws(ImageDecodingError)
+    -> PreprocessedPicture
+  {
+    let canvas = try render(image)
+    return PreprocessedPicture(canvas: canvas, plan: self)
+  }
+
   /// Orients, cuts the region of interest, crops or pads and resamples decoded pixels into RGB
   /// floats 0...255, `spec.width * spec.height` triples in row order.
   ///

@@ -8,19 +8,17 @@ public struct PreprocessedPicture: Sendable, Hashable {
   /// The orientation, region, crop and placement that produced the image.
   public let provenance: PreprocessingProvenance
 
-  /// Renders decoded pixels as `plan` says, rounding levels to the nearest integer; the spec's
-  /// normalization and channel order do not apply.
+  /// Rounds a rendered canvas to 8-bit levels; the spec's normalization and channel order do
+  /// not apply.
   ///
   /// - Parameters:
-  ///   - image: The photo decoded at the plan's reduction.
-  ///   - plan: The plan for that photo.
-  /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when `image` is not the size the
-  ///   plan expects.
-  public init(rendering image: RasterImage, as plan: PreparationPlan) throws(ImageDecodingError) {
-    let canvas = try plan.render(image)
+  ///   - canvas: RGB floats 0...255, `spec.width * spec.height` triples in row order, from
+  ///     ``PreparationPlan/render(_:)``.
+  ///   - plan: The plan the canvas was rendered with.
+  init(canvas: [Float], plan: PreparationPlan) {
     // Truncating the clamped level plus one half rounds to nearest without calling libm.
     let levels = canvas.map { UInt8(min(max($0, 0), 255) + 0.5) }
-    self.image = RasterImage(
+    image = RasterImage(
       validatedWidth: plan.spec.width, height: plan.spec.height, format: .rgb, pixels: levels)
     provenance = plan.provenance
   }

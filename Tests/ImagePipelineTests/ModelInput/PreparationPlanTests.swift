@@ -28,8 +28,8 @@ import Testing
     let image = try ImageDecoder().decode(JPEGScalingTests.jpeg)
     let fromImage = try PreparationPlan(spec: spec, image: image)
     #expect(fromImage.jpegScale == .full)
-    #expect(try ModelInput(rendering: image, as: fromImage) == (try spec.tensor(from: image)))
-    let picture = try PreprocessedPicture(rendering: image, as: fromImage)
+    #expect(try fromImage.modelInput(rendering: image) == (try spec.tensor(from: image)))
+    let picture = try fromImage.picture(rendering: image)
     #expect(picture == (try spec.picture(from: image)))
   }
 
@@ -38,6 +38,6 @@ import Testing
     let info = try ImageDecoder().inspect(JPEGScalingTests.jpeg)
     let plan = try PreparationPlan(spec: spec, info: info)
     let full = try ImageDecoder().decode(JPEGScalingTests.jpeg)
-    #expect(throws: ImageDecodingError.self) { try ModelInput(rendering: full, as: plan) }
+    #expect(throws: ImageDecodingError.self) { try plan.modelInput(rendering: full) }
   }
 }
