@@ -566,8 +566,10 @@ static cnk_window window(int64_t kernel, int64_t stride, int64_t dilation, int64
 static void check_set(const cnk_kernel_set *s) {
   printf("kernel set %s: %lld lanes, GEMM tile %lldx%lld\n", s->name, (long long)s->lanes,
          (long long)s->gemm_row_tile, (long long)s->gemm_column_tile);
-  int64_t sizes[][3] = {{1, 1, 1}, {5, 7, 3}, {13, 37, 19}, {24, 64, 96}, {7, 100, 1}};
-  for (int i = 0; i < 5; i++) {
+  /* Row counts up to 13 reach every partial GEMM tile of a 6- and a 12-row set. */
+  int64_t sizes[][3] = {{1, 1, 1},   {5, 7, 3},  {13, 37, 19}, {24, 64, 96},
+                        {7, 100, 1}, {11, 50, 9}, {9, 33, 5},  {10, 17, 2}};
+  for (int i = 0; i < 8; i++) {
     for (int variant = 0; variant < 4; variant++) {
       check_gemm(s, sizes[i][0], sizes[i][1], sizes[i][2], variant & 1, variant >> 1 & 1,
                  variant == 3);
@@ -595,9 +597,15 @@ static void check_set(const cnk_kernel_set *s) {
   }
   check_depthwise(s, 3, 16, 16, window(3, 1, 2, 2), 2, 2);
   check_depthwise(s, 2, 7, 7, window(3, 2, 1, 0), 0, 0);
+  /* The largest tiles any set has (a set clamps them to its own register budget). */
   cnk_blocked_tiling tilings[] = {s->pointwise_tiling_sevens, s->pointwise_tiling_other,
-                                  {1, 1, 12}, {2, 5, 40}, {3, 3, 7}};
-  for (int t = 0; t < 5; t++) {
+                                  {1, 1, 12},
+                                  {2, 5, 40},
+                                  {3, 3, 7},
+                                  {3, 8, 48},
+                                  {2, 12, 36},
+                                  {1, 16, 64}};
+  for (int t = 0; t < 8; t++) {
     check_pointwise_blocked(s, 24, 40, 49, t % 2, tilings[t]);
     check_pointwise_blocked(s, 5, 3, 13, 1, tilings[t]);
     check_pointwise_blocked(s, 96, 17, 200, 0, tilings[t]);

@@ -4,17 +4,57 @@
  * (a * b + c), v_max (NaN when either operand is), v_clamp (NaN stays NaN), v_keep (zero lanes
  * at or past a count), v_load_part and v_store_part (touch only the first count lanes); TARGET,
  * INLINE, SET_NAME and KERNEL(name). The including file is one set (kernels_avx2.c,
- * kernels_neon.c), so one source serves every set and they cannot drift apart. Included once
- * per translation unit on purpose: no include guard.
+ * kernels_neon.c, kernels_avx512.c), so one source serves every set and they cannot drift
+ * apart. Included once per translation unit on purpose: no include guard.
  *
- * Register budget: both sets have 16 vf registers (AVX2: 16 ymm; NEON: 32 q, two per vf), so a
- * tile holds at most ACC accumulators plus its operands.
+ * Register budget: AVX2 and NEON have 16 vf registers (AVX2: 16 ymm; NEON: 32 q, two per vf),
+ * AVX-512 has 32 zmm, so a tile holds at most ACCUMULATORS accumulators plus its operands. The
+ * including file may set the budget with these macros before the include (defaults: the
+ * 16-register values):
+ *   GEMM_ROWS         rows of a GEMM tile (6 or 12; two vectors of columns each);
+ *   ACCUMULATORS      accumulators of a blocked pointwise tile (12 or 24);
+ *   POINTWISE_MOST    most positions of a one-block pointwise tile (12 or 16);
+ *   DIRECT_MOST       most positions of a direct-convolution tile (8 or 12);
+ *   PAIR_MOST         most outputs of a two-row depthwise tile (4 or 8);
+ *   POINTWISE_TILING_SEVENS, POINTWISE_TILING_OTHER  the descriptor's pointwise tilings.
  */
 
 #include "scalar_kernels.h"
 
-/* GEMM tile: MR rows x NR columns (two vectors) = 12 accumulators. */
-enum { MR = 6, NR = 2 * VL, LANES = VL, ACC = 12 };
+#ifndef GEMM_ROWS
+#define GEMM_ROWS 6
+#endif
+#ifndef ACCUMULATORS
+#define ACCUMULATORS 12
+#endif
+#ifndef POINTWISE_MOST
+#define POINTWISE_MOST 12
+#endif
+#ifndef DIRECT_MOST
+#define DIRECT_MOST 12
+#endif
+#ifndef PAIR_MOST
+#define PAIR_MOST 4
+#endif
+/* 2 blocks x 6 positions (8 loads per 12 FMAs, no spills). 3 x 4 has the better load ratio on
+   paper but leaves no register free: the compiler spills, and it measured less than half as
+   fast over Lite0's 1x1 shapes on a Zen 3 EPYC. */
+#ifndef POINTWISE_TILING_SEVENS
+#define POINTWISE_TILING_SEVENS {2, 6, 32768}
+#endif
+#ifndef POINTWISE_TILING_OTHER
+#define POINTWISE_TILING_OTHER {2, 6, 32768}
+#endif
+
+/* The dispatch switches below have cases for these budgets only. */
+#if (GEMM_ROWS != 6 && GEMM_ROWS != 12) || (ACCUMULATORS != 12 && ACCUMULATORS != 24) ||      \
+    (POINTWISE_MOST != 12 && POINTWISE_MOST != 16) || POINTWISE_MOST > ACCUMULATORS ||        \
+    (DIRECT_MOST != 8 && DIRECT_MOST != 12) || (PAIR_MOST != 4 && PAIR_MOST != 8)
+#error "unsupported register budget for generic_kernel_bodies.h"
+#endif
+
+/* GEMM tile: MR rows x NR columns (two vectors) = 2 * MR accumulators. */
+enum { MR = GEMM_ROWS, NR = 2 * VL, LANES = VL, ACC = ACCUMULATORS };
 
 /* A scalar clamp with the vector one's NaN rule: NaN compares false, so it passes through. */
 static inline float clamp_scalar(float value, float low, float high) {
@@ -96,6 +136,14 @@ TARGET static void gemm_dispatch(int64_t k, const float *a, const float *b, int6
     GEMM_CASE(3)
     GEMM_CASE(4)
     GEMM_CASE(5)
+#if GEMM_ROWS > 6
+    GEMM_CASE(6)
+    GEMM_CASE(7)
+    GEMM_CASE(8)
+    GEMM_CASE(9)
+    GEMM_CASE(10)
+    GEMM_CASE(11)
+#endif
     default:
       if (vectors == 2)
         gemm_block(k, a, b, ldb, MR, 2, columns, c, ldc, bias, residual, e);
@@ -480,11 +528,17 @@ TARGET INLINE void pointwise_blocked_tile(const float *input, int64_t input_bloc
     break;
 #define PB_CASES_4(F) PB_CASE(F, 1) PB_CASE(F, 2) PB_CASE(F, 3) PB_CASE(F, 4)
 #define PB_CASES_6(F) PB_CASES_4(F) PB_CASE(F, 5) PB_CASE(F, 6)
+#define PB_CASES_8(F) PB_CASES_6(F) PB_CASE(F, 7) PB_CASE(F, 8)
+#define PB_CASES_12(F) PB_CASES_8(F) PB_CASE(F, 9) PB_CASE(F, 10) PB_CASE(F, 11) PB_CASE(F, 12)
 
-/* The most positions a tile of `blocks` output blocks takes: ACC accumulators. */
-static inline int64_t pointwise_positions(int64_t blocks) { return ACC / blocks; }
+/* The most positions a tile of `blocks` output blocks takes: ACC accumulators, at most
+   POINTWISE_MOST. */
+static inline int64_t pointwise_positions(int64_t blocks) {
+  return ACC / blocks < POINTWISE_MOST ? ACC / blocks : POINTWISE_MOST;
+}
 
-/* One tile of `blocks` (1...3) output blocks by `positions` (<= ACC / blocks) positions. */
+/* One tile of `blocks` (1...3) output blocks by pointwise_positions(blocks) positions or
+   fewer. */
 TARGET static void pointwise_blocked_dispatch(const float *input, int64_t input_blocks,
                                               int64_t block_stride, const float *weights,
                                               int64_t weight_stride, int64_t blocks,
@@ -492,14 +546,25 @@ TARGET static void pointwise_blocked_dispatch(const float *input, int64_t input_
                                               const float *residual, vf low, vf high,
                                               int64_t first_block, int64_t channels,
                                               float *output) {
+#if ACCUMULATORS == 24
+  if (blocks == 3) {
+    switch (positions) { PB_CASES_8(3) default: break; }
+  } else if (blocks == 2) {
+    switch (positions) { PB_CASES_12(2) default: break; }
+  }
+#else
   if (blocks == 3) {
     switch (positions) { PB_CASES_4(3) default: break; }
   } else if (blocks == 2) {
     switch (positions) { PB_CASES_6(2) default: break; }
-  } else {
+  }
+#endif
+  else {
     switch (positions) {
-      PB_CASES_6(1)
-      PB_CASE(1, 7) PB_CASE(1, 8) PB_CASE(1, 9) PB_CASE(1, 10) PB_CASE(1, 11) PB_CASE(1, 12)
+      PB_CASES_12(1)
+#if POINTWISE_MOST == 16
+      PB_CASE(1, 13) PB_CASE(1, 14) PB_CASE(1, 15) PB_CASE(1, 16)
+#endif
       default: break;
     }
   }
@@ -599,13 +664,14 @@ TARGET static void depthwise_blocked_dispatch(const float *const *rows, int64_t 
 
 /* Two output rows at once (unit dilation): rows[0 ... kh + SY - 1] are the input rows both read;
    row r feeds the first output row with kernel row r and the second with kernel row r - SY, so
-   each input vector is loaded once for up to two FMAs. T <= 4 keeps 3 * T + 2 registers. */
+   each input vector is loaded once for up to two FMAs. T <= PAIR_MOST keeps 3 * T + 2
+   registers. */
 TARGET INLINE void depthwise_blocked_pair(const float *const *rows, int64_t kernel_height,
                                           const float *weights, const int KW, const int SX,
                                           const int SY, const int T, vf bias, vf low, vf high,
                                           int64_t block, int64_t channels, float *output,
                                           float *second) {
-  vf acc[4], acc2[4];
+  vf acc[PAIR_MOST], acc2[PAIR_MOST];
 #pragma clang loop unroll(full)
   for (int j = 0; j < T; j++) acc[j] = acc2[j] = bias;
   for (int64_t r = 0; r < kernel_height + SY; r++) {
@@ -616,7 +682,7 @@ TARGET INLINE void depthwise_blocked_pair(const float *const *rows, int64_t kern
     const float *w2 = weights + (other ? r - SY : 0) * KW * LANES;
 #pragma clang loop unroll(full)
     for (int kx = 0; kx < KW; kx++) {
-      vf x[4];
+      vf x[PAIR_MOST];
 #pragma clang loop unroll(full)
       for (int j = 0; j < T; j++) x[j] = v_load(row + (kx + j * SX) * LANES);
       if (first) {
@@ -643,10 +709,17 @@ TARGET INLINE void depthwise_blocked_pair(const float *const *rows, int64_t kern
     depthwise_blocked_pair(rows, kh, weights, KW, SX, SY, T, bias, low, high, block, channels, \
                            output, second);                                                    \
     return;
+#if PAIR_MOST == 8
+#define DW2_CASES_MORE(KW, SX, SY)                                                             \
+  DW2_CASE(KW, SX, SY, 5) DW2_CASE(KW, SX, SY, 6) DW2_CASE(KW, SX, SY, 7)                      \
+  DW2_CASE(KW, SX, SY, 8)
+#else
+#define DW2_CASES_MORE(KW, SX, SY)
+#endif
 #define DW2_SWITCH(KW, SX, SY)                                                                 \
   switch (count) {                                                                             \
     DW2_CASE(KW, SX, SY, 1) DW2_CASE(KW, SX, SY, 2) DW2_CASE(KW, SX, SY, 3)                    \
-    DW2_CASE(KW, SX, SY, 4) default: return;                                                   \
+    DW2_CASE(KW, SX, SY, 4) DW2_CASES_MORE(KW, SX, SY) default: return;                        \
   }
 
 /* Whether depthwise_blocked_pair has a form for this window. */
@@ -654,7 +727,7 @@ static inline int has_pair_form(int64_t kw, int64_t sx, int64_t sy, int64_t dx) 
   return dx == 1 && (kw == 3 || kw == 5) && sx == sy && (sx == 1 || sx == 2);
 }
 
-/* `count` (1...4) outputs of two rows, for a window has_pair_form accepts. */
+/* `count` (1...PAIR_MOST) outputs of two rows, for a window has_pair_form accepts. */
 TARGET static void depthwise_blocked_dispatch2(const float *const *rows, int64_t kh, int64_t kw,
                                                int64_t sx, int64_t sy, int64_t count,
                                                const float *weights, vf bias, vf low, vf high,
@@ -752,7 +825,7 @@ TARGET static void depthwise_blocked(const float *input, int64_t height, int64_t
     }
     float *target = output + oy * output_width * LANES;
     float *second = target + output_width * LANES;
-    int64_t step = pair && paired_window ? 4 : tile;
+    int64_t step = pair && paired_window && tile > PAIR_MOST ? PAIR_MOST : tile;
     for (int64_t ox = 0; ox < output_width; ox += step) {
       int64_t count = output_width - ox < step ? output_width - ox : step;
       const float *shifted[MAX_RING];
@@ -779,8 +852,11 @@ TARGET static void depthwise_blocked(const float *input, int64_t height, int64_t
 
 /* MARK: Direct convolution from NCHW */
 
-/* The most consecutive outputs a direct tile of one or two blocks takes (ACC accumulators). */
-static inline int64_t direct_positions(int64_t blocks) { return ACC / blocks; }
+/* The most consecutive outputs a direct tile of one or two blocks takes (ACC accumulators, at
+   most DIRECT_MOST). */
+static inline int64_t direct_positions(int64_t blocks) {
+  return ACC / blocks < DIRECT_MOST ? ACC / blocks : DIRECT_MOST;
+}
 
 /* FB output blocks x PT consecutive outputs of one row, every tap inside the input. */
 TARGET INLINE void direct_tile(const float *input, int64_t channels, int64_t height,
@@ -862,6 +938,7 @@ TARGET static void direct_checked(const float *input, int64_t channels, int64_t 
 #define DIRECT_CASES_6(F)                                                                      \
   DIRECT_CASE(F, 1) DIRECT_CASE(F, 2) DIRECT_CASE(F, 3) DIRECT_CASE(F, 4) DIRECT_CASE(F, 5)    \
   DIRECT_CASE(F, 6)
+#define DIRECT_CASES_8(F) DIRECT_CASES_6(F) DIRECT_CASE(F, 7) DIRECT_CASE(F, 8)
 
 TARGET static void direct_dispatch(const float *input, int64_t channels, int64_t height,
                                    int64_t width, const float *weights, int64_t weight_stride,
@@ -870,12 +947,17 @@ TARGET static void direct_dispatch(const float *input, int64_t channels, int64_t
                                    int64_t first_block, int64_t output_channels,
                                    int64_t block_stride, float *output) {
   if (blocks == 2) {
+#if ACCUMULATORS / 2 >= 8 && DIRECT_MOST >= 8
+    switch (count) { DIRECT_CASES_8(2) default: break; }
+#else
     switch (count) { DIRECT_CASES_6(2) default: break; }
+#endif
   } else {
     switch (count) {
-      DIRECT_CASES_6(1)
-      DIRECT_CASE(1, 7) DIRECT_CASE(1, 8) DIRECT_CASE(1, 9) DIRECT_CASE(1, 10)
-      DIRECT_CASE(1, 11) DIRECT_CASE(1, 12)
+      DIRECT_CASES_8(1)
+#if DIRECT_MOST >= 12
+      DIRECT_CASE(1, 9) DIRECT_CASE(1, 10) DIRECT_CASE(1, 11) DIRECT_CASE(1, 12)
+#endif
       default: break;
     }
   }
@@ -944,8 +1026,6 @@ TARGET static void global_average_blocked(const float *input, int64_t channels,
 
 /* MARK: Windows (max pooling, Winograd) */
 
-#define WINDOW_KERNEL(name) name
-#define WINDOW_LINKAGE static
 #include "window_kernel_bodies.h"
 
 /* MARK: Descriptor */
@@ -956,11 +1036,8 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .gemm_row_tile = MR,
     .gemm_column_tile = NR,
     .pointwise_accumulators = ACC,
-    /* 2 blocks x 6 positions (8 loads per 12 FMAs, no spills). 3 x 4 has the better
-       load ratio on paper but leaves no register free: the compiler spills, and it measured
-       less than half as fast over Lite0's 1x1 shapes on a Zen 3 EPYC. */
-    .pointwise_tiling_sevens = {2, 6, 32768},
-    .pointwise_tiling_other = {2, 6, 32768},
+    .pointwise_tiling_sevens = POINTWISE_TILING_SEVENS,
+    .pointwise_tiling_other = POINTWISE_TILING_OTHER,
     .gemm_tile = gemm_tile,
     .pack_positions = pack_positions,
     .pointwise_tile = pointwise_tile,

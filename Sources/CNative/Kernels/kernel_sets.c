@@ -1,4 +1,3 @@
-#include "avx512_kernels.h"
 #include "generic_kernels.h"
 
 /* The registry of kernel sets: which ones this CPU runs, each as one descriptor. */
@@ -48,34 +47,9 @@ static int cached(int *slot, int (*detect)(void)) {
   return value;
 }
 
-static const cnk_kernel_set avx512_set = {
-    .name = "avx512",
-    .lanes = CNK_BLOCK_LANES,
-    .gemm_row_tile = CNK_GEMM_ROW_TILE,
-    .gemm_column_tile = CNK_GEMM_COLUMN_TILE,
-    .pointwise_accumulators = 24,
-    /* 3 blocks x 7 positions: no partial tile on 7-multiple planes, measured 3.5 % faster over
-       Lite0's 1x1 layers than 2 x 12 on Zen 5. */
-    .pointwise_tiling_sevens = {3, 7, 32768},
-    .pointwise_tiling_other = {2, 12, 32768},
-    .gemm_tile = cnk_gemm_tile_avx512,
-    .pack_positions = cnk_pack_positions_avx512,
-    .pointwise_tile = cnk_pointwise_tile_avx512,
-    .depthwise = cnk_depthwise_avx512,
-    .row_times_matrix = cnk_row_times_matrix_avx512,
-    .im2col_panels = cnk_im2col_panels_avx512,
-    .pointwise_blocked = cnk_pointwise_blocked_avx512,
-    .depthwise_blocked = cnk_depthwise_blocked_avx512,
-    .conv_direct_blocked = cnk_conv_direct_blocked_avx512,
-    .global_average_blocked = cnk_global_average_blocked_avx512,
-    .max_pool_blocked = cnk_max_pool_blocked_avx512,
-    .winograd_input = cnk_winograd_input_avx512,
-    .winograd_output = cnk_winograd_output_avx512,
-};
-
 const cnk_kernel_set *cnk_kernel_set_avx512(void) {
   static int slot = -1;
-  return cached(&slot, detect_avx512) ? &avx512_set : 0;
+  return cached(&slot, detect_avx512) ? &cnk_generic_set_avx512 : 0;
 }
 
 const cnk_kernel_set *cnk_kernel_set_avx2(void) {

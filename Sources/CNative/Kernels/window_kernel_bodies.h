@@ -2,9 +2,8 @@
  * Window kernels over the blocked layout, written once over the vector API the including file
  * defines (see generic_kernel_bodies.h: vf of VL floats, v_zero, v_set1, v_load, v_store,
  * v_add, v_sub, v_mul, v_fma, v_max (NaN in either operand gives NaN), v_clamp, v_keep, TARGET,
- * INLINE) plus WINDOW_KERNEL(name), the name each entry point gets, and WINDOW_LINKAGE (static
- * in a generic set, empty for AVX-512, whose descriptor lives in another file). Included by
- * generic_kernel_bodies.h (AVX2, NEON) and window_avx512.c. No include guard, on purpose.
+ * INLINE). Included by generic_kernel_bodies.h only, whose descriptor names these entry points.
+ * No include guard, on purpose.
  *
  * Every function works on whole vectors of one channel block, so it is exact per lane and its
  * cost does not depend on the vector width.
@@ -18,7 +17,7 @@
  * wins); a window with no tap inside gives -infinity. Lanes at or past `valid_lanes` are
  * written as zero.
  */
-TARGET WINDOW_LINKAGE void WINDOW_KERNEL(max_pool_blocked)(
+TARGET static void max_pool_blocked(
     const float *input, int64_t height, int64_t width, const cnk_window *w, float *output,
     int64_t output_width, int64_t first_row, int64_t row_count, int64_t valid_lanes) {
   for (int64_t oy = first_row; oy < first_row + row_count; oy++) {
@@ -72,7 +71,7 @@ TARGET INLINE void winograd_input_line(const vf d[6], vf t[6]) {
  * the 6x6 tile) of tile t, block b, goes to transformed + ((xi * blocks + b) * tiles + t) * VL:
  * 36 blocked images of `tiles` positions.
  */
-TARGET WINDOW_LINKAGE void WINDOW_KERNEL(winograd_input)(
+TARGET static void winograd_input(
     const float *input, int64_t channels, int64_t height, int64_t width, int64_t pad_top,
     int64_t pad_left, int64_t tiles_x, int64_t tiles, int64_t first_tile, int64_t tile_count,
     float *transformed) {
@@ -125,7 +124,7 @@ TARGET INLINE void winograd_output_line(const vf m[6], vf o[4]) {
  * image like the output, or NULL), clamps, zeroes lanes past the last channel, and writes the
  * tile's positions that fall inside the output_height x output_width blocked output.
  */
-TARGET WINDOW_LINKAGE void WINDOW_KERNEL(winograd_output)(
+TARGET static void winograd_output(
     const float *transformed, int64_t channels, int64_t tiles_x, int64_t tiles,
     const float *bias, const float *residual, float clamp_min, float clamp_max, float *output,
     int64_t output_height, int64_t output_width, int64_t first_tile, int64_t tile_count) {
