@@ -2,11 +2,12 @@
 #define CNATIVE_GENERIC_KERNELS_H
 
 /* The kernel sets compiled from one source over the vector width (generic_kernel_bodies.h): AVX2 +
-   FMA on x86-64 (kernels_avx2.c), NEON on aarch64 (kernels_neon.c). Each exists only on its
-   architecture. */
+   FMA on x86-64 (kernels_avx2.c), NEON on aarch64 (kernels_neon.c), each only on its
+   architecture, and the portable set (kernels_portable.c) on every architecture. */
 
 #include "CNativeKernels.h"
 
+extern const cnk_kernel_set cnk_generic_set_portable;
 #if defined(__x86_64__)
 extern const cnk_kernel_set cnk_generic_set_avx2;
 #endif
