@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Differential test of the C kernel sets (Tests/CKernelCheck/kernel_check.c) against scalar
 # references: built for this machine and run for every set its CPU supports, then cross-built
-# for aarch64 and run under qemu-user (the NEON set), since this machine cannot run Swift for
-# aarch64. Needs clang (the Swift toolchain's), and for aarch64 qemu-user-static,
+# for aarch64 and run under qemu-user (the NEON and portable sets), since this machine cannot
+# run Swift for aarch64. Needs clang (the Swift toolchain's), and for aarch64 qemu-user-static,
 # libc6-dev-arm64-cross and libgcc-12-dev-arm64-cross (Scripts/setup --test-tools).
 #   Scripts/check-kernels.sh [--host-only]
 set -euo pipefail
@@ -20,11 +20,11 @@ ASAN_OPTIONS=detect_leaks=0 "$out/kernel_check"
 
 [ "${1:-}" = "--host-only" ] && exit 0
 if [ "$(uname -m)" = aarch64 ]; then exit 0; fi
-echo "== NEON set (aarch64 under qemu)"
+echo "== NEON and portable sets (aarch64 under qemu)"
 if ! command -v qemu-aarch64-static >/dev/null || [ ! -d /usr/aarch64-linux-gnu/include ]; then
   echo "error: qemu-user-static and libc6-dev-arm64-cross are missing (Scripts/setup --test-tools)" >&2
   exit 1
 fi
 clang --target=aarch64-linux-gnu --sysroot=/usr/aarch64-linux-gnu --gcc-toolchain=/usr \
   -fuse-ld=lld -static "${flags[@]}" -o "$out/kernel_check-aarch64" "${sources[@]}" -lm -lpthread
-qemu-aarch64-static "$out/kernel_check-aarch64" neon
+qemu-aarch64-static "$out/kernel_check-aarch64" neon portable

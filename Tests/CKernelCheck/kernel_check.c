@@ -642,10 +642,10 @@ static void check_set(const cnk_kernel_set *s) {
 
 int main(int argc, char **argv) {
   const cnk_kernel_set *sets[] = {cnk_kernel_set_avx512(), cnk_kernel_set_avx2(),
-                                  cnk_kernel_set_neon()};
-  const char *names[] = {"avx512", "avx2", "neon"};
+                                  cnk_kernel_set_neon(), cnk_kernel_set_portable()};
+  const char *names[] = {"avx512", "avx2", "neon", "portable"};
   int checked = 0;
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     int wanted = argc == 1;
     for (int a = 1; a < argc; a++) wanted |= strcmp(argv[a], names[i]) == 0;
     if (!wanted) continue;

@@ -81,11 +81,7 @@ import Testing
         #expect(zip(p.scalars, expected.p).map { abs($0 - $1) }.max() ?? .nan <= 1e-5)
       }
       let folded = try session.profile(["x": input], runs: 1).contains { $0.name.contains(" + ") }
-      if KernelSet.active.native != nil {
-        #expect(folded == !exposeProjection)
-      } else {
-        #expect(!folded)
-      }
+      #expect(folded == !exposeProjection)
     }
   }
 
@@ -104,10 +100,8 @@ import Testing
       let worst = zip(y.scalars, expected).map { abs($0 - $1) }.max() ?? .nan
       #expect(worst <= 1e-5, "\(kernels): \(worst)")
       let names = try session.profile(["x": input], runs: 1).map(\.name)
-      if kernels.native != nil {
-        #expect(
-          names.contains { $0.contains("Add") && $0.contains("Relu") }, "\(kernels): \(names)")
-      }
+      #expect(
+        names.contains { $0.contains("Add") && $0.contains("Relu") }, "\(kernels): \(names)")
     }
   }
 }

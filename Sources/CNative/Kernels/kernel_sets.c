@@ -2,6 +2,8 @@
 
 /* The registry of kernel sets: which ones this CPU runs, each as one descriptor. */
 
+const cnk_kernel_set *cnk_kernel_set_portable(void) { return &cnk_generic_set_portable; }
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 

@@ -10,8 +10,8 @@
  * is aarch64's baseline. A set the CPU or the architecture lacks has no descriptor (NULL): no
  * entry point exists that silently does nothing. Sizes are int64_t (Swift Int).
  *
- * The AVX2 and NEON sets are one source (kernels_generic.h) compiled per target over a small
- * vector API; the AVX-512 set is hand-tuned separately (masks, gathers, permutes).
+ * The portable, AVX2 and NEON sets are one source (generic_kernel_bodies.h) compiled per target
+ * over a small vector API; the AVX-512 set is hand-tuned separately (masks, gathers, permutes).
  */
 
 #include <stddef.h>
@@ -218,7 +218,7 @@ typedef void (*cnk_winograd_output_fn)(const float *transformed, int64_t channel
 
 /* One kernel set: its geometry and every entry point, all non-NULL. */
 typedef struct cnk_kernel_set {
-  /* "avx512", "avx2" or "neon". */
+  /* "portable", "avx512", "avx2" or "neon". */
   const char *name;
   /* Floats per vector register, and channels per block of the blocked layout. */
   int64_t lanes;
@@ -246,6 +246,8 @@ typedef struct cnk_kernel_set {
   cnk_winograd_output_fn winograd_output;
 } cnk_kernel_set;
 
+/* The portable set (4-float vectors, baseline instructions): on every CPU, never NULL. */
+const cnk_kernel_set *cnk_kernel_set_portable(void);
 /* The AVX-512F set when this is x86-64 and the CPU and OS support it, else NULL. */
 const cnk_kernel_set *cnk_kernel_set_avx512(void);
 /* The AVX2 + FMA set when this is x86-64 and the CPU and OS support it, else NULL. */

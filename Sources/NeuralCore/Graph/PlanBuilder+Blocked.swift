@@ -3,12 +3,10 @@ extension PlanBuilder {
   /// convolutions with a blocked form, additions of two blocked tensors, ReLU, max pooling and
   /// global average pooling of one.
   ///
-  /// - Returns: `false`, having planned nothing, when the node runs on NCHW tensors (always, for
-  ///   a kernel set without blocked kernels).
+  /// - Returns: `false`, having planned nothing, when the node runs on NCHW tensors.
   mutating func planBlocked(_ node: ImportedGraph.Node) throws(NeuralCoreError) -> Bool {
-    guard let planner = node.entry.planBlocked, let layout = BlockedLayout(kernels: graph.kernels)
-    else { return false }
-    return try planner(&self, node, layout)
+    guard let planner = node.entry.planBlocked else { return false }
+    return try planner(&self, node, BlockedLayout(kernels: graph.kernels))
   }
 
   /// Gives every input of `node` held only in blocked layout an NCHW copy, so that planners
@@ -19,11 +17,10 @@ extension PlanBuilder {
 
   /// Adds the step that copies a blocked-only value to NCHW, once.
   mutating func unblock(_ name: String) throws(NeuralCoreError) {
-    guard values[name] == nil, let (blockedID, shape) = blockedValues[name],
-      let layout = BlockedLayout(kernels: graph.kernels)
-    else { return }
+    guard values[name] == nil, let (blockedID, shape) = blockedValues[name] else { return }
     let id = try newBuffer(shape: shape, for: name)
-    addReorderStep(name, .unblock, layout, from: blockedID, to: id, shape: shape)
+    addReorderStep(
+      name, .unblock, BlockedLayout(kernels: graph.kernels), from: blockedID, to: id, shape: shape)
     values[name] = .runtime(id: id, shape: shape)
   }
 

@@ -3,12 +3,8 @@ import Testing
 
 @testable import NeuralCore
 
-/// The sets with blocked kernels on this CPU.
-private let vectorSets = KernelSet.available.filter { $0.native != nil }
-
-/// The blocked kernels of every vector set this CPU runs (AVX-512, AVX2 or NEON), each against
-/// the scalar reference convolution (max pooling: against the NCHW pooling).
-@Suite(.enabled(if: !vectorSets.isEmpty, "this CPU runs no vector kernel set"))
+/// The blocked kernels of every set this CPU runs (portable, AVX-512, AVX2 or NEON), each
+/// against the scalar reference convolution (max pooling: against the NCHW pooling).
 struct BlockedConvolutionTests {
   /// NCHW arrays to blocked layout and back.
   static func blocked(
@@ -98,10 +94,10 @@ struct BlockedConvolutionTests {
       output, layout, batch: batch, channels: convolution.outputChannels, positions: positions)
   }
 
-  @Test(arguments: vectorSets)
+  @Test(arguments: KernelSet.available)
   func layoutRoundTripsAndZeroesPaddingLanes(kernels: KernelSet) throws {
-    let layout = try #require(BlockedLayout(kernels: kernels))
-    #expect(layout.lanes == (kernels == .avx512 ? 16 : 8))
+    let layout = BlockedLayout(kernels: kernels)
+    #expect(layout.lanes == [.portable: 4, .avx512: 16][kernels, default: 8])
     var generator = SeededGenerator(seed: 3)
     for channels in [1, 5, 8, 9, 16, 17, 40] {
       let values = generator.floats(2 * channels * 9)
@@ -115,7 +111,7 @@ struct BlockedConvolutionTests {
     }
   }
 
-  @Test(arguments: vectorSets)
+  @Test(arguments: KernelSet.available)
   func randomizedShapesMatchTheReference(kernels: KernelSet) throws {
     var generator = SeededGenerator(seed: 19)
     let activations: [Activation] = [.identity, .relu, .clip(min: 0, max: 6)]
@@ -170,7 +166,7 @@ struct BlockedConvolutionTests {
     #expect(ran.count == 3)
   }
 
-  @Test(arguments: vectorSets)
+  @Test(arguments: KernelSet.available)
   func winogradMatchesTheReference(kernels: KernelSet) throws {
     var generator = SeededGenerator(seed: 29)
     let activations: [Activation] = [.identity, .relu, .clip(min: 0, max: 6)]
@@ -214,9 +210,9 @@ struct BlockedConvolutionTests {
     }
   }
 
-  @Test(arguments: vectorSets)
+  @Test(arguments: KernelSet.available)
   func blockedMaxPoolMatchesTheNCHWPooling(kernels: KernelSet) throws {
-    let layout = try #require(BlockedLayout(kernels: kernels))
+    let layout = BlockedLayout(kernels: kernels)
     var generator = SeededGenerator(seed: 31)
     for trial in 0..<30 {
       let channels = Int.random(in: 1...40, using: &generator)
@@ -271,7 +267,7 @@ struct BlockedConvolutionTests {
     }
   }
 
-  @Test(arguments: vectorSets)
+  @Test(arguments: KernelSet.available)
   func networkShapesMatchTheReference(kernels: KernelSet) throws {
     var generator = SeededGenerator(seed: 23)
     // EfficientNet-Lite0's layers, smaller planes: the stem, expansions, depthwise 3x3/5x5 at
@@ -314,7 +310,7 @@ struct BlockedConvolutionTests {
     }
   }
 
-  @Test(arguments: vectorSets)
+  @Test(arguments: KernelSet.available)
   func unsupportedConvolutionsHaveNoBlockedForm(kernels: KernelSet) {
     let window = Window(kernelHeight: 3, kernelWidth: 3, strideY: 2, strideX: 2)
     let grouped = BlockedConvolution(
@@ -330,10 +326,5 @@ struct BlockedConvolutionTests {
       inputChannels: 8, groups: 1, window: Window(kernelHeight: 1, kernelWidth: 1),
       activation: .sigmoid, kernels: kernels)
     #expect(sigmoid == nil)
-    let portable = BlockedConvolution(
-      weights: [Float](repeating: 1, count: 8 * 8), bias: nil, outputChannels: 8,
-      inputChannels: 8, groups: 1, window: Window(kernelHeight: 1, kernelWidth: 1),
-      activation: .relu, kernels: .portable)
-    #expect(portable == nil)
   }
 }

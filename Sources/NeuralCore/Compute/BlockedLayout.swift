@@ -1,22 +1,20 @@
 import CNative
 
 /// The blocked channel layout (NCHWxc) that ``BlockedConvolution`` reads and writes, where `x` is
-/// the vector width of a kernel set: 16 for AVX-512, 8 for AVX2 and NEON.
+/// the vector width of a kernel set: 16 for AVX-512, 8 for AVX2 and NEON, 4 for portable.
 ///
 /// An image of `C` channels and `P` positions is `ceil(C / lanes)` blocks of `P × lanes` floats:
 /// channel `c` at position `p` is at `(c / lanes) * P * lanes + p * lanes + c % lanes`. Lanes
 /// past the last channel are zero, so a blocked tensor can be added or pooled with whole vectors.
 struct BlockedLayout: Sendable {
-  /// The vector set whose kernels run on this layout.
+  /// The kernel set whose kernels run on this layout.
   let native: NativeKernels
   /// Channels per block: one vector of the set.
   var lanes: Int { native.lanes }
 
-  /// The layout of a vector set, or `nil` for a set without blocked kernels (``KernelSet/portable``
-  /// or one this CPU lacks).
-  init?(kernels: KernelSet) {
-    guard let native = kernels.native else { return nil }
-    self.native = native
+  /// The layout of a kernel set.
+  init(kernels: KernelSet) {
+    native = kernels.native
   }
 
   /// The blocks that hold `channels` channels.

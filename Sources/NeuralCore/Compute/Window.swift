@@ -1,3 +1,5 @@
+import CNative
+
 /// A 2-D sliding window (convolution kernel or pooling window) over NCHW data.
 ///
 /// Padding is explicit and may be asymmetric; ONNX `auto_pad` and TensorFlow `SAME` resolve
@@ -55,5 +57,15 @@ struct Window: Hashable, Sendable {
     let total = max(0, (output - 1) * stride + extent - input)
     let small = total / 2
     return upper ? (small, total - small) : (total - small, small)
+  }
+}
+
+extension Window {
+  /// The window as the C kernels take it.
+  var native: cnk_window {
+    cnk_window(
+      kernel_height: Int64(kernelHeight), kernel_width: Int64(kernelWidth),
+      stride_y: Int64(strideY), stride_x: Int64(strideX), dilation_y: Int64(dilationY),
+      dilation_x: Int64(dilationX), pad_top: Int64(padTop), pad_left: Int64(padLeft))
   }
 }

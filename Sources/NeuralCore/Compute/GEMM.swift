@@ -88,8 +88,8 @@ enum GEMM {
 
   /// Computes `C = epilogue(packedA × B)` for an `m × n` C with leading dimension `ldc`.
   ///
-  /// When B is a plain row-major matrix (`directB`, rows `directRowStride` apart), the vector
-  /// kernel sets read its whole column panels in place and pack only a last partial panel.
+  /// When B is a plain row-major matrix (`directB`, rows `directRowStride` apart), the kernels
+  /// read its whole column panels in place and pack only a last partial panel.
   static func multiply(
     rows m: Int, columns n: Int, depth k: Int, packedA: UnsafePointer<Float>,
     packB: PackB, directB: UnsafePointer<Float>? = nil, directRowStride: Int = 0,
@@ -133,15 +133,6 @@ enum GEMM {
         let columns = min(width, n - start)
         vectors.withMemoryRebound(to: Float.self, capacity: tileFloats) { packed in
           let tileRange = firstPanel..<min(panels, firstPanel + panelsPerGroup)
-          guard let native else {
-            packB(start, columns, packed)
-            vectors.withMemoryRebound(to: SIMD8<Float>.self, capacity: tileFloats / 8) {
-              computeTile(
-                rows: m, depth: k, packedA: packedA, packedB: $0, panels: tileRange,
-                columns: start..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
-            }
-            return
-          }
           let inPlace = directB == nil ? 0 : columns / columnTile * columnTile
           if let directB, inPlace > 0 {
             computeTile(
@@ -160,7 +151,7 @@ enum GEMM {
     }
   }
 
-  /// A vector set's micro-kernels over the given A panels and a packed B tile (`ldb` 0) or B in
+  /// The set's micro-kernels over the given A panels and a packed B tile (`ldb` 0) or B in
   /// place; a clamp-like activation is fused into the stores, any other runs afterwards.
   private static func computeTile(
     _ native: NativeKernels, rows m: Int, depth k: Int, packedA: UnsafePointer<Float>,
@@ -182,35 +173,6 @@ enum GEMM {
         epilogue.activation.apply(c + row * ldc + columns.lowerBound, count: columns.count)
       }
     }
-  }
-
-  /// Multiplies the given A panels by one packed B tile and applies the epilogue.
-  @_optimize(speed)
-  private static func computeTile(
-    rows m: Int, depth k: Int, packedA: UnsafePointer<Float>,
-    packedB: UnsafePointer<SIMD8<Float>>,
-    panels: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
-    epilogue: Epilogue
-  ) {
-    let rowTile = KernelSet.portable.rowTile
-    let columnTile = KernelSet.portable.columnTile
-    for panel in panels {
-      let aPanel = packedA + panel * rowTile * k
-      let row = panel * rowTile
-      let rows = min(rowTile, m - row)
-      var column = 0
-      while column < columns.count {
-        let sums = kernel(depth: k, a: aPanel, b: packedB + column / columnTile * k)
-        store(
-          sums, rows: rows, columns: min(columnTile, columns.count - column),
-          into: c + row * ldc + columns.lowerBound + column, ldc: ldc,
-          accumulates: epilogue.accumulates)
-        column += columnTile
-      }
-    }
-    finish(
-      rows: (panels.lowerBound * rowTile)..<min(m, panels.upperBound * rowTile),
-      columns: columns, c: c, ldc: ldc, epilogue: epilogue)
   }
 
   /// Computes `C (+)= alpha × A × B` for strided A (`m × k`) and B (`k × n`), packing A per call.
@@ -254,9 +216,8 @@ enum GEMM {
   /// A matrix-vector product per row of A, for up to ``fewRows`` rows.
   ///
   /// For a classifier head at small batch: each row of B is streamed and added, scaled, into C,
-  /// instead of padding A to a tile. With several rows the columns go in narrower chunks, so a chunk of B stays in cache for the
-  /// next row.
-  @_optimize(speed)
+  /// instead of padding A to a tile. With several rows the columns go in narrower chunks, so a
+  /// chunk of B stays in cache for the next row.
   private static func multiplyFewRows(
     rows m: Int, columns n: Int, depth k: Int, a: UnsafePointer<Float>, aRowStride: Int,
     aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, alpha: Float,
@@ -267,108 +228,11 @@ enum GEMM {
     Parallel.forEach((n + chunk - 1) / chunk, threads: threads) { index in
       let start = index * chunk
       let width = min(chunk, n - start)
-      if let native {
-        for row in 0..<m {
-          native.rowTimesMatrix(
-            Int64(k), Int64(width), alpha, a + row * aRowStride, Int64(aColumnStride), b + start,
-            Int64(bRowStride), c + row * ldc + start, accumulates ? 1 : 0)
-        }
-        return
-      }
       for row in 0..<m {
-        let target = c + row * ldc + start
-        if !accumulates { target.update(repeating: 0, count: width) }
-        let targetRaw = UnsafeMutableRawPointer(target)
-        for p in 0..<k {
-          let scale = alpha * a[row * aRowStride + p * aColumnStride]
-          let source = b + p * bRowStride + start
-          let sourceRaw = UnsafeRawPointer(source)
-          var column = 0
-          while column + 8 <= width {
-            let sum =
-              targetRaw.loadUnaligned(fromByteOffset: column * 4, as: SIMD8<Float>.self)
-              + sourceRaw.loadUnaligned(fromByteOffset: column * 4, as: SIMD8<Float>.self) * scale
-            targetRaw.storeBytes(of: sum, toByteOffset: column * 4, as: SIMD8<Float>.self)
-            column += 8
-          }
-          while column < width {
-            target[column] += source[column] * scale
-            column += 1
-          }
-        }
+        native.rowTimesMatrix(
+          Int64(k), Int64(width), alpha, a + row * aRowStride, Int64(aColumnStride), b + start,
+          Int64(bRowStride), c + row * ldc + start, accumulates ? 1 : 0)
       }
-    }
-  }
-
-  @_optimize(speed)
-  @inline(__always)
-  static func kernel(
-    depth k: Int, a: UnsafePointer<Float>, b: UnsafePointer<SIMD8<Float>>
-  ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-    var c0 = SIMD8<Float>()
-    var c1 = SIMD8<Float>()
-    var c2 = SIMD8<Float>()
-    var c3 = SIMD8<Float>()
-    var aPointer = a
-    var bPointer = b
-    var remaining = k
-    while remaining > 0 {
-      let bv = bPointer.pointee
-      c0 += bv * aPointer[0]
-      c1 += bv * aPointer[1]
-      c2 += bv * aPointer[2]
-      c3 += bv * aPointer[3]
-      aPointer += 4
-      bPointer += 1
-      remaining -= 1
-    }
-    return (c0, c1, c2, c3)
-  }
-
-  @_optimize(speed)
-  @inline(__always)
-  static func store(
-    _ sums: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>), rows: Int, columns: Int,
-    into c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool
-  ) {
-    storeRow(sums.0, columns: columns, into: c, accumulates: accumulates)
-    if rows > 1 { storeRow(sums.1, columns: columns, into: c + ldc, accumulates: accumulates) }
-    if rows > 2 { storeRow(sums.2, columns: columns, into: c + 2 * ldc, accumulates: accumulates) }
-    if rows > 3 { storeRow(sums.3, columns: columns, into: c + 3 * ldc, accumulates: accumulates) }
-  }
-
-  @_optimize(speed)
-  @inline(__always)
-  private static func storeRow(
-    _ sums: SIMD8<Float>, columns: Int, into target: UnsafeMutablePointer<Float>, accumulates: Bool
-  ) {
-    var vector = sums
-    if columns == KernelSet.portable.columnTile {
-      let raw = UnsafeMutableRawPointer(target)
-      if accumulates {
-        vector += raw.loadUnaligned(as: SIMD8<Float>.self)
-      }
-      raw.storeBytes(of: vector, as: SIMD8<Float>.self)
-    } else {
-      for j in 0..<columns {
-        target[j] = accumulates ? target[j] + vector[j] : vector[j]
-      }
-    }
-  }
-
-  @_optimize(speed)
-  private static func finish(
-    rows: Range<Int>, columns: Range<Int>, c: UnsafeMutablePointer<Float>, ldc: Int,
-    epilogue: Epilogue
-  ) {
-    guard epilogue.bias != nil || epilogue.activation != .identity else { return }
-    for row in rows {
-      let target = c + row * ldc + columns.lowerBound
-      if let bias = epilogue.bias {
-        let value = bias[row]
-        for j in 0..<columns.count { target[j] += value }
-      }
-      epilogue.activation.apply(target, count: columns.count)
     }
   }
 

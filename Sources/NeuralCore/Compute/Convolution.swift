@@ -5,7 +5,8 @@ import CNative
 /// Weights are `[outputChannels, inputChannels / groups, kernelHeight, kernelWidth]`. Depthwise
 /// convolutions (one input channel per group, one output per group) run a direct kernel; all
 /// others run as a GEMM per group whose B operand is the im2col matrix formed tile by tile
-/// (for a 1x1, stride-1, unpadded convolution B is the input itself).
+/// (for a 1x1, stride-1, unpadded convolution B is the input itself). Every kernel comes from
+/// the ``KernelSet`` the weights are packed for.
 struct Convolution: Sendable {
   let window: Window
   /// The micro-kernels the weights are packed for.
@@ -17,8 +18,8 @@ struct Convolution: Sendable {
   let isDepthwise: Bool
   /// Depthwise: the raw weights; otherwise one packed A per group.
   let weights: [Float]
-  /// 1x1 ungrouped convolutions on a vector set: the weights again, as panels of output channels
-  /// for the channel-vectorized kernel that small planes use; otherwise empty.
+  /// 1x1 ungrouped convolutions: the weights again, as panels of output channels for the
+  /// channel-vectorized kernel that small planes use; otherwise empty.
   let channelPanels: [Float]
   let bias: [Float]
 
@@ -38,9 +39,9 @@ struct Convolution: Sendable {
     self.bias = bias ?? [Float](repeating: 0, count: outputChannels)
     isDepthwise = groups == inputChannels && groups == outputChannels
     let isOneByOne = window.kernelHeight == 1 && window.kernelWidth == 1 && groups == 1
-    if let native = kernels.native, isOneByOne {
+    if isOneByOne {
       channelPanels = Convolution.packChannelPanels(
-        raw, outputChannels: outputChannels, depth: depth, tile: native.columnTile)
+        raw, outputChannels: outputChannels, depth: depth, tile: kernels.columnTile)
     } else {
       channelPanels = []
     }
@@ -137,17 +138,6 @@ struct Convolution: Sendable {
     let groupSize = GEMM.packedSize(rows: rows, depth: depth, kernels: kernels)
     let kernels = self.kernels
     let native = kernels.native
-    // Per row of the im2col matrix: the channel plane offset and the kernel tap's offsets.
-    var channelOffsets = [Int](repeating: 0, count: depth)
-    var rowOffsets = [Int](repeating: 0, count: depth)
-    var columnOffsets = [Int](repeating: 0, count: depth)
-    for p in 0..<depth {
-      let tap = p % taps
-      channelOffsets[p] = (p / taps) * plane
-      rowOffsets[p] = (tap / window.kernelWidth) * window.dilationY - window.padTop
-      columnOffsets[p] = (tap % window.kernelWidth) * window.dilationX - window.padLeft
-    }
-    let window = self.window
     let nativeWindow = window.native
     weights.withUnsafeBufferPointer { packedWeights in
       bias.withUnsafeBufferPointer { biasBuffer in
@@ -162,11 +152,9 @@ struct Convolution: Sendable {
               bias: biasBase + group * rows, accumulates: false, activation: activation)
             let ranByChannels =
               isPointwise && prefersChannelVectors(positions: columns, depth: depth)
-              && native.map {
-                runPointwiseByChannels(
-                  $0, input: source, positions: columns, depth: depth, output: target,
-                  bias: biasBase, threads: threads)
-              } ?? false
+              && runPointwiseByChannels(
+                native, input: source, positions: columns, depth: depth, output: target,
+                bias: biasBase, threads: threads)
             if ranByChannels { continue }
             if isPointwise {
               GEMM.multiply(
@@ -177,7 +165,7 @@ struct Convolution: Sendable {
                     width: count, columnTile: kernels.columnTile, into: destination)
                 }, directB: source, directRowStride: plane, c: target, ldc: columns,
                 epilogue: epilogue, threads: threads, kernels: kernels)
-            } else if let native {
+            } else {
               withUnsafePointer(to: nativeWindow) { windowPointer in
                 GEMM.multiply(
                   rows: rows, columns: columns, depth: depth,
@@ -189,16 +177,6 @@ struct Convolution: Sendable {
                   }, c: target, ldc: columns, epilogue: epilogue, threads: threads,
                   kernels: kernels)
               }
-            } else {
-              GEMM.multiply(
-                rows: rows, columns: columns, depth: depth, packedA: weightBase + group * groupSize,
-                packB: { start, count, destination in
-                  Convolution.packIm2col(
-                    source: source, height: height, width: width, outputWidth: outputWidth,
-                    window: window, channelOffsets: channelOffsets, rowOffsets: rowOffsets,
-                    columnOffsets: columnOffsets, start: start, count: count,
-                    columnTile: kernels.columnTile, into: destination)
-                }, c: target, ldc: columns, epilogue: epilogue, threads: threads, kernels: kernels)
             }
           }
         }
@@ -281,77 +259,15 @@ struct Convolution: Sendable {
     return true
   }
 
-  /// Writes im2col columns `start..<start + count` as packed B panels.
-  @_optimize(speed)
-  private static func packIm2col(
-    source: UnsafePointer<Float>, height: Int, width: Int, outputWidth: Int, window: Window,
-    channelOffsets: [Int], rowOffsets: [Int], columnOffsets: [Int], start: Int, count: Int,
-    columnTile tile: Int, into destination: UnsafeMutablePointer<Float>
-  ) {
-    let depth = channelOffsets.count
-    var panel = destination
-    var panelStart = 0
-    var baseY = [Int](repeating: 0, count: tile)
-    var baseX = [Int](repeating: 0, count: tile)
-    while panelStart < count {
-      let columns = min(tile, count - panelStart)
-      for j in 0..<tile {
-        let column = start + panelStart + min(j, columns - 1)
-        baseY[j] = (column / outputWidth) * window.strideY
-        baseX[j] = (column % outputWidth) * window.strideX
-      }
-      for p in 0..<depth {
-        let plane = source + channelOffsets[p]
-        let dy = rowOffsets[p]
-        let dx = columnOffsets[p]
-        for j in 0..<tile {
-          let y = baseY[j] + dy
-          let x = baseX[j] + dx
-          let inside = j < columns && y >= 0 && y < height && x >= 0 && x < width
-          panel[p * tile + j] = inside ? plane[y * width + x] : 0
-        }
-      }
-      panel += depth * tile
-      panelStart += tile
-    }
-  }
-
+  /// The set's depthwise kernel over runs of consecutive planes; a clamp-like activation is
+  /// fused into its stores, any other runs afterwards on each run's output.
   private func runDepthwise(
     input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
     output: UnsafeMutablePointer<Float>, outputHeight: Int, outputWidth: Int, threads: Int
   ) {
-    let window = self.window
-    let taps = window.kernelHeight * window.kernelWidth
+    let native = kernels.native
     let activation = self.activation
-    if let native = kernels.native, let bounds = activation.clampBounds {
-      runDepthwise(
-        native, input: input, batch: batch, height: height, width: width, output: output,
-        outputHeight: outputHeight, outputWidth: outputWidth, bounds: bounds, threads: threads)
-      return
-    }
-    weights.withUnsafeBufferPointer { weightBuffer in
-      bias.withUnsafeBufferPointer { biasBuffer in
-        // Safety: weights hold channels * taps floats and bias one float per channel.
-        guard let weightBase = weightBuffer.baseAddress, let biasBase = biasBuffer.baseAddress
-        else { return }
-        Parallel.forEach(batch * outputChannels, threads: threads) { planeIndex in
-          let channel = planeIndex % outputChannels
-          Convolution.depthwisePlane(
-            input: input + planeIndex * height * width, height: height, width: width,
-            weights: weightBase + channel * taps, bias: biasBase[channel], window: window,
-            output: output + planeIndex * outputHeight * outputWidth,
-            outputHeight: outputHeight, outputWidth: outputWidth, activation: activation)
-        }
-      }
-    }
-  }
-
-  /// A vector set's depthwise kernel over runs of consecutive planes.
-  private func runDepthwise(
-    _ native: NativeKernels, input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
-    output: UnsafeMutablePointer<Float>, outputHeight: Int, outputWidth: Int,
-    bounds: (low: Float, high: Float), threads: Int
-  ) {
+    let bounds = activation.clampBounds
     let taps = window.kernelHeight * window.kernelWidth
     let channels = outputChannels
     var cWindow = window.native
@@ -372,96 +288,18 @@ struct Convolution: Sendable {
             let channel = (item % runsPerImage) * runLength
             let count = min(runLength, channels - channel)
             let plane = image * channels + channel
+            let target = output + plane * outputHeight * outputWidth
             native.depthwise(
               input + plane * height * width, Int64(count), Int64(height), Int64(width),
-              weightBase + channel * taps, biasBase + channel, nativeWindow,
-              output + plane * outputHeight * outputWidth, Int64(outputHeight),
-              Int64(outputWidth), bounds.low, bounds.high)
-          }
-        }
-      }
-    }
-  }
-
-  /// Convolves one plane with its own kernel.
-  ///
-  /// The plane is first copied into a zero-bordered scratch, split into `strideX` column
-  /// phases, so that every kernel tap reads a contiguous, always-valid run of inputs for
-  /// consecutive outputs: the inner loop is eight outputs per step with no bounds checks, for
-  /// any stride, padding and dilation.
-  @_optimize(speed)
-  private static func depthwisePlane(
-    input: UnsafePointer<Float>, height: Int, width: Int, weights: UnsafePointer<Float>,
-    bias: Float, window: Window, output: UnsafeMutablePointer<Float>, outputHeight: Int,
-    outputWidth: Int, activation: Activation
-  ) {
-    let phases = window.strideX
-    let rows = height + window.padTop + window.padBottom
-    let paddedWidth = width + window.padLeft + window.padRight
-    let vectorWidth = (outputWidth + 7) / 8 * 8
-    let maximumOffset = (window.kernelWidth - 1) * window.dilationX / phases
-    let phaseWidth = (paddedWidth + phases - 1) / phases
-    let rowStride = (max(phaseWidth, vectorWidth + maximumOffset) + 7) / 8 * 8
-    let phaseSize = rows * rowStride
-    let scratchSize = phases * phaseSize + vectorWidth
-    withUnsafeTemporaryAllocation(of: Float.self, capacity: scratchSize) { buffer in
-      // Safety: every index below is < scratchSize: phase rows hold rowStride floats, which
-      // covers vectorWidth + maximumOffset, and the accumulator row sits after the phases.
-      guard let scratch = buffer.baseAddress else { return }
-      scratch.initialize(repeating: 0, count: scratchSize)
-      for y in 0..<height {
-        let source = input + y * width
-        let rowOffset = (y + window.padTop) * rowStride
-        if phases == 1 {
-          (scratch + rowOffset + window.padLeft).update(from: source, count: width)
-          continue
-        }
-        // Padded column c = x + padLeft lands in phase c % phases at index c / phases.
-        for phase in 0..<phases {
-          let target = scratch + phase * phaseSize + rowOffset
-          var index = (window.padLeft - phase + phases - 1) / phases
-          var x = index * phases + phase - window.padLeft
-          while x < width {
-            target[index] = source[x]
-            index += 1
-            x += phases
-          }
-        }
-      }
-      let accumulator = scratch + phases * phaseSize
-      let accumulatorRaw = UnsafeMutableRawPointer(accumulator)
-      for oy in 0..<outputHeight {
-        accumulator.update(repeating: bias, count: vectorWidth)
-        for ky in 0..<window.kernelHeight {
-          let y = oy * window.strideY + ky * window.dilationY
-          for kx in 0..<window.kernelWidth {
-            let tap = kx * window.dilationX
-            let line = UnsafeRawPointer(
-              scratch + (tap % phases) * phaseSize + y * rowStride + tap / phases)
-            let weight = weights[ky * window.kernelWidth + kx]
-            var ox = 0
-            while ox < vectorWidth {
-              let sum =
-                accumulatorRaw.loadUnaligned(fromByteOffset: ox * 4, as: SIMD8<Float>.self)
-                + line.loadUnaligned(fromByteOffset: ox * 4, as: SIMD8<Float>.self) * weight
-              accumulatorRaw.storeBytes(of: sum, toByteOffset: ox * 4, as: SIMD8<Float>.self)
-              ox += 8
+              weightBase + channel * taps, biasBase + channel, nativeWindow, target,
+              Int64(outputHeight), Int64(outputWidth), bounds?.low ?? -.infinity,
+              bounds?.high ?? .infinity)
+            if bounds == nil {
+              activation.apply(target, count: count * outputHeight * outputWidth)
             }
           }
         }
-        activation.apply(accumulator, count: outputWidth)
-        (output + oy * outputWidth).update(from: accumulator, count: outputWidth)
       }
     }
-  }
-}
-
-extension Window {
-  /// The window as the C kernels take it.
-  var native: cnk_window {
-    cnk_window(
-      kernel_height: Int64(kernelHeight), kernel_width: Int64(kernelWidth),
-      stride_y: Int64(strideY), stride_x: Int64(strideX), dilation_y: Int64(dilationY),
-      dilation_x: Int64(dilationX), pad_top: Int64(padTop), pad_left: Int64(padLeft))
   }
 }

@@ -39,16 +39,14 @@ struct BlockedConvolution: Sendable {
   /// One value per output channel, zero-padded to whole blocks.
   let bias: [Float]
 
-  /// Packs a convolution for the blocked kernels, or returns `nil` when it has no blocked form
-  /// (or `kernels` is a set without blocked kernels).
+  /// Packs a convolution for the blocked kernels, or returns `nil` when it has no blocked form.
   init?(
     weights raw: [Float], bias: [Float]?, outputChannels: Int, inputChannels: Int, groups: Int,
     window: Window, activation: Activation, kernels: KernelSet = .active
   ) {
-    guard let layout = BlockedLayout(kernels: kernels), let bounds = activation.clampBounds,
-      groups > 0,
-      inputChannels > 0, outputChannels > 0
+    guard let bounds = activation.clampBounds, groups > 0, inputChannels > 0, outputChannels > 0
     else { return nil }
+    let layout = BlockedLayout(kernels: kernels)
     let taps = window.kernelHeight * window.kernelWidth
     let kind: Kind
     if groups == inputChannels && groups == outputChannels {

@@ -1,0 +1,68 @@
+import CNative
+
+/// One kernel set of the C target: its geometry and its entry points, read once from the
+/// set's descriptor (`cnk_kernel_set`), each entry point checked to exist.
+struct NativeKernels: @unchecked Sendable {
+  // Safety (@unchecked): the descriptor is a constant in the C target that lives as long as the
+  // process and is never written; the function pointers are plain C functions.
+
+  /// The descriptor's name: `portable`, `avx2`, `avx512` or `neon`.
+  let name: String
+  /// Floats per vector, and channels per block of the blocked layout.
+  let lanes: Int
+  /// Rows of a GEMM micro-tile (packed A panel height).
+  let rowTile: Int
+  /// Columns of a GEMM micro-tile (packed B panel width).
+  let columnTile: Int
+  /// The blocked pointwise tilings for planes of a multiple of 7 positions and for any other.
+  let pointwiseTilingSevens: cnk_blocked_tiling
+  let pointwiseTilingOther: cnk_blocked_tiling
+  let gemmTile: cnk_gemm_tile_fn
+  let packPositions: cnk_pack_positions_fn
+  let pointwiseTile: cnk_pointwise_tile_fn
+  let depthwise: cnk_depthwise_fn
+  let rowTimesMatrix: cnk_row_times_matrix_fn
+  let im2colPanels: cnk_im2col_panels_fn
+  let pointwiseBlocked: cnk_pointwise_blocked_fn
+  let depthwiseBlocked: cnk_depthwise_blocked_fn
+  let convDirectBlocked: cnk_conv_direct_blocked_fn
+  let globalAverageBlocked: cnk_global_average_blocked_fn
+  let maxPoolBlocked: cnk_max_pool_blocked_fn
+  let winogradInput: cnk_winograd_input_fn
+  let winogradOutput: cnk_winograd_output_fn
+
+  /// Reads a descriptor; `nil` for none (a set this CPU lacks) or one missing an entry point.
+  init?(_ descriptor: UnsafePointer<cnk_kernel_set>?) {
+    guard let table = descriptor?.pointee, let name = table.name,
+      let gemmTile = table.gemm_tile, let packPositions = table.pack_positions,
+      let pointwiseTile = table.pointwise_tile, let depthwise = table.depthwise,
+      let rowTimesMatrix = table.row_times_matrix, let im2colPanels = table.im2col_panels,
+      let pointwiseBlocked = table.pointwise_blocked,
+      let depthwiseBlocked = table.depthwise_blocked,
+      let convDirectBlocked = table.conv_direct_blocked,
+      let globalAverageBlocked = table.global_average_blocked,
+      let maxPoolBlocked = table.max_pool_blocked, let winogradInput = table.winograd_input,
+      let winogradOutput = table.winograd_output,
+      table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0
+    else { return nil }
+    self.name = String(cString: name)
+    lanes = Int(table.lanes)
+    rowTile = Int(table.gemm_row_tile)
+    columnTile = Int(table.gemm_column_tile)
+    pointwiseTilingSevens = table.pointwise_tiling_sevens
+    pointwiseTilingOther = table.pointwise_tiling_other
+    self.gemmTile = gemmTile
+    self.packPositions = packPositions
+    self.pointwiseTile = pointwiseTile
+    self.depthwise = depthwise
+    self.rowTimesMatrix = rowTimesMatrix
+    self.im2colPanels = im2colPanels
+    self.pointwiseBlocked = pointwiseBlocked
+    self.depthwiseBlocked = depthwiseBlocked
+    self.convDirectBlocked = convDirectBlocked
+    self.globalAverageBlocked = globalAverageBlocked
+    self.maxPoolBlocked = maxPoolBlocked
+    self.winogradInput = winogradInput
+    self.winogradOutput = winogradOutput
+  }
+}
