@@ -18,18 +18,22 @@ public struct PreparationOptions: Sendable {
   /// still only shrinks, which is several times faster for phone photos and changes the scores a
   /// little (Docs/Performance.md gives the measured cost); `JPEGScalingPolicy.exact` decodes at
   /// full size and reproduces the reference preprocessing. Photos given decoded are not affected.
-  public var jpegScaling: JPEGScalingPolicy
+  package var jpegScaling: JPEGScalingPolicy
   /// An orientation that replaces the photo's own EXIF orientation; `nil` uses the photo's.
   public var orientation: ImageOrientation?
 
-  /// Creates preparation options.
+  /// Creates preparation options; a large JPEG is decoded reduced when the input allows it.
   ///
   /// - Parameters:
   ///   - decoding: The decoding limits.
-  ///   - jpegScaling: Whether a large JPEG may be decoded reduced; automatic by default.
   ///   - orientation: An orientation overriding the photo's; `nil` uses the photo's.
-  public init(
-    decoding: DecodingOptions = DecodingOptions(), jpegScaling: JPEGScalingPolicy = .automatic,
+  public init(decoding: DecodingOptions = DecodingOptions(), orientation: ImageOrientation? = nil) {
+    self.init(decoding: decoding, jpegScaling: .automatic, orientation: orientation)
+  }
+
+  /// Creates preparation options with a JPEG scaling policy.
+  package init(
+    decoding: DecodingOptions = DecodingOptions(), jpegScaling: JPEGScalingPolicy,
     orientation: ImageOrientation? = nil
   ) {
     self.decoding = decoding

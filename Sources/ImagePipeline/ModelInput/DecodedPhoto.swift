@@ -5,19 +5,19 @@
 /// input by ``ModelInputSpec/tensor(fromDecoded:)``; splitting the two lets a caller time
 /// decoding and preprocessing separately. The pixels are meant for that spec and orientation
 /// only: rows from ``decodedRows`` on are left zero.
-public struct DecodedPhoto: Sendable {
+package struct DecodedPhoto: Sendable {
   /// The decoded pixels, `scale` times the stored size (rounded up), with the file's orientation.
-  public let image: RasterImage
+  package let image: RasterImage
   /// The orientation given to `decode` in place of the file's, or `nil` for the file's.
-  public let orientation: ImageOrientation?
+  package let orientation: ImageOrientation?
   /// The DCT-domain reduction the pixels were decoded at (``JPEGScale/full`` for PNG).
-  public let scale: JPEGScale
+  package let scale: JPEGScale
   /// The stored width of the file.
-  public let storedWidth: Int
+  package let storedWidth: Int
   /// The stored height of the file.
-  public let storedHeight: Int
+  package let storedHeight: Int
   /// How many rows of ``image`` hold decoded pixels; the rest are zero.
-  public let decodedRows: Int
+  package let decodedRows: Int
   /// The file format the photo was decoded from; `nil` when it was given decoded.
-  public let format: ImageFormat?
+  package let format: ImageFormat?
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Everything needed to turn a decoded image into a model input: size, crop and scale, region of
 /// interest, normalization and channel order.
@@ -124,7 +124,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// - Returns: The tensor and what was done to produce it, in full-size pixels.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the image is not the
   ///   reduced size of `storedWidth x storedHeight`, or as ``tensor(from:orientation:)`` does.
-  public func tensor(
+  package func tensor(
     from image: RasterImage, orientation: ImageOrientation? = nil, decodedAt scale: JPEGScale,
     storedWidth: Int, storedHeight: Int
   ) throws(ImageDecodingError) -> ModelInput {
@@ -154,7 +154,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   ///     default.
   /// - Returns: The tensor and what was done to produce it, in full-size pixels.
   /// - Throws: ``ImageDecodingError`` from decoding, or as ``tensor(from:orientation:)`` does.
-  public func tensor(
+  package func tensor(
     fromEncoded data: Data, decoder: ImageDecoder = ImageDecoder(),
     orientation: ImageOrientation? = nil, jpegScaling: JPEGScalingPolicy = .automatic
   ) throws(ImageDecodingError) -> ModelInput {
@@ -176,7 +176,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// - Returns: The pixels and what ``tensor(fromDecoded:)`` needs.
   /// - Throws: ``ImageDecodingError`` from decoding, or with code `invalidArgument` when this
   ///   spec's size, region of interest or crop fraction is invalid.
-  public func decode(
+  package func decode(
     _ data: Data, decoder: ImageDecoder = ImageDecoder(), orientation: ImageOrientation? = nil,
     jpegScaling: JPEGScalingPolicy = .automatic
   ) throws(ImageDecodingError) -> DecodedPhoto {
@@ -203,7 +203,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// - Returns: The pixels and what ``tensor(fromDecoded:)`` needs.
   /// - Throws: ``ImageDecodingError`` from reading or decoding, or with code `invalidArgument`
   ///   when this spec's size, region of interest or crop fraction is invalid.
-  public func decode(
+  package func decode(
     _ source: ImageSource, decoder: ImageDecoder = ImageDecoder(),
     orientation: ImageOrientation? = nil, jpegScaling: JPEGScalingPolicy = .automatic
   ) throws(ImageDecodingError) -> DecodedPhoto {
@@ -252,7 +252,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// - Returns: The tensor and what was done to produce it, in full-size pixels.
   /// - Throws: ``ImageDecodingError`` as
   ///   ``tensor(from:orientation:decodedAt:storedWidth:storedHeight:)`` does.
-  public func tensor(fromDecoded photo: DecodedPhoto) throws(ImageDecodingError) -> ModelInput {
+  package func tensor(fromDecoded photo: DecodedPhoto) throws(ImageDecodingError) -> ModelInput {
     try tensor(
       from: photo.image, orientation: photo.orientation, decodedAt: photo.scale,
       storedWidth: photo.storedWidth, storedHeight: photo.storedHeight)
@@ -278,7 +278,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// - Returns: The reduction to decode at.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the size, region of
   ///   interest or crop fraction is invalid.
-  public func jpegScale(for info: ImageInfo, orientation: ImageOrientation? = nil)
+  package func jpegScale(for info: ImageInfo, orientation: ImageOrientation? = nil)
     throws(ImageDecodingError) -> JPEGScale
   {
     guard info.format == .jpeg else { return .full }
@@ -336,7 +336,7 @@ public struct ModelInputSpec: Sendable, Hashable {
   /// - Returns: An upright RGB image of `width x height` and what was done to produce it.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the size, region of
   ///   interest or crop fraction is invalid.
-  public func picture(from image: RasterImage, orientation: ImageOrientation? = nil)
+  package func picture(from image: RasterImage, orientation: ImageOrientation? = nil)
     throws(ImageDecodingError) -> PreprocessedPicture
   {
     let (canvas, provenance) = try render(image, orientation: orientation, reduction: nil)

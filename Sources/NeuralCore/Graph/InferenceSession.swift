@@ -119,7 +119,7 @@ public final class InferenceSession: Sendable {
   ///   - runs: How many runs to time; at least 1.
   /// - Returns: One entry per step in execution order, with the mean time per run.
   /// - Throws: ``NeuralCoreError`` as ``run(_:)`` does.
-  public func profile(
+  package func profile(
     _ feeds: [String: Tensor], runs: Int = 10
   ) throws(NeuralCoreError) -> [StepTiming] {
     let (key, plan, arena) = try plan(for: feeds)

@@ -96,7 +96,7 @@ struct BrightnessClassifier: ImageClassificationModel {
   func classify(prepared input: ModelInput, options: ClassificationOptions)
     throws(ClassificationError) -> [Classification]
   {
-    let values = input.tensor.values
+    let values = input.values
     let mean = values.reduce(0, +) / Float(values.count)
     let brightness = (mean - 127.5) / 32
     return Classification.ranked(
@@ -146,7 +146,7 @@ func imagePipelineSample(url: URL) throws {
 func preparingModelInputSample(image: RasterImage) throws {
   let spec = ModelInputSpec.efficientNetLite(size: 224)
   let input = try spec.tensor(from: image)  // orientation from the file's EXIF
-  print(input.tensor.shape)  // [1, 3, 224, 224]
+  print(input.shape)  // [1, 3, 224, 224]
   print(input.provenance.cropRect)  // the pixels the model saw
 }
 
@@ -197,20 +197,20 @@ func filterSample() {
 
 // ImportingModels.md
 func importingONNXSample() throws {
-  let model = try ONNXModel(contentsOfFile: "efficientnet-lite0.onnx")
+  let model = try ONNXModel(contentsOf: URL(fileURLWithPath: "efficientnet-lite0.onnx"))
   let session = try InferenceSession(model: model, options: SessionOptions(threadCount: 2))
   print(session.inputs)  // [TensorDescription(name: "input", shape: [nil, 3, 224, 224])]
 }
 
 func importingCoreMLSample(pixels: Tensor) throws {
-  let model = try CoreMLModel(contentsOfFile: "MobileNetV2.mlmodel")
+  let model = try CoreMLModel(contentsOf: URL(fileURLWithPath: "MobileNetV2.mlmodel"))
   let session = try InferenceSession(coreMLModel: model)
   let scores = try session.run([model.inputName: pixels])[model.scoresOutput]
   _ = scores
 }
 
 func importingCheckpointSample() throws {
-  let state = try StateDict(contentsOfFile: "efficientnet-lite0-57934424.pth")
+  let state = try StateDict(contentsOf: URL(fileURLWithPath: "efficientnet-lite0-57934424.pth"))
   print(state.count)  // 296
   let stem = try state.tensor(named: "_conv_stem.weight")  // [32, 3, 3, 3]
   _ = stem
@@ -218,21 +218,21 @@ func importingCheckpointSample() throws {
 
 func importLimitsSample(upload: String) throws {
   let strict = ImportLimits(maximumFileBytes: 64 << 20, maximumElementCount: 1 << 24)
-  let model = try ONNXModel(contentsOfFile: upload, limits: strict)
+  let model = try ONNXModel(contentsOf: URL(fileURLWithPath: upload), limits: strict)
   _ = model
 }
 
 // NeuralCore.md
 func neuralCoreSample(image: Tensor) throws {
   let session = try InferenceSession(
-    contentsOfFile: "efficientnet-lite0.onnx", options: SessionOptions(threadCount: 2))
+    contentsOf: URL(fileURLWithPath: "efficientnet-lite0.onnx"), options: SessionOptions(threadCount: 2))
   let logits = try session.run(["input": image])["logits"]
   _ = logits
 }
 
 // RunningModels.md
 func runningModelsSample(path: String, batch: Tensor) throws {
-  let session = try InferenceSession(contentsOfFile: path, options: SessionOptions(threadCount: 2))
+  let session = try InferenceSession(contentsOf: URL(fileURLWithPath: path), options: SessionOptions(threadCount: 2))
   print(session.inputs)  // [TensorDescription(name: "input", shape: [nil, 3, 224, 224])]
   let outputs = try session.run(["input": batch])  // batch: [N, 3, 224, 224]
   _ = outputs
@@ -253,7 +253,7 @@ func layersSample(parameters: [String: Tensor], image: Tensor) throws {
 // TrainingAClassifier.md
 func trainingAClassifierSample() throws {
   let photos = try TrainingPhoto.labeledFolders(at: URL(fileURLWithPath: "Photos"))
-  let trainer = ClassifierTrainer(extractor: try .efficientNetLite0())
+  let trainer = try ClassifierTrainer.efficientNetLite0()
   let trained = try trainer.train(photos)
   print(trained.training.accuracy, trained.validation?.accuracy ?? .nan)
   try trained.write(to: URL(fileURLWithPath: "Products.onnx"))  // and Products.json
@@ -270,7 +270,7 @@ func catalogTrainingSample(catalogURL: URL) async throws {
   let source = CatalogSource.file(catalogURL)  // pictures are files next to the catalog file
   let catalog = try await CatalogTrainingPhotos.load(
     from: source, provider: try source.makeProvider())
-  let trained = try ClassifierTrainer(extractor: try .efficientNetLite0()).train(catalog.photos)
+  let trained = try ClassifierTrainer.efficientNetLite0().train(catalog.photos)
   let finder = ProductFinder(
     model: try trained.classifier(), mapping: .identity, provider: try source.makeProvider())
   _ = finder
