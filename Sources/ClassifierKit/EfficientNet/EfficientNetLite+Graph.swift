@@ -29,8 +29,8 @@ extension EfficientNetLite {
     var builder = Graph.Builder()
     // Everything up to the classifier, then the classifier: its input is the features output.
     let features = try Sequential(Array(layers.dropLast()))
-      .appendNodes(to: &builder, input: Self.graphInput)
-    let logits = try layers.last?.appendNodes(to: &builder, input: features) ?? features
+      .appendLayerNodes(to: &builder, input: Self.graphInput)
+    let logits = try layers.last?.appendLayerNodes(to: &builder, input: features) ?? features
     let outputs = [(logits, Self.graphOutput), (features, Self.graphFeatures)].map {
       ONNXNode(
         name: $0.1, opType: "Identity", domain: "", inputs: [$0.0], outputs: [$0.1],

@@ -12,7 +12,7 @@ package import NeuralCore
 ///
 /// ``loading(_:)`` folds each batch normalization (epsilon 1e-3) into the convolution before it,
 /// so a loaded network runs 49 convolutions with fused biases and activations.
-package struct EfficientNetLite: Layer {
+package struct EfficientNetLite: Layer, GraphLayer {
   /// A run of blocks with the same settings; the first block of a stage may change the stride
   /// and the channel count, the rest keep them.
   package struct Stage: Sendable, Hashable {
@@ -215,6 +215,6 @@ package struct EfficientNetLite: Layer {
   package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {
-    try network.appendNodes(to: &builder, input: input)
+    try network.appendLayerNodes(to: &builder, input: input)
   }
 }

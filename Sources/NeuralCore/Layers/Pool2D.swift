@@ -1,5 +1,5 @@
 /// 2-D max or average pooling over `[batch, channels, height, width]` tensors.
-public struct Pool2D: Layer {
+public struct Pool2D: Layer, GraphLayer {
   /// The reduction applied to each window.
   public enum Reduction: Sendable, Hashable {
     /// The largest element.
@@ -55,7 +55,7 @@ public struct Pool2D: Layer {
   ///   - builder: The graph being built.
   ///   - input: `[batch, channels, height, width]`.
   /// - Returns: `[batch, channels, outputHeight, outputWidth]`.
-  public func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
+  package func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
     var attributes =
       [
         Graph.Attribute(
@@ -75,7 +75,7 @@ public struct Pool2D: Layer {
 }
 
 /// Averages each channel plane to one value: `[batch, channels, h, w]` to `[batch, channels, 1, 1]`.
-public struct GlobalAveragePool: Layer {
+public struct GlobalAveragePool: Layer, GraphLayer {
   /// Creates the layer.
   public init() {}
 
@@ -91,7 +91,7 @@ public struct GlobalAveragePool: Layer {
   ///   - builder: The graph being built.
   ///   - input: `[batch, channels, height, width]`.
   /// - Returns: `[batch, channels, 1, 1]`.
-  public func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
+  package func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
     builder.appendNode("GlobalAveragePool", inputs: [input])
   }
 }

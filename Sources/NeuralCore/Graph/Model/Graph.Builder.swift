@@ -5,10 +5,7 @@ extension Graph {
   /// Every node has one output, named after its operator and a running number (`conv_3`);
   /// constants keep the name they are given or are numbered (`constant_4`). The builder keeps
   /// constants in the order they were added, so a writer can store them in that order.
-  ///
-  /// Its members are not public API: only the layers of this package append nodes, so types
-  /// outside the package cannot conform to ``Layer``.
-  public struct Builder: Sendable {
+  package struct Builder: Sendable {
     /// The operator set version of the standard domain the layers write (Clip takes its bounds
     /// as inputs from 11 on).
     package static let operatorSetVersion = 13

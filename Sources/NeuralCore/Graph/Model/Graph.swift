@@ -5,16 +5,16 @@
 /// ``InferenceSession`` checks, sorts and optimizes it. Operators are named as the ONNX operator
 /// sets name them, in the domain the node gives, and run at the version ``opsetImports`` gives
 /// for that domain.
-public struct Graph: Sendable, Hashable {
+package struct Graph: Sendable, Hashable {
   /// The nodes, in any order; a session sorts them so that every value is made before it is
   /// used.
   package var nodes: [Node]
   /// Values known before the network runs (weights and other initializers), by name.
   package var constants: [String: Constant]
   /// The graph's inputs in order; an input that also names a constant is that constant.
-  public var inputs: [TensorDescription]
+  package var inputs: [TensorDescription]
   /// The graph's outputs in order.
-  public var outputs: [TensorDescription]
+  package var outputs: [TensorDescription]
   /// The version of each operator set domain the graph uses, by domain (`""` for the standard
   /// ONNX domain).
   package var opsetImports: [String: Int]
