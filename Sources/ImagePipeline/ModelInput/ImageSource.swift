@@ -63,7 +63,7 @@ public struct ImageSource: Sendable {
 
   /// The header of an encoded source that ``loaded(using:)`` has read; `nil` before that and
   /// for a decoded image.
-  public var info: ImageInfo? {
+  package var info: ImageInfo? {
     if case .inspected(_, let info) = storage { return info }
     return nil
   }
@@ -83,9 +83,9 @@ public struct ImageSource: Sendable {
   /// A decoded image, and a source already loaded, are returned as they are.
   ///
   /// - Parameter decoder: The decoder whose file-size limit applies.
-  /// - Returns: A source holding the bytes and their ``ImageInfo``.
+  /// - Returns: A source holding the bytes and their parsed header.
   /// - Throws: ``ImageDecodingError`` with code `io` or `limitExceeded` for a file that cannot be
-  ///   read, otherwise as ``ImageDecoder/inspect(_:)-(Data)`` does.
+  ///   read, `unsupportedFormat` or `corrupt` for a header that cannot be parsed.
   public func loaded(using decoder: ImageDecoder = ImageDecoder()) throws(ImageDecodingError)
     -> ImageSource
   {
