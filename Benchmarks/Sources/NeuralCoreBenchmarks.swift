@@ -18,7 +18,8 @@ enum NeuralCoreBenchmarks {
   }()
 
   static func all(modelsDirectory: String) throws -> [Benchmark] {
-    let model = try ONNXModel(contentsOf: URL(fileURLWithPath: "\(modelsDirectory)/onnx/efficientnet-lite0.onnx"))
+    let model = try ONNXModel(
+      contentsOf: URL(fileURLWithPath: "\(modelsDirectory)/onnx/efficientnet-lite0.onnx"))
     let reference = "\(modelsDirectory)/ref/efficientnet-lite0"
     let single = try NPYFile.read(contentsOfFile: "\(reference)/chelsea.input.npy")
     let expected = try NPYFile.read(contentsOfFile: "\(reference)/chelsea.logits.npy")
@@ -70,7 +71,8 @@ enum NeuralCoreBenchmarks {
       guard filter.isEmpty || name.contains(filter) else { continue }
       let folder = "\(directory)/\(architecture)-op17"
       let session = try InferenceSession(
-        contentsOf: URL(fileURLWithPath: "\(folder)/model.onnx"), options: SessionOptions(threadCount: 1))
+        contentsOf: URL(fileURLWithPath: "\(folder)/model.onnx"),
+        options: SessionOptions(threadCount: 1))
       let input = try NPYFile.read(contentsOfFile: "\(folder)/input.npy")
       let expected = try NPYFile.read(contentsOfFile: "\(folder)/output.npy")
       let logits = try session.run(["input": input])["logits"]

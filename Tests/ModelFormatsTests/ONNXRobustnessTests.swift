@@ -56,9 +56,12 @@ import Testing
   func enforcesTheFileSizeLimitAndReportsMissingFiles() throws {
     let path = try SharedModels.requiredPath("onnx/efficientnet-lite0.onnx")
     expectNeuralCoreError(.limitExceeded) {
-      _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path), limits: ImportLimits(maximumFileBytes: 1_000_000))
+      _ = try ONNXModel(
+        contentsOf: URL(fileURLWithPath: path), limits: ImportLimits(maximumFileBytes: 1_000_000))
     }
-    expectNeuralCoreError(.io) { _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path + ".absent")) }
+    expectNeuralCoreError(.io) {
+      _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path + ".absent"))
+    }
   }
 
   @Test func refusesAbsurdDimensionsWithoutAllocating() {

@@ -1,7 +1,6 @@
 public import ImagePipeline
 
-/// How a photo is turned into a model's input: decoding limits, the JPEG reduction policy and an
-/// orientation override.
+/// How a photo is turned into a model's input: decoding limits and an orientation override.
 ///
 /// The crop, scale and normalization themselves belong to the model
 /// (``ImageClassificationModel/inputSpec``); these options belong to the caller, like the
@@ -9,7 +8,7 @@ public import ImagePipeline
 public struct PreparationOptions: Sendable {
   /// The limits applied when an encoded photo is decoded (100 MP by default).
   ///
-  /// Its `DecodingOptions.jpegScale` is not used: ``jpegScaling`` picks the reduction per photo.
+  /// A large JPEG's reduction is picked per photo from the model's input.
   public var decoding: DecodingOptions
   /// Whether a large JPEG may be decoded at a DCT-domain reduction;
   /// `JPEGScalingPolicy.automatic` by default.

@@ -13,7 +13,8 @@ package struct ClassificationTimings: Sendable, Hashable {
   ///   - decode: The decoding time.
   ///   - preprocess: The preprocessing time.
   ///   - inference: The network and ranking time.
-  package init(decode: Duration = .zero, preprocess: Duration = .zero, inference: Duration = .zero) {
+  package init(decode: Duration = .zero, preprocess: Duration = .zero, inference: Duration = .zero)
+  {
     self.decode = decode
     self.preprocess = preprocess
     self.inference = inference

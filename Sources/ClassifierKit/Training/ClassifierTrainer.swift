@@ -2,8 +2,7 @@ public import Foundation
 import ImagePipeline
 
 /// Trains an image classifier for your own labels, as Create ML's image classifier does: a
-/// multinomial logistic-regression head (``SoftmaxRegression``) on EfficientNet-Lite0's pooled
-/// features (``FeatureExtractor``).
+/// multinomial logistic-regression head on EfficientNet-Lite0's pooled features.
 ///
 /// ```swift
 /// let photos = try TrainingPhoto.labeledFolders(at: URL(fileURLWithPath: "Photos"))

@@ -4,13 +4,12 @@ public import Foundation
 ///
 /// Everything that prepares a photo for a model takes a source, so a file is read once, its header
 /// and EXIF metadata are parsed once, and a large JPEG can be decoded only as far as the model's
-/// input needs (``ModelInputSpec/decode(_:decoder:orientation:jpegScaling:)-(ImageSource,_,_,_)``).
-/// ``loaded(using:)`` does the reading and header parsing up front, for a caller that wants a bad
-/// file to fail before slower work starts.
+/// input needs (ClassifierKit's `classify` does this). ``loaded(using:)`` does the reading and
+/// header parsing up front, for a caller that wants a bad file to fail before slower work starts.
 ///
 /// ```swift
 /// let source = try ImageSource.file(url).loaded()   // reads and parses the header, once
-/// let photo = try spec.decode(source)                // decodes without re-reading
+/// let report = try model.classify(source)           // decodes without re-reading
 /// ```
 public struct ImageSource: Sendable {
   enum Storage: Sendable {

@@ -7,7 +7,7 @@ public import NeuralCore
 ///
 /// ```swift
 /// let model = try CoreMLModel(contentsOf: URL(fileURLWithPath: "MobileNetV2.mlmodel"))
-/// print(model.imageInput.width, model.imageInput.colorLayout, model.classLabels?.count ?? 0)
+/// print(model.inputName, model.scoresOutput, model.classLabels?.count ?? 0)
 /// ```
 ///
 /// The network's input is the image's raw 0-255 samples, `[1, channels, height, width]` in the

@@ -85,7 +85,7 @@ func classifierKitSample() async throws {
   for classification in report.classifications {
     print(classification.label, classification.confidence)  // "tabby, tabby cat" 0.52 ...
   }
-  print(report.preprocessing.cropRect, report.timings.inference)
+  print(report.modelName, report.format.map { "\($0)" } ?? "decoded")
 }
 
 // WritingAModel.md
@@ -107,11 +107,18 @@ struct BrightnessClassifier: ImageClassificationModel {
 func writingAModelSample(photoURL: URL) async throws {
   let model: any ImageClassificationModel = BrightnessClassifier()
   let report = try await model.classify(.file(photoURL))
-  print(report.classifications.first?.label ?? "-", report.preprocessing.cropRect)
+  print(report.classifications.first?.label ?? "-")
 }
 
 func wrappingANetworkSample(myStateDictionary: [String: Tensor], myLabels: [String]) throws {
-  let network = try EfficientNetLite.lite0().loading(myStateDictionary)
+  let network = try Sequential(
+    Conv2D(
+      name: "features.0", inputChannels: 3, outputChannels: 32, kernelSize: 3, stride: 2,
+      padding: .same, activation: .relu),
+    GlobalAveragePool(),
+    Flatten(),
+    Dense(name: "classifier", inputFeatures: 32, outputFeatures: myLabels.count)
+  ).loading(myStateDictionary)
   let classifier = NetworkClassifier(
     network: network,
     description: ModelDescription(
@@ -129,10 +136,6 @@ func decodingImagesSample(photoURL: URL) throws {
   let decoder = ImageDecoder()
   let image = try decoder.decode(contentsOf: photoURL)
   print(image.width, image.height, image.format, image.orientation)
-
-  // Header only: size, channels and orientation without decoding pixels.
-  let info = try decoder.inspect(contentsOf: photoURL)
-  print(info.displayWidth, info.displayHeight, info.hasAlpha)
 }
 
 // ImagePipeline.md
@@ -147,14 +150,11 @@ func preparingModelInputSample(image: RasterImage) throws {
   let spec = ModelInputSpec.efficientNetLite(size: 224)
   let input = try spec.tensor(from: image)  // orientation from the file's EXIF
   print(input.shape)  // [1, 3, 224, 224]
-  print(input.provenance.cropRect)  // the pixels the model saw
 }
 
-func largeJPEGSample(data: Data) throws {
-  let spec = ModelInputSpec.efficientNetLite(size: 224)
-  let fast = try spec.tensor(fromEncoded: data)  // 12 MP: decoded at 1/8
-  let exact = try spec.tensor(fromEncoded: data, jpegScaling: .exact)  // reference parity
-  _ = (fast, exact)
+func largeJPEGSample(model: NetworkClassifier, data: Data) throws {
+  let report = try model.classify(.data(data))  // 12 MP: decoded at 1/8, then cropped
+  _ = report
 }
 
 // VisionCatalog.md
@@ -225,20 +225,22 @@ func importLimitsSample(upload: String) throws {
 // NeuralCore.md
 func neuralCoreSample(image: Tensor) throws {
   let session = try InferenceSession(
-    contentsOf: URL(fileURLWithPath: "efficientnet-lite0.onnx"), options: SessionOptions(threadCount: 2))
+    contentsOf: URL(fileURLWithPath: "efficientnet-lite0.onnx"),
+    options: SessionOptions(threadCount: 2))
   let logits = try session.run(["input": image])["logits"]
   _ = logits
 }
 
 // RunningModels.md
 func runningModelsSample(path: String, batch: Tensor) throws {
-  let session = try InferenceSession(contentsOf: URL(fileURLWithPath: path), options: SessionOptions(threadCount: 2))
+  let session = try InferenceSession(
+    contentsOf: URL(fileURLWithPath: path), options: SessionOptions(threadCount: 2))
   print(session.inputs)  // [TensorDescription(name: "input", shape: [nil, 3, 224, 224])]
   let outputs = try session.run(["input": batch])  // batch: [N, 3, 224, 224]
   _ = outputs
 }
 
-func layersSample(parameters: [String: Tensor], image: Tensor) throws {
+func layersSample(parameters: [String: Tensor], image: Tensor, batch: Tensor) throws {
   let stem = try Sequential(
     Conv2D(
       name: "_conv_stem", inputChannels: 3, outputChannels: 32, kernelSize: 3, stride: 2,
@@ -247,7 +249,10 @@ func layersSample(parameters: [String: Tensor], image: Tensor) throws {
     ActivationLayer(.clip(min: 0, max: 6)))
   let loaded = try stem.loading(parameters)  // parameters: [String: Tensor]
   let features = try loaded.forward(image, threadCount: 2)
-  _ = features
+  let session = try InferenceSession(
+    network: loaded, input: TensorDescription(name: "image", shape: [nil, 3, 224, 224]))
+  let batchFeatures = try session.run(["image": batch])
+  _ = (features, batchFeatures)
 }
 
 // TrainingAClassifier.md
