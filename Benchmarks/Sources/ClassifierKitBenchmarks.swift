@@ -41,7 +41,7 @@ enum ClassifierKitBenchmarks {
     let classify = try [1, 2].map { threads in
       let classifier = try NetworkClassifier.efficientNetLite0(threadCount: threads)
       return Benchmark(name: "ClassifierKit.classify.12MP.threads\(threads)") {
-        blackHole(try classifier.report(for: .file(photo)))
+        blackHole(try classifier.classify(.file(photo)))
       }
     }
     return classify + (try features())

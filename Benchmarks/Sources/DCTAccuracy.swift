@@ -23,8 +23,8 @@ enum DCTAccuracy {
       let reference: ClassificationReport
       let reduced: ClassificationReport
       do {
-        reference = try model.report(for: .file(url), preparation: exact, options: options)
-        reduced = try model.report(for: .file(url), preparation: fast, options: options)
+        reference = try model.classify(.file(url), preparation: exact, options: options)
+        reduced = try model.classify(.file(url), preparation: fast, options: options)
       } catch {
         print("# \(url.lastPathComponent) skipped: \(error.message)")
         continue

@@ -18,7 +18,8 @@ enum NeuralCoreBenchmarks {
   }()
 
   static func all(modelsDirectory: String) throws -> [Benchmark] {
-    let model = try ONNXModel(contentsOfFile: "\(modelsDirectory)/onnx/efficientnet-lite0.onnx")
+    let model = try ONNXModel(
+      contentsOf: URL(fileURLWithPath: "\(modelsDirectory)/onnx/efficientnet-lite0.onnx"))
     let reference = "\(modelsDirectory)/ref/efficientnet-lite0"
     let single = try NPYFile.read(contentsOfFile: "\(reference)/chelsea.input.npy")
     let expected = try NPYFile.read(contentsOfFile: "\(reference)/chelsea.logits.npy")
@@ -70,7 +71,8 @@ enum NeuralCoreBenchmarks {
       guard filter.isEmpty || name.contains(filter) else { continue }
       let folder = "\(directory)/\(architecture)-op17"
       let session = try InferenceSession(
-        contentsOfFile: "\(folder)/model.onnx", options: SessionOptions(threadCount: 1))
+        contentsOf: URL(fileURLWithPath: "\(folder)/model.onnx"),
+        options: SessionOptions(threadCount: 1))
       let input = try NPYFile.read(contentsOfFile: "\(folder)/input.npy")
       let expected = try NPYFile.read(contentsOfFile: "\(folder)/output.npy")
       let logits = try session.run(["input": input])["logits"]
@@ -100,7 +102,7 @@ enum NeuralCoreBenchmarks {
     var wholeRuns: [Double] = []
     for threads in [1, 2] {
       let session = try InferenceSession(
-        contentsOfFile: model, options: SessionOptions(threadCount: threads))
+        contentsOf: URL(fileURLWithPath: model), options: SessionOptions(threadCount: threads))
       guard let inputName = session.inputs.first?.name else { return }
       var best: [StepTiming] = []
       var fastestRun = Double.infinity

@@ -81,9 +81,13 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The HTTP status the server answered with, when there was an answer.
   public let httpStatus: Int?
   /// The OData error the server put in the body, when it sent one.
-  public let serviceError: ODataServiceError?
+  package let serviceError: ODataServiceError?
   /// The URL of the request or picture involved, when there was one.
   public let url: String?
+
+  /// The error code of the OData error the server put in the body, when it sent one; its
+  /// message is part of ``message``.
+  public var serviceErrorCode: String? { serviceError?.code }
 
   /// Creates an error.
   ///
@@ -91,11 +95,15 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
   ///   - code: The kind of failure.
   ///   - message: A human-readable explanation.
   ///   - httpStatus: The HTTP status, when a server answered.
-  ///   - serviceError: The parsed OData error body, when there was one.
   ///   - url: The URL involved.
-  public init(
+  public init(_ code: Code, _ message: String, httpStatus: Int? = nil, url: String? = nil) {
+    self.init(code, message, httpStatus: httpStatus, serviceError: nil, url: url)
+  }
+
+  /// Creates an error with the OData error the server sent.
+  package init(
     _ code: Code, _ message: String, httpStatus: Int? = nil,
-    serviceError: ODataServiceError? = nil, url: String? = nil
+    serviceError: ODataServiceError?, url: String? = nil
   ) {
     self.code = code
     self.message = message
@@ -124,13 +132,13 @@ public struct CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
 ///
 /// v4 sends `{"error":{"code":…,"message":…}}`; SAP's v2 services send
 /// `{"error":{"code":…,"message":{"lang":…,"value":…}}}`. Both parse into this value.
-public struct ODataServiceError: Sendable, Hashable {
+package struct ODataServiceError: Sendable, Hashable {
   /// The service's error code (a string in every known server).
-  public var code: String
+  package var code: String
   /// The error message.
-  public var message: String
+  package var message: String
   /// The message language, when the SAP v2 shape carries one.
-  public var language: String?
+  package var language: String?
 
   /// Creates a service error.
   ///
@@ -138,7 +146,7 @@ public struct ODataServiceError: Sendable, Hashable {
   ///   - code: The service's error code.
   ///   - message: The error message.
   ///   - language: The message language, when known.
-  public init(code: String, message: String, language: String? = nil) {
+  package init(code: String, message: String, language: String? = nil) {
     self.code = code
     self.message = message
     self.language = language

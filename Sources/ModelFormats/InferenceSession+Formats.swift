@@ -1,3 +1,4 @@
+public import Foundation
 public import NeuralCore
 
 extension InferenceSession {
@@ -34,13 +35,13 @@ extension InferenceSession {
   /// Loads an ONNX model file.
   ///
   /// - Parameters:
-  ///   - path: The `.onnx` file's path.
+  ///   - url: The `.onnx` file.
   ///   - options: Thread count and other settings.
   /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for a
   ///   damaged file, `unsupported` naming the node and operator NeuralCore does not run.
-  public convenience init(contentsOfFile path: String, options: SessionOptions = SessionOptions())
+  public convenience init(contentsOf url: URL, options: SessionOptions = SessionOptions())
     throws(NeuralCoreError)
   {
-    try self.init(model: ONNXModel(contentsOfFile: path), options: options)
+    try self.init(model: ONNXModel(contentsOf: url), options: options)
   }
 }

@@ -22,7 +22,7 @@ public enum CatalogSource: Sendable, Hashable {
     case .bundled:
       return try OfflineCatalogProvider.bundled()
     case .file(let url):
-      return OfflineCatalogProvider(catalog: try OfflineCatalog(contentsOf: url))
+      return try OfflineCatalogProvider(contentsOf: url)
     case .service(let root, let version):
       return HTTPCatalogProvider(serviceRoot: root, version: version, configuration: configuration)
     }

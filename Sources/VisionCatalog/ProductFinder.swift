@@ -104,7 +104,7 @@ public struct ProductFinder: Sendable {
   /// - Parameter image: The photo.
   /// - Returns: The products and the provenance of each step.
   /// - Throws: ``VisionCatalogError`` naming the failed stage.
-  public func find(in image: RasterImage) async throws(VisionCatalogError) -> ProductSearchResult {
+  public func find(image: RasterImage) async throws(VisionCatalogError) -> ProductSearchResult {
     try await find(.image(image))
   }
 

@@ -1,18 +1,17 @@
 public import CatalogClient
 public import ClassifierKit
-public import ImagePipeline
+package import ImagePipeline
 
 /// What ``ProductFinder`` found for one photo, with the provenance of every step.
 ///
-/// The ``classification`` report says how the photo was prepared (its stored size, the orientation
-/// applied, the crop the model saw, the file format) and what the model answered;
-/// ``categoryAttempts`` says why the category was chosen; ``query`` is the exact request that
-/// returned ``products``; ``timings`` gives every stage.
+/// The ``classification`` report says what the model answered and from which file format;
+/// ``category`` is the first category of the best labels that has products, and ``query`` is the
+/// exact request that returned ``products``.
 public struct ProductSearchResult: Sendable, Hashable {
   /// One label considered for the category, in classification order.
-  public struct CategoryAttempt: Sendable, Hashable {
+  package struct CategoryAttempt: Sendable, Hashable {
     /// What happened to the label.
-    public enum Outcome: String, Sendable, Hashable {
+    package enum Outcome: String, Sendable, Hashable {
       /// The label maps to no catalog category.
       case unmapped
       /// The label maps to a category that was already tried.
@@ -24,11 +23,11 @@ public struct ProductSearchResult: Sendable, Hashable {
     }
 
     /// The classification's label.
-    public var label: String
+    package var label: String
     /// The category the label maps to, if any.
-    public var category: String?
+    package var category: String?
     /// What happened.
-    public var outcome: Outcome
+    package var outcome: Outcome
 
     /// Creates an attempt.
     ///
@@ -36,25 +35,25 @@ public struct ProductSearchResult: Sendable, Hashable {
     ///   - label: The classification's label.
     ///   - category: The mapped category.
     ///   - outcome: What happened.
-    public init(label: String, category: String?, outcome: Outcome) {
+    package init(label: String, category: String?, outcome: Outcome) {
       self.label = label
       self.category = category
       self.outcome = outcome
     }
   }
 
-  /// The model's report: classifications, preprocessing provenance and stage timings.
+  /// The model's report: its classifications, model name and the photo's file format.
   public var classification: ClassificationReport
   /// The chosen category.
   public var category: String
   /// Every label considered, in order, and why the category was chosen.
-  public var categoryAttempts: [CategoryAttempt]
+  package var categoryAttempts: [CategoryAttempt]
   /// The exact URL (service) or relative query (offline catalog) that returned ``products``.
   public var query: String
   /// The products of the chosen category, with the properties the category query selects.
   public var products: [Product]
   /// The time of each stage.
-  public var timings: SearchTimings
+  package var timings: SearchTimings
 
   /// Creates a result.
   ///
@@ -65,7 +64,7 @@ public struct ProductSearchResult: Sendable, Hashable {
   ///   - query: The exact query used.
   ///   - products: The products.
   ///   - timings: The time of each stage.
-  public init(
+  package init(
     classification: ClassificationReport, category: String, categoryAttempts: [CategoryAttempt],
     query: String, products: [Product], timings: SearchTimings
   ) {
@@ -81,5 +80,5 @@ public struct ProductSearchResult: Sendable, Hashable {
   public var classifications: [Classification] { classification.classifications }
 
   /// What preprocessing did: the stored size, the orientation applied and the crop the model saw.
-  public var preprocessing: PreprocessingProvenance { classification.preprocessing }
+  package var preprocessing: PreprocessingProvenance { classification.preprocessing }
 }

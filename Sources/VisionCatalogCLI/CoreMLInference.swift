@@ -9,7 +9,7 @@ struct CoreMLInference {
   /// Reads and plans the model at `path`.
   init(model path: String, threads: Int?) throws(CLIError) {
     do {
-      model = try CoreMLModel(contentsOfFile: path)
+      model = try CoreMLModel(contentsOf: URL(fileURLWithPath: path))
       session = try InferenceSession(
         coreMLModel: model, options: SessionOptions(threadCount: threads))
     } catch {

@@ -48,7 +48,7 @@ struct InferCommand: Subcommand {
     }
     do {
       let session = try InferenceSession(
-        contentsOfFile: modelPath, options: SessionOptions(threadCount: threads))
+        contentsOf: URL(fileURLWithPath: modelPath), options: SessionOptions(threadCount: threads))
       guard session.inputs.count == 1, let input = session.inputs.first,
         let output = session.outputs.first
       else {

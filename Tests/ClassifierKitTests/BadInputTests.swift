@@ -19,8 +19,8 @@ import Testing
   @Test func tinyNetworkClassifiesByMeanColor() throws {
     let image = try RasterImage(
       width: 2, height: 2, format: .rgb, pixels: [0, 0, 200, 0, 0, 200, 10, 0, 200, 0, 0, 200])
-    let report = try classifier.report(
-      for: .image(image), options: ClassificationOptions(scoring: .raw))
+    let report = try classifier.classify(
+      .image(image), options: ClassificationOptions(scoring: .raw))
     #expect(report.classifications.map(\.label) == ["blue", "red", "green"])
     #expect(report.format == nil)
     #expect(report.preprocessing.cropRect == PixelRect(x: 0, y: 0, width: 2, height: 2))
@@ -33,7 +33,7 @@ import Testing
         pixels: (0..<18).map { UInt8(truncatingIfNeeded: $0 * 29 + seed * 53) })
     }
     let options = ClassificationOptions(maximumCount: 3, scoring: .raw)
-    let sequential = try images.map { try classifier.report(for: .image($0), options: options) }
+    let sequential = try images.map { try classifier.classify(.image($0), options: options) }
     let model = classifier
     let concurrent = try await withThrowingTaskGroup(of: (Int, [Classification]).self) { group in
       for (position, image) in images.enumerated() {
@@ -58,7 +58,7 @@ import Testing
   ])
   func badPhotosGiveInvalidImage(name: String, bytes: [UInt8]) throws {
     let error = try #require(throws: ClassificationError.self, "\(name)") {
-      try classifier.report(for: .data(Data(bytes)))
+      try classifier.classify(.data(Data(bytes)))
     }
     #expect(error.code == .invalidImage)
     #expect(error.underlying is ImageDecodingError, "\(error)")
@@ -66,7 +66,7 @@ import Testing
 
   @Test func missingPhotoFileGivesInvalidImage() throws {
     let error = try #require(throws: ClassificationError.self) {
-      try classifier.report(for: .file(URL(fileURLWithPath: "/nonexistent/photo.jpg")))
+      try classifier.classify(.file(URL(fileURLWithPath: "/nonexistent/photo.jpg")))
     }
     #expect(error.code == .invalidImage)
     #expect(error.underlying is ImageDecodingError)
@@ -87,7 +87,7 @@ import Testing
       description: ModelDescription(name: "pool", input: ModelInputSpec(size: 4), labels: ["x"]))
     let image = try RasterImage(width: 1, height: 1, format: .gray, pixels: [1])
     let error = try #require(throws: ClassificationError.self) {
-      try wrong.report(for: .image(image))
+      try wrong.classify(.image(image))
     }
     #expect(error.code == .invalidModelDescription)
   }

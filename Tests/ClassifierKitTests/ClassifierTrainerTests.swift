@@ -33,8 +33,8 @@ struct ClassifierTrainerTests {
       let classifier = try trained.classifier()
       var largest: Float = 0
       for photo in test {
-        let report = try classifier.report(
-          for: photo.source, options: ClassificationOptions(maximumCount: reference.classes.count))
+        let report = try classifier.classify(
+          photo.source, options: ClassificationOptions(maximumCount: reference.classes.count))
         let name = URL(fileURLWithPath: photo.source.name)
         let key = "\(photo.label)/\(name.lastPathComponent)"
         let expected = try #require(reference.heldOut[key], "no reference for \(key)")

@@ -89,7 +89,7 @@ import Testing
     let model = try Self.smallClassifier()
     let photos = try Self.photos(16)
     let options = ClassificationOptions(maximumCount: 5)
-    let serial = try photos.map { try model.report(for: .data($0), options: options) }
+    let serial = try photos.map { try model.classify(.data($0), options: options) }
     let executor = ComputeExecutor(
       limits: ComputeLimits(workerCount: 2, batchingWindow: .milliseconds(50)))
     let rounds = 8

@@ -88,7 +88,7 @@ import Testing
     let models = try #require(ModelFixtures.models)
     let checkpoint = try #require(ModelFixtures.checkpoint)
     var parameters: [String: Tensor] = [:]
-    for entry in try StateDict(contentsOfFile: checkpoint.path).entries {
+    for entry in try StateDict(contentsOf: checkpoint).entries {
       parameters[entry.name] = entry.tensor
     }
     let layers = try EfficientNetLite.lite0().loading(parameters)

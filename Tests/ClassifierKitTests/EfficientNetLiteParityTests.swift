@@ -10,7 +10,7 @@ import Testing
   @Test(.enabled(if: ModelFixtures.canClassifyPhotos, ModelFixtures.photosSkipReason))
   func swiftBuiltNetworkMatchesONNXOnReferenceInputs() throws {
     let classifier = try ModelFixtures.classifierForPhotos()
-    let session = try InferenceSession(contentsOfFile: try #require(ModelFixtures.onnxModel).path)
+    let session = try InferenceSession(contentsOf: try #require(ModelFixtures.onnxModel))
     let stems = ModelFixtures.parityStems
     var worst: (toONNX: Float, toRuntime: Float) = (0, 0)
     for stem in stems {

@@ -44,9 +44,9 @@ import Testing
   }
 
   @Test func automaticScalingDecodesReducedWithFullSizeProvenance() throws {
-    let fast = try Self.classifier.report(for: .data(Self.photo), options: Self.raw)
-    let exact = try Self.classifier.report(
-      for: .data(Self.photo), preparation: PreparationOptions(jpegScaling: .exact),
+    let fast = try Self.classifier.classify(.data(Self.photo), options: Self.raw)
+    let exact = try Self.classifier.classify(
+      .data(Self.photo), preparation: PreparationOptions(jpegScaling: .exact),
       options: Self.raw)
     // The 380-pixel crop (32 / 64 of the upright width 760) is still 47 pixels at 1/8.
     #expect(fast.preprocessing.jpegScale == .eighth)
@@ -66,8 +66,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("photo.jpg")
     try Self.photo.write(to: file)
-    let fromFile = try Self.classifier.report(for: .file(file), options: Self.raw)
-    let fromData = try Self.classifier.report(for: .data(Self.photo), options: Self.raw)
+    let fromFile = try Self.classifier.classify(.file(file), options: Self.raw)
+    let fromData = try Self.classifier.classify(.data(Self.photo), options: Self.raw)
     #expect(fromFile.preprocessing == fromData.preprocessing)
     #expect(Self.scores(fromFile) == Self.scores(fromData))
   }
@@ -75,8 +75,8 @@ import Testing
   @Test func exactModeIgnoresAScaleInTheDecodingOptions() throws {
     var decoding = DecodingOptions()
     decoding.jpegScale = .quarter
-    let report = try Self.classifier.report(
-      for: .data(Self.photo),
+    let report = try Self.classifier.classify(
+      .data(Self.photo),
       preparation: PreparationOptions(decoding: decoding, jpegScaling: .exact),
       options: Self.raw)
     #expect(report.preprocessing.jpegScale == .full)
@@ -84,7 +84,7 @@ import Testing
 
   @Test func decodingErrorsStayImageErrors() throws {
     #expect {
-      try Self.classifier.report(for: .data(Data(Self.photo.prefix(2_000))), options: Self.raw)
+      try Self.classifier.classify(.data(Data(Self.photo.prefix(2_000))), options: Self.raw)
     } throws: { error in
       (error as? ClassificationError)?.code == .invalidImage
         && (error as? ClassificationError)?.underlying is ImageDecodingError

@@ -27,7 +27,7 @@ import Testing
     for (a, b) in zip(batch[0], batch[1]) {
       #expect(abs(a.confidence - b.confidence) <= 1e-6)
     }
-    let report = try classifier.report(for: .data(twinData), options: options)
+    let report = try await classifier.classify(.data(twinData), options: options)
     #expect(report.classifications.map(\.index) == batch[0].map(\.index))
     #expect(
       zip(report.classifications, batch[0]).allSatisfy {

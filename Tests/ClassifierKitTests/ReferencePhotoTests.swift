@@ -19,8 +19,8 @@ import Testing
       let referenceTop5 = reference.indices.sorted { reference[$0] > reference[$1] }.prefix(5)
       #expect(Array(referenceTop5) == photo.referenceTop5, "manifest top-5 of \(photo.stem)")
 
-      let raw = try classifier.report(
-        for: .file(photo.file), preparation: exact,
+      let raw = try classifier.classify(
+        .file(photo.file), preparation: exact,
         options: ClassificationOptions(maximumCount: 1000, scoring: .raw))
       var logits = [Float](repeating: .nan, count: 1000)
       for classification in raw.classifications {
@@ -60,10 +60,10 @@ import Testing
     let visited = reduced.filter { ModelFixtures.reducedStems.contains($0.stem) }
     #expect(!visited.isEmpty)
     for photo in visited {
-      let fast = try classifier.report(for: .file(photo.file))
+      let fast = try classifier.classify(.file(photo.file))
       #expect(fast.preprocessing.jpegScale == .half, "\(photo.stem)")
-      let exact = try classifier.report(
-        for: .file(photo.file), preparation: PreparationOptions(jpegScaling: .exact))
+      let exact = try classifier.classify(
+        .file(photo.file), preparation: PreparationOptions(jpegScaling: .exact))
       #expect(fast.classifications.first?.index == exact.classifications.first?.index)
       #expect(fast.preprocessing.cropRect == exact.preprocessing.cropRect)
       #expect(fast.preprocessing.sourceWidth == exact.preprocessing.sourceWidth)

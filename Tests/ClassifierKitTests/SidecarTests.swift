@@ -33,12 +33,12 @@ import Testing
     #expect(classifier.labels.count == 1000)
     #expect(classifier.model.name == "lite0-onnx")
     let photo = try #require(ModelFixtures.models).appendingPathComponent("photos/coffee.png")
-    let report = try classifier.report(for: .file(photo))
+    let report = try classifier.classify(.file(photo))
     let reference = try ModelFixtures.reference("coffee.logits.npy").scalars
     let referenceTop5 = Set(reference.indices.sorted { reference[$0] > reference[$1] }.prefix(5))
     #expect(Set(report.classifications.map(\.index)) == referenceTop5)
     #expect(report.classifications.first?.label == "espresso")
-    let expected = try ModelFixtures.classifierForPhotos().report(for: .file(photo))
+    let expected = try ModelFixtures.classifierForPhotos().classify(.file(photo))
     #expect(report.classifications.map(\.index) == expected.classifications.map(\.index))
     for (a, b) in zip(report.classifications, expected.classifications) {
       #expect(abs(a.confidence - b.confidence) <= 1e-4)

@@ -24,7 +24,7 @@ struct CoreMLFixtureTests {
   @Test(arguments: CoreMLFixtures.runnable)
   func outputsMatchPyTorch(_ fixture: CoreMLFixtures.Case) throws {
     let start = ContinuousClock.now
-    let model = try CoreMLModel(contentsOfFile: fixture.model.path)
+    let model = try CoreMLModel(contentsOf: fixture.model)
     let read = ContinuousClock.now
     #expect(model.imageInput.width == 224 && model.imageInput.height == 224)
     #expect(model.imageInput.colorLayout == (fixture.colorLayout == "BGR" ? .bgr : .rgb))

@@ -12,7 +12,7 @@ struct CoreMLRobustnessTests {
 
   @Test func aCreateMLClassifierSaysItsWeightsAreInApplesOS() {
     let error = #expect(throws: NeuralCoreError.self) {
-      try CoreMLModel(contentsOfFile: Self.fixture("createml-scene-print.mlmodel").path)
+      try CoreMLModel(contentsOf: Self.fixture("createml-scene-print.mlmodel"))
     }
     #expect(error?.code == .unsupported)
     #expect(
@@ -22,7 +22,7 @@ struct CoreMLRobustnessTests {
 
   @Test func anMLProgramPackageIsNamedAsSuch() {
     let error = #expect(throws: NeuralCoreError.self) {
-      try CoreMLModel(contentsOfFile: Self.fixture("mobilenet_v2-mlprogram.mlpackage").path)
+      try CoreMLModel(contentsOf: Self.fixture("mobilenet_v2-mlprogram.mlpackage"))
     }
     #expect(error?.code == .unsupported)
     #expect(error?.message.contains("ML Program") == true, "\(String(describing: error))")

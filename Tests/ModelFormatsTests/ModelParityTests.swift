@@ -52,7 +52,7 @@ struct ModelParityTests {
     let modelPath = try SharedModels.requiredPath("onnx/\(model)")
     let referencePath = try SharedModels.requiredPath("ref/\(reference)")
     let session = try InferenceSession(
-      contentsOfFile: modelPath, options: SessionOptions(threadCount: 2))
+      contentsOf: URL(fileURLWithPath: modelPath), options: SessionOptions(threadCount: 2))
     let inputName = try #require(session.inputs.first?.name)
     let outputName = try #require(session.outputs.first?.name)
     let stems = try FileManager.default.contentsOfDirectory(atPath: referencePath)

@@ -43,23 +43,26 @@ import Testing
 
   @Test func readsTensorsAtTheirOffsetBesideTheModel() throws {
     let path = try Self.write([("location", "weights.bin"), ("offset", "8"), ("length", "16")])
-    let model = try ONNXModel(contentsOfFile: path)
+    let model = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
     #expect(
       try model.graph.initializer(named: "w")?.floatTensor()
         == Tensor(shape: [2, 2], scalars: [1, 2, 3, 4]))
     // Without a length the tensor's own size is read.
     let unsized = try ONNXModel(
-      contentsOfFile: try Self.write([("location", "weights.bin"), ("offset", "8")]))
+      contentsOf: URL(
+        fileURLWithPath: try Self.write([("location", "weights.bin"), ("offset", "8")])))
     #expect(try unsized.graph.initializer(named: "w")?.floatTensor().scalars == [1, 2, 3, 4])
   }
 
   @Test func refusesLocationsOutsideTheModelsFolder() throws {
     for location in ["/etc/passwd", "../weights.bin", "a/../../weights.bin", "", "sub//w"] {
       let path = try Self.write([("location", location)])
-      expectNeuralCoreError(.malformedFile, location) { _ = try ONNXModel(contentsOfFile: path) }
+      expectNeuralCoreError(.malformedFile, location) {
+        _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
+      }
     }
     let missing = try Self.write([("location", "absent.bin")])
-    expectNeuralCoreError(.io) { _ = try ONNXModel(contentsOfFile: missing) }
+    expectNeuralCoreError(.io) { _ = try ONNXModel(contentsOf: URL(fileURLWithPath: missing)) }
   }
 
   @Test func refusesRangesThatDoNotFit() throws {
@@ -73,16 +76,20 @@ import Testing
     ]
     for (entries, code) in cases {
       let path = try Self.write(entries)
-      expectNeuralCoreError(code, "\(entries)") { _ = try ONNXModel(contentsOfFile: path) }
+      expectNeuralCoreError(code, "\(entries)") {
+        _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
+      }
     }
   }
 
   @Test func capsTheBytesReadAcrossTheModel() throws {
     let path = try Self.write([("location", "weights.bin"), ("offset", "8")])
     expectNeuralCoreError(.limitExceeded) {
-      _ = try ONNXModel(contentsOfFile: path, limits: ImportLimits(maximumExternalDataBytes: 15))
+      _ = try ONNXModel(
+        contentsOf: URL(fileURLWithPath: path), limits: ImportLimits(maximumExternalDataBytes: 15))
     }
-    _ = try ONNXModel(contentsOfFile: path, limits: ImportLimits(maximumExternalDataBytes: 16))
+    _ = try ONNXModel(
+      contentsOf: URL(fileURLWithPath: path), limits: ImportLimits(maximumExternalDataBytes: 16))
   }
 
   @Test func bytesWithoutAFileNameTheTensorAndItsLocation() {

@@ -1,3 +1,4 @@
+import Foundation
 import ModelFormats
 import NeuralCore
 import Testing
@@ -12,7 +13,7 @@ import Testing
     ])
   func parsesReferenceModel(_ file: String) throws {
     let path = try SharedModels.requiredPath("onnx/\(file)")
-    let model = try ONNXModel(contentsOfFile: path)
+    let model = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
     let graph = model.graph
     #expect(model.opsetVersion(forDomain: "") == 13)
     #expect(graph.runtimeInputs.map(\.name) == ["input"])
@@ -33,7 +34,7 @@ import Testing
 @Test(.requiresSharedModels("onnx/efficientnet-lite0.onnx"))
 func referenceModelWeightsAndConstantsDecode() throws {
   let path = try SharedModels.requiredPath("onnx/efficientnet-lite0.onnx")
-  let graph = try ONNXModel(contentsOfFile: path).graph
+  let graph = try ONNXModel(contentsOf: URL(fileURLWithPath: path)).graph
   let parameters = graph.initializers.reduce(0) { $0 + $1.value.count }
   // efficientnet-lite0.info.json: "params": 4631000.
   #expect(parameters == 4_631_000)

@@ -87,7 +87,7 @@ struct ONNXNodeTestCase {
   init(directory: URL) throws {
     self.directory = directory
     name = directory.lastPathComponent
-    model = try ONNXModel(contentsOfFile: directory.appendingPathComponent("model.onnx").path)
+    model = try ONNXModel(contentsOf: directory.appendingPathComponent("model.onnx"))
     let manifestData = try Data(contentsOf: directory.appendingPathComponent("case.json"))
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase

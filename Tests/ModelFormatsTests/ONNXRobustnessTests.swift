@@ -1,3 +1,4 @@
+import Foundation
 import ModelFormats
 import NeuralCore
 import TestSupport
@@ -55,9 +56,12 @@ import Testing
   func enforcesTheFileSizeLimitAndReportsMissingFiles() throws {
     let path = try SharedModels.requiredPath("onnx/efficientnet-lite0.onnx")
     expectNeuralCoreError(.limitExceeded) {
-      _ = try ONNXModel(contentsOfFile: path, limits: ImportLimits(maximumFileBytes: 1_000_000))
+      _ = try ONNXModel(
+        contentsOf: URL(fileURLWithPath: path), limits: ImportLimits(maximumFileBytes: 1_000_000))
     }
-    expectNeuralCoreError(.io) { _ = try ONNXModel(contentsOfFile: path + ".absent") }
+    expectNeuralCoreError(.io) {
+      _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path + ".absent"))
+    }
   }
 
   @Test func refusesAbsurdDimensionsWithoutAllocating() {
@@ -152,7 +156,7 @@ import Testing
   @Test(.requiresSharedModels("onnx/efficientnet-lite0.onnx"))
   func survivesMutationsOfTheReferenceModel() throws {
     let path = try SharedModels.requiredPath("onnx/efficientnet-lite0.onnx")
-    let original = try ONNXModel(contentsOfFile: path)
+    let original = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
     let bytes = try FileBytesForTests.read(path)
     var generator = SeededGenerator(seed: 0x0_4E58_2024)
     var outcomes = FuzzOutcomes()

@@ -26,7 +26,7 @@ struct ONNXWriterTests {
     var refused: [String: Int] = [:]
     for directory in directories {
       let path = directory.appendingPathComponent("model.onnx").path
-      guard let model = try? ONNXModel(contentsOfFile: path) else { continue }
+      guard let model = try? ONNXModel(contentsOf: URL(fileURLWithPath: path)) else { continue }
       let bytes: [UInt8]
       do {
         bytes = try model.serializedBytes()
@@ -58,7 +58,7 @@ struct ONNXWriterTests {
     let original = try #require(SharedData.url("models/onnx/efficientnet-lite0.onnx"))
     let input = try #require(SharedData.url("models/ref/efficientnet-lite0/burger.input.npy"))
     let expected = try #require(SharedData.url("models/ref/efficientnet-lite0/burger.logits.npy"))
-    let model = try ONNXModel(contentsOfFile: original.path)
+    let model = try ONNXModel(contentsOf: original)
     let written = FileManager.default.temporaryDirectory
       .appendingPathComponent("vision-catalog-written-\(UUID().uuidString).onnx")
     try Data(model.serializedBytes()).write(to: written)

@@ -101,7 +101,7 @@ import Testing
     let expected = try JSONDecoder().decode(
       [Expected].self, from: Data(contentsOf: expectedURL))
     let stateDict = try StateDict(
-      contentsOfFile: directory.appendingPathComponent(file).path)
+      contentsOf: directory.appendingPathComponent(file))
     #expect(stateDict.names == expected.map(\.name))
     for (entry, reference) in zip(stateDict.entries, expected) {
       #expect(entry.elementType.rawValue == reference.dtype, "\(entry.name)")
@@ -117,7 +117,7 @@ import Testing
     .requiresSharedModels("onnx/efficientnet-lite0.bn.onnx"))
   func readsEfficientNetLite0Checkpoint() throws {
     let path = SharedModels.lite0Checkpoint.path
-    let stateDict = try StateDict(contentsOfFile: path)
+    let stateDict = try StateDict(contentsOf: URL(fileURLWithPath: path))
     #expect(stateDict.count == 296)
     for name in [
       "_conv_stem.weight", "_bn0.running_var", "_blocks.3._depthwise_conv.weight", "_fc.bias",
@@ -128,7 +128,7 @@ import Testing
     #expect(stateDict["_fc.weight"]?.shape == [1000, 1280])
     // The .bn.onnx graph keeps every parameter unfolded, named "m." + the state-dict name.
     let onnxPath = try SharedModels.requiredPath("onnx/efficientnet-lite0.bn.onnx")
-    let graph = try ONNXModel(contentsOfFile: onnxPath).graph
+    let graph = try ONNXModel(contentsOf: URL(fileURLWithPath: onnxPath)).graph
     var compared = 0
     for initializer in graph.initializers where initializer.name.hasPrefix("m.") {
       let name = String(initializer.name.dropFirst(2))

@@ -28,7 +28,8 @@ struct TorchvisionZooTests {
   func matchesONNXRuntime(_ zooCase: TorchvisionZoo.Case) throws {
     let start = ContinuousClock.now
     let session = try InferenceSession(
-      contentsOfFile: zooCase.path("model.onnx"), options: SessionOptions(threadCount: 2))
+      contentsOf: URL(fileURLWithPath: zooCase.path("model.onnx")),
+      options: SessionOptions(threadCount: 2))
     let loaded = ContinuousClock.now
     let input = try NPYFile.read(contentsOfFile: zooCase.path("input.npy"))
     let expected = try NPYFile.read(contentsOfFile: zooCase.path("output.npy"))

@@ -79,7 +79,7 @@ import VisionCatalog
       preparation: PreparationOptions(jpegScaling: .exact))
     let fromFile = try await finder.find(contentsOf: file)
     let fromBytes = try await finder.find(imageData: try Data(contentsOf: file))
-    let fromImage = try await finder.find(in: try ImageDecoder().decode(contentsOf: file))
+    let fromImage = try await finder.find(image: try ImageDecoder().decode(contentsOf: file))
     #expect(fromFile.preprocessing == fromBytes.preprocessing)
     #expect(fromFile.preprocessing == fromImage.preprocessing)
     #expect(fromFile.preprocessing.jpegScale == .full)

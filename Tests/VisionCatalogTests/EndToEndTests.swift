@@ -37,7 +37,7 @@ struct EndToEndTests {
     var found: [String: ProductSearchResult] = [:]
     for (name, provider) in providers {
       let finder = ProductFinder(model: model, mapping: mapping, provider: provider)
-      found[name] = try await finder.find(in: image)
+      found[name] = try await finder.find(image: image)
     }
     let bundled = try #require(found["bundled"])
     #expect(bundled.classifications.first?.label == "espresso")

@@ -18,7 +18,7 @@ import VisionCatalog
   }
 
   @Test func topLabelThatIsACategoryFindsItsProducts() async throws {
-    let result = try await finder(labels: ["Mice", "Mugs"]).find(in: photo)
+    let result = try await finder(labels: ["Mice", "Mugs"]).find(image: photo)
     #expect(result.category == "Mice")
     #expect(!result.products.isEmpty)
     #expect(result.products.allSatisfy { $0.categoryName == "Mice" })
@@ -31,7 +31,7 @@ import VisionCatalog
   @Test func unmappedAndEmptyLabelsFallThroughToTheNext() async throws {
     let mapping = CategoryMapping(["laptop": "Notebooks", "unicorn": "Unicorns"])
     let result = try await finder(labels: ["cat", "unicorn", "laptop"], mapping: mapping)
-      .find(in: photo)
+      .find(image: photo)
     #expect(result.category == "Notebooks")
     #expect(
       result.categoryAttempts.map(\.outcome) == [.unmapped, .noProducts, .chosen])
@@ -40,7 +40,9 @@ import VisionCatalog
 
   @Test func noUsableLabelIsAClearError() async throws {
     let finder = try finder(labels: ["cat", "dog"], mapping: CategoryMapping([:]))
-    let error = await #expect(throws: VisionCatalogError.self) { try await finder.find(in: photo) }
+    let error = await #expect(throws: VisionCatalogError.self) {
+      try await finder.find(image: photo)
+    }
     #expect(error?.stage == .noCategory)
     #expect(error?.message.contains("'cat'") == true)
   }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A local product catalog: ESPM-like categories and products, loaded from JSON.
 ///
@@ -6,14 +6,14 @@ public import Foundation
 /// property names (`ProductId`, `Price` as a decimal string, `UpdatedTimestamp` in ISO 8601).
 /// ``bundled()`` loads the sample catalog shipped with CatalogClient, the same data the test
 /// servers serve.
-public struct OfflineCatalog: Sendable, Hashable, Codable {
+package struct OfflineCatalog: Sendable, Hashable, Codable {
   /// The categories, in file order.
-  public var categories: [ProductCategory]
+  package var categories: [ProductCategory]
   /// The products, in file order (the order unsorted results come back in).
-  public var products: [Product]
+  package var products: [Product]
 
   /// The largest catalog file accepted, in bytes.
-  public static let maximumFileBytes = 64 << 20
+  package static let maximumFileBytes = 64 << 20
 
   /// Creates a catalog from values.
   ///
@@ -21,7 +21,7 @@ public struct OfflineCatalog: Sendable, Hashable, Codable {
   ///   - categories: The categories.
   ///   - products: The products; ids must be unique.
   /// - Throws: ``CatalogError/Code/invalidCatalog`` when a product id or category repeats.
-  public init(categories: [ProductCategory], products: [Product]) throws(CatalogError) {
+  package init(categories: [ProductCategory], products: [Product]) throws(CatalogError) {
     self.categories = categories
     self.products = products
     try validate()
@@ -31,7 +31,7 @@ public struct OfflineCatalog: Sendable, Hashable, Codable {
   ///
   /// - Parameter jsonData: The catalog JSON.
   /// - Throws: ``CatalogError/Code/invalidCatalog`` when the data is not a valid catalog.
-  public init(jsonData: Data) throws(CatalogError) {
+  package init(jsonData: Data) throws(CatalogError) {
     guard jsonData.count <= Self.maximumFileBytes else {
       throw CatalogError(
         .invalidCatalog, "a catalog must not exceed \(Self.maximumFileBytes) bytes")
@@ -48,7 +48,7 @@ public struct OfflineCatalog: Sendable, Hashable, Codable {
   ///
   /// - Parameter url: The file URL.
   /// - Throws: ``CatalogError/Code/invalidCatalog`` when the file cannot be read or decoded.
-  public init(contentsOf url: URL) throws(CatalogError) {
+  package init(contentsOf url: URL) throws(CatalogError) {
     let data: Data
     do {
       let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
@@ -69,7 +69,7 @@ public struct OfflineCatalog: Sendable, Hashable, Codable {
   ///
   /// - Returns: The catalog.
   /// - Throws: ``CatalogError/Code/invalidCatalog`` when the embedded data is damaged.
-  public static func bundled() throws(CatalogError) -> OfflineCatalog {
+  package static func bundled() throws(CatalogError) -> OfflineCatalog {
     try OfflineCatalog(jsonData: Data(BundledCatalogJSON.text.utf8))
   }
 

@@ -1,20 +1,42 @@
 public import Foundation
 
-/// A ``CatalogProvider`` that evaluates queries over a local ``OfflineCatalog``, no network.
+/// A ``CatalogProvider`` that evaluates queries over a local catalog, no network.
 ///
 /// It answers the same queries as the HTTP providers with the same rows (v4 semantics, including
 /// `in` and `$search`); results are not paged, so the paging policy has nothing to follow.
+///
+/// A catalog file is JSON, `{"categories":[ProductCategory…],"products":[Product…]}` with the
+/// OData property names (`ProductId`, `Price` as a decimal string, `UpdatedTimestamp` in
+/// ISO 8601); ``bundled()`` loads the sample catalog shipped with CatalogClient, the same data
+/// the test servers serve.
 public struct OfflineCatalogProvider: CatalogProvider {
   /// The catalog queried.
-  public let catalog: OfflineCatalog
+  package let catalog: OfflineCatalog
   private let evaluator: QueryEvaluator
 
   /// Creates a provider over a catalog.
   ///
-  /// - Parameter catalog: The catalog, for example ``OfflineCatalog/bundled()``.
-  public init(catalog: OfflineCatalog) {
+  /// - Parameter catalog: The catalog.
+  package init(catalog: OfflineCatalog) {
     self.catalog = catalog
     evaluator = QueryEvaluator(catalog: catalog)
+  }
+
+  /// Creates a provider over a catalog file.
+  ///
+  /// - Parameter url: The catalog JSON file (at most 64 MiB).
+  /// - Throws: ``CatalogError/Code/invalidCatalog`` when the file cannot be read or decoded, or
+  ///   a product id or category repeats.
+  public init(contentsOf url: URL) throws(CatalogError) {
+    self.init(catalog: try OfflineCatalog(contentsOf: url))
+  }
+
+  /// Creates a provider over catalog JSON.
+  ///
+  /// - Parameter jsonData: The catalog JSON (at most 64 MiB).
+  /// - Throws: ``CatalogError/Code/invalidCatalog`` when the data is not a valid catalog.
+  public init(jsonData: Data) throws(CatalogError) {
+    self.init(catalog: try OfflineCatalog(jsonData: jsonData))
   }
 
   /// Creates a provider over the sample catalog bundled with CatalogClient.

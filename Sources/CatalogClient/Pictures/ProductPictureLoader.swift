@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Fetches product pictures from the service's own origin, with a bounded cache.
 ///
@@ -6,13 +6,13 @@ public import Foundation
 /// resolves to another scheme, host or port is refused, so a catalog entry cannot make the app
 /// fetch from (or send credentials to) a third party. Concurrent requests for one URL share one
 /// download; finished pictures stay in a least-recently-used cache bounded in bytes.
-public actor ProductPictureLoader {
+package actor ProductPictureLoader {
   /// The service root pictures are resolved against.
-  public let serviceRoot: URL
+  package let serviceRoot: URL
   /// The most bytes the cache holds.
-  public let cacheCapacityBytes: Int
+  package let cacheCapacityBytes: Int
   /// The largest picture accepted, in bytes.
-  public let maximumPictureBytes: Int
+  package let maximumPictureBytes: Int
   private let transport: any HTTPTransport
   private let headers: [String: String]
   private let timeout: Double
@@ -31,7 +31,7 @@ public actor ProductPictureLoader {
   ///   - cacheCapacityBytes: The most bytes kept in the cache.
   ///   - maximumPictureBytes: The largest picture accepted.
   ///   - timeout: Seconds one picture request may take.
-  public init(
+  package init(
     serviceRoot: URL, transport: any HTTPTransport = URLSessionTransport(),
     headers: [String: String] = [:], cacheCapacityBytes: Int = 32 << 20,
     maximumPictureBytes: Int = 8 << 20, timeout: Double = 30
@@ -45,10 +45,10 @@ public actor ProductPictureLoader {
   }
 
   /// The number of downloads started so far (cache hits and joined requests do not count).
-  public var downloadCount: Int { downloads }
+  package var downloadCount: Int { downloads }
 
   /// The bytes currently cached.
-  public var cachedByteCount: Int { cachedBytes }
+  package var cachedByteCount: Int { cachedBytes }
 
   /// Resolves a picture URL against the service root and checks its origin.
   ///
@@ -56,7 +56,7 @@ public actor ProductPictureLoader {
   /// - Returns: The absolute URL.
   /// - Throws: ``CatalogError/Code/invalidURL`` (an empty URL included) or
   ///   ``CatalogError/Code/foreignOrigin``.
-  public nonisolated func resolve(_ pictureUrl: String) throws(CatalogError) -> URL {
+  package nonisolated func resolve(_ pictureUrl: String) throws(CatalogError) -> URL {
     // An empty URL would resolve to the service root itself, whose document is no picture.
     guard !pictureUrl.allSatisfy(\.isWhitespace) else {
       throw CatalogError(.invalidURL, "the product has no picture URL")
@@ -80,7 +80,7 @@ public actor ProductPictureLoader {
   /// - Parameter pictureUrl: The product's `PictureUrl`, for example `/imgs/HT-1000.jpg`.
   /// - Returns: The picture file's bytes, as served.
   /// - Throws: ``CatalogError/Code/foreignOrigin`` for another origin, or the request's failure.
-  public func picture(for pictureUrl: String) async throws(CatalogError) -> Data {
+  package func picture(for pictureUrl: String) async throws(CatalogError) -> Data {
     let url = try resolve(pictureUrl)
     if let data = cache[url] {
       touch(url)
@@ -117,7 +117,7 @@ public actor ProductPictureLoader {
   }
 
   /// Empties the cache.
-  public func removeAllCachedPictures() {
+  package func removeAllCachedPictures() {
     cache.removeAll()
     recency.removeAll()
     cachedBytes = 0

@@ -61,15 +61,15 @@ public struct HTTPCatalogProvider: CatalogProvider {
   }
 
   /// One page of a collection.
-  public struct Page: Sendable, Hashable {
+  package struct Page: Sendable, Hashable {
     /// The entities of this page.
-    public var entities: [ODataEntity]
+    package var entities: [ODataEntity]
     /// The inline count, when requested and sent.
-    public var count: Int?
+    package var count: Int?
     /// The absolute next link, when the server sent one.
-    public var nextLink: URL?
+    package var nextLink: URL?
     /// The URL this page came from.
-    public var url: URL
+    package var url: URL
   }
 
   /// The service root, for example `https://host/sap/opu/odata/ESPM/`.
@@ -111,7 +111,7 @@ public struct HTTPCatalogProvider: CatalogProvider {
   /// - Parameter query: The query.
   /// - Returns: The page with its next link, unfollowed.
   /// - Throws: ``CatalogError`` for unsupported queries and failed requests.
-  public func fetchPage(_ query: ODataQuery) async throws(CatalogError) -> Page {
+  package func fetchPage(_ query: ODataQuery) async throws(CatalogError) -> Page {
     try await page(at: try requestURL(for: query), deadline: startDeadline())
   }
 
@@ -121,7 +121,7 @@ public struct HTTPCatalogProvider: CatalogProvider {
   /// - Returns: The page.
   /// - Throws: ``CatalogError/Code/foreignOrigin`` when the link leaves the service's origin,
   ///   or any request failure.
-  public func fetchPage(nextLink: URL) async throws(CatalogError) -> Page {
+  package func fetchPage(nextLink: URL) async throws(CatalogError) -> Page {
     try await page(at: try resolve(nextLink.absoluteString), deadline: startDeadline())
   }
 

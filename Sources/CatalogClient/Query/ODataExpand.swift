@@ -2,21 +2,21 @@
 ///
 /// On v2 only the path and nested `select` can be expressed (as `Nav/Property` in `$select`);
 /// other nested options make rendering for v2 fail with ``CatalogError/Code/unsupportedQuery``.
-public struct ODataExpand: Sendable, Hashable {
+package struct ODataExpand: Sendable, Hashable {
   /// The navigation property to expand.
-  public var path: ODataPath
+  package var path: ODataPath
   /// Properties of the expanded entities to return.
-  public var select: [ODataPath]
+  package var select: [ODataPath]
   /// A filter on an expanded collection.
-  public var filter: ODataExpression?
+  package var filter: ODataExpression?
   /// The order of an expanded collection.
-  public var orderBy: [ODataOrder]
+  package var orderBy: [ODataOrder]
   /// How many expanded entities to return.
-  public var top: Int?
+  package var top: Int?
   /// How many expanded entities to skip.
-  public var skip: Int?
+  package var skip: Int?
   /// Navigation properties to expand inside the expanded entities.
-  public var expand: [ODataExpand]
+  package var expand: [ODataExpand]
 
   /// Creates an expand item.
   ///
@@ -28,7 +28,7 @@ public struct ODataExpand: Sendable, Hashable {
   ///   - top: How many expanded entities to return (v4).
   ///   - skip: How many expanded entities to skip (v4).
   ///   - expand: Nested expansions.
-  public init(
+  package init(
     _ path: ODataPath, select: [ODataPath] = [], filter: ODataExpression? = nil,
     orderBy: [ODataOrder] = [], top: Int? = nil, skip: Int? = nil, expand: [ODataExpand] = []
   ) {

@@ -34,7 +34,7 @@ public struct ODataQuery: Sendable, Hashable {
   /// The `$select` properties (all when empty).
   public var select: [ODataPath]
   /// The `$expand` items.
-  public var expand: [ODataExpand]
+  package var expand: [ODataExpand]
   /// The `$orderby` keys, most significant first.
   public var orderBy: [ODataOrder]
   /// The `$top` limit.
@@ -46,24 +46,24 @@ public struct ODataQuery: Sendable, Hashable {
   /// The `$search` expression (v4 only).
   public var search: ODataSearch?
   /// Custom query options (names without `$`), in order.
-  public var customOptions: [CustomOption]
+  package var customOptions: [CustomOption]
   /// Why the first rejected chaining argument was rejected, for arguments the query cannot keep
   /// (a function of a property passed to `select`); rendering throws it.
   private var rejectedArgument: String?
 
   /// A custom (non-system) query option such as `sap-client=001`.
-  public struct CustomOption: Sendable, Hashable {
+  package struct CustomOption: Sendable, Hashable {
     /// The option name; must not start with `$` or `@` and must not contain `&`, `=`, `#`.
-    public var name: String
+    package var name: String
     /// The option value; percent-encoded when rendered.
-    public var value: String
+    package var value: String
 
     /// Creates a custom option.
     ///
     /// - Parameters:
     ///   - name: The option name.
     ///   - value: The option value.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
       self.name = name
       self.value = value
     }
@@ -141,7 +141,7 @@ public struct ODataQuery: Sendable, Hashable {
   ///
   /// - Parameter items: The navigation properties to expand.
   /// - Returns: The changed query.
-  public func expand(_ items: ODataExpand...) -> ODataQuery {
+  package func expand(_ items: ODataExpand...) -> ODataQuery {
     var copy = self
     copy.expand += items
     return copy

@@ -3,8 +3,7 @@ import Foundation
 extension Classification {
   /// Turns one score per class into ranked classifications, as a network's logits are.
   ///
-  /// With ``ClassificationOptions/Scoring/softmax`` the scores become probabilities (computed
-  /// stably, in double precision); with ``ClassificationOptions/Scoring/raw`` they are kept. The
+  /// The scores become softmax probabilities (computed stably, in double precision). The
   /// result is sorted by confidence, ties broken by the lower class index, cut to
   /// `options.maximumCount` and to confidences of at least `options.minimumConfidence`.
   ///

@@ -7,11 +7,13 @@ public import ImagePipeline
 /// Like a Core ML model behind Vision, a model declares the input it wants (``inputSpec``: size,
 /// crop and scale, normalization) and scores inputs prepared that way
 /// (`classify(prepared:options:)`). Everything before that comes with the protocol:
-/// ``report(for:preparation:options:)`` takes an `ImageSource` (a file, encoded bytes or a
+/// `classify(_:preparation:options:)` takes an `ImageSource` (a file, encoded bytes or a
 /// decoded `RasterImage`), reads a file once, decodes a large JPEG only as far as the input needs,
-/// applies the orientation, crops and scales, and reports what it did and how long each stage
-/// took; ``classify(_:preparation:options:)`` does the same from async code on a worker of the
-/// shared ``ComputeExecutor``, so the cooperative pool is never blocked by the computation.
+/// applies the orientation, crops and scales, and reports the classifications with the model's
+/// name and the file format. Synchronous and asynchronous classification share one name: the
+/// `async` overload of `classify(_:preparation:options:)` does the same from async code on a
+/// worker of the shared ``ComputeExecutor``, so the cooperative pool is never blocked by the
+/// computation; the synchronous one runs on the calling thread.
 ///
 /// Implement ``labels``, ``inputSpec`` and `classify(prepared:options:)`; a model that can run
 /// several inputs at once also implements `classify(prepared:options:)`.
@@ -52,19 +54,19 @@ public protocol ImageClassificationModel: Sendable {
   ///
   /// The default decodes the photo as ``inputSpec`` needs it
   /// (`ImageSource.decoded(for:decoder:orientation:jpegScaling:)`, which plans the photo once),
-  /// turns it into the input and calls `classify(prepared:options:)`. It runs on the calling thread; from async code use
-  /// ``classify(_:preparation:options:)``.
+  /// turns it into the input and calls `classify(prepared:options:)`. It runs on the calling
+  /// thread; from async code use `classify(_:preparation:options:)`.
   ///
   /// - Parameters:
   ///   - source: The photo.
   ///   - preparation: Decoding limits, JPEG reduction and orientation override.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
-  /// - Returns: The classifications with provenance and timings.
+  /// - Returns: The classifications, the model's name and the photo's file format.
   /// - Throws: ``ClassificationError`` with code `invalidImage` (the `ImageDecodingError` as
   ///   ``ClassificationError/underlying``) when the photo cannot be read, decoded or prepared, or
   ///   what `classify(prepared:options:)` throws.
-  func report(
-    for source: ImageSource, preparation: PreparationOptions, options: ClassificationOptions
+  func classify(
+    _ source: ImageSource, preparation: PreparationOptions, options: ClassificationOptions
   ) throws(ClassificationError) -> ClassificationReport
 }
 
@@ -96,11 +98,11 @@ extension ImageClassificationModel {
   ///   - source: The photo.
   ///   - preparation: Decoding limits, JPEG reduction and orientation override.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
-  /// - Returns: The classifications with provenance and timings.
+  /// - Returns: The classifications, the model's name and the photo's file format.
   /// - Throws: ``ClassificationError`` with code `invalidImage`, or what
   ///   `classify(prepared:options:)` throws.
-  public func report(
-    for source: ImageSource, preparation: PreparationOptions, options: ClassificationOptions
+  public func classify(
+    _ source: ImageSource, preparation: PreparationOptions, options: ClassificationOptions
   ) throws(ClassificationError) -> ClassificationReport {
     let start = ContinuousClock.now
     let (input, format, decoded, prepared) = try prepareInput(source, preparation: preparation)
@@ -118,12 +120,12 @@ extension ImageClassificationModel {
   /// - Parameters:
   ///   - source: The photo.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
-  /// - Returns: The classifications with provenance and timings.
-  /// - Throws: What ``report(for:preparation:options:)`` throws.
-  public func report(for source: ImageSource, options: ClassificationOptions = .default)
+  /// - Returns: The classifications, the model's name and the photo's file format.
+  /// - Throws: What `classify(_:preparation:options:)` throws.
+  public func classify(_ source: ImageSource, options: ClassificationOptions = .default)
     throws(ClassificationError) -> ClassificationReport
   {
-    try report(for: source, preparation: .default, options: options)
+    try classify(source, preparation: .default, options: options)
   }
 
   /// Classifies one photo with the top five softmax scores.
@@ -131,12 +133,12 @@ extension ImageClassificationModel {
   /// - Parameters:
   ///   - source: The photo.
   ///   - preparation: Decoding limits, JPEG reduction and orientation override.
-  /// - Returns: The classifications with provenance and timings.
-  /// - Throws: What ``report(for:preparation:options:)`` throws.
-  public func report(for source: ImageSource, preparation: PreparationOptions)
+  /// - Returns: The classifications, the model's name and the photo's file format.
+  /// - Throws: What `classify(_:preparation:options:)` throws.
+  public func classify(_ source: ImageSource, preparation: PreparationOptions)
     throws(ClassificationError) -> ClassificationReport
   {
-    try report(for: source, preparation: preparation, options: .default)
+    try classify(source, preparation: preparation, options: .default)
   }
 
   /// Classifies one photo from async code on a worker of the shared ``ComputeExecutor``, so that
@@ -150,8 +152,8 @@ extension ImageClassificationModel {
   ///   - source: The photo.
   ///   - preparation: Decoding limits, JPEG reduction and orientation override.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
-  /// - Returns: The classifications with provenance and timings.
-  /// - Throws: What ``report(for:preparation:options:)`` throws; ``ClassificationError`` with
+  /// - Returns: The classifications, the model's name and the photo's file format.
+  /// - Throws: What `classify(_:preparation:options:)` throws; ``ClassificationError`` with
   ///   code `overloaded` when ``ComputeLimits/maximumQueuedCount`` callers already wait, or
   ///   `cancelled` when the calling task is cancelled before a worker takes the photo.
   public func classify(
@@ -169,7 +171,7 @@ extension ImageClassificationModel {
   ///   - image: The photo.
   ///   - options: How many labels to return, the minimum confidence, and the scoring.
   /// - Returns: The classifications, best first.
-  /// - Throws: What ``report(for:preparation:options:)`` throws.
+  /// - Throws: What `classify(_:preparation:options:)` throws.
   public func classify(image: RasterImage, options: ClassificationOptions = .default)
     async throws(ClassificationError) -> [Classification]
   {

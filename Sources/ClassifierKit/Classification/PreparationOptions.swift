@@ -1,7 +1,6 @@
 public import ImagePipeline
 
-/// How a photo is turned into a model's input: decoding limits, the JPEG reduction policy and an
-/// orientation override.
+/// How a photo is turned into a model's input: decoding limits and an orientation override.
 ///
 /// The crop, scale and normalization themselves belong to the model
 /// (``ImageClassificationModel/inputSpec``); these options belong to the caller, like the
@@ -9,7 +8,7 @@ public import ImagePipeline
 public struct PreparationOptions: Sendable {
   /// The limits applied when an encoded photo is decoded (100 MP by default).
   ///
-  /// Its `DecodingOptions.jpegScale` is not used: ``jpegScaling`` picks the reduction per photo.
+  /// A large JPEG's reduction is picked per photo from the model's input.
   public var decoding: DecodingOptions
   /// Whether a large JPEG may be decoded at a DCT-domain reduction;
   /// `JPEGScalingPolicy.automatic` by default.
@@ -18,18 +17,22 @@ public struct PreparationOptions: Sendable {
   /// still only shrinks, which is several times faster for phone photos and changes the scores a
   /// little (Docs/Performance.md gives the measured cost); `JPEGScalingPolicy.exact` decodes at
   /// full size and reproduces the reference preprocessing. Photos given decoded are not affected.
-  public var jpegScaling: JPEGScalingPolicy
+  package var jpegScaling: JPEGScalingPolicy
   /// An orientation that replaces the photo's own EXIF orientation; `nil` uses the photo's.
   public var orientation: ImageOrientation?
 
-  /// Creates preparation options.
+  /// Creates preparation options; a large JPEG is decoded reduced when the input allows it.
   ///
   /// - Parameters:
   ///   - decoding: The decoding limits.
-  ///   - jpegScaling: Whether a large JPEG may be decoded reduced; automatic by default.
   ///   - orientation: An orientation overriding the photo's; `nil` uses the photo's.
-  public init(
-    decoding: DecodingOptions = DecodingOptions(), jpegScaling: JPEGScalingPolicy = .automatic,
+  public init(decoding: DecodingOptions = DecodingOptions(), orientation: ImageOrientation? = nil) {
+    self.init(decoding: decoding, jpegScaling: .automatic, orientation: orientation)
+  }
+
+  /// Creates preparation options with a JPEG scaling policy.
+  package init(
+    decoding: DecodingOptions = DecodingOptions(), jpegScaling: JPEGScalingPolicy,
     orientation: ImageOrientation? = nil
   ) {
     self.decoding = decoding

@@ -1,15 +1,15 @@
-public import ModelFormats
-public import NeuralCore
+package import ModelFormats
+package import NeuralCore
 
 extension EfficientNetLite {
   /// The name of the image input of ``graph(loading:)``: `[batch, 3, height, width]`.
-  public static let graphInput = "input"
+  package static let graphInput = "input"
   /// The name of the logits output of ``graph(loading:)``: `[batch, classCount]`.
-  public static let graphOutput = "logits"
+  package static let graphOutput = "logits"
   /// The name of the features output of ``graph(loading:)``: `[batch, headChannels]`, the
   /// pooled head the classifier reads (1280 values in every Lite variant), for training a new
   /// classifier on them.
-  public static let graphFeatures = "features"
+  package static let graphFeatures = "features"
 
   /// The network as an ONNX graph with a checkpoint's parameters, each batch normalization
   /// folded into the convolution before it, for NeuralCore's `InferenceSession`.
@@ -22,15 +22,15 @@ extension EfficientNetLite {
   /// - Returns: A model with input ``graphInput`` and outputs ``graphOutput`` and
   ///   ``graphFeatures``.
   /// - Throws: `NeuralCoreError` as ``loading(_:)`` does.
-  public func graph(loading stateDictionary: [String: Tensor]) throws(NeuralCoreError)
+  package func graph(loading stateDictionary: [String: Tensor]) throws(NeuralCoreError)
     -> ONNXModel
   {
     let layers = try loading(stateDictionary).network.layers
     var builder = Graph.Builder()
     // Everything up to the classifier, then the classifier: its input is the features output.
     let features = try Sequential(Array(layers.dropLast()))
-      .appendNodes(to: &builder, input: Self.graphInput)
-    let logits = try layers.last?.appendNodes(to: &builder, input: features) ?? features
+      .appendLayerNodes(to: &builder, input: Self.graphInput)
+    let logits = try layers.last?.appendLayerNodes(to: &builder, input: features) ?? features
     let outputs = [(logits, Self.graphOutput), (features, Self.graphFeatures)].map {
       ONNXNode(
         name: $0.1, opType: "Identity", domain: "", inputs: [$0.0], outputs: [$0.1],

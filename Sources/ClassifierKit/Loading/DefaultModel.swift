@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Where the default model's weights live and how to get them.
 ///
@@ -14,18 +14,18 @@ public import Foundation
 ///    `~/.cache/vision-catalog` (the user cache, `fetch-default-model.sh --user-cache`);
 /// 3. `.cache` in the package checkout ClassifierKit was built from, when it exists (the
 ///    script's default, for development and tests).
-public enum DefaultModel {
+package enum DefaultModel {
   /// The checkpoint's file name inside `<cache>/models/`.
-  public static let checkpointFileName = "efficientnet-lite0-57934424.pth"
+  package static let checkpointFileName = "efficientnet-lite0-57934424.pth"
 
   /// The command that downloads the checkpoint into the user cache.
-  public static let fetchCommand = "Scripts/fetch-default-model.sh --user-cache"
+  package static let fetchCommand = "Scripts/fetch-default-model.sh --user-cache"
 
   /// The cache directories searched, in order (see the type's documentation).
   ///
   /// - Parameter environment: The environment variables; the process's by default.
   /// - Returns: The directories, whether or not they exist.
-  public static func cacheDirectories(
+  package static func cacheDirectories(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> [URL] {
     var directories: [URL] = []
@@ -61,7 +61,7 @@ public enum DefaultModel {
   /// - Returns: The first existing `<cache>/models/efficientnet-lite0-57934424.pth`.
   /// - Throws: ``ClassificationError`` with code `modelUnavailable` whose message lists the
   ///   places searched and the exact command that downloads the weights.
-  public static func locateCheckpoint(
+  package static func locateCheckpoint(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(ClassificationError) -> URL {
     try locateCheckpoint(in: cacheDirectories(environment: environment))
@@ -73,7 +73,7 @@ public enum DefaultModel {
   /// - Returns: The first existing `<cache>/models/efficientnet-lite0-57934424.pth`.
   /// - Throws: ``ClassificationError`` with code `modelUnavailable` whose message lists the
   ///   places searched and the exact command that downloads the weights.
-  public static func locateCheckpoint(in directories: [URL]) throws(ClassificationError) -> URL {
+  package static func locateCheckpoint(in directories: [URL]) throws(ClassificationError) -> URL {
     let candidates = directories.map {
       $0.appendingPathComponent("models").appendingPathComponent(checkpointFileName)
     }

@@ -5,11 +5,12 @@ import NeuralCore
 
 extension NetworkClassifier {
   /// Loads the default model, EfficientNet-Lite0 on ImageNet-1k, built from NeuralCore layers and
-  /// run as a planned graph (``EfficientNetLite/graph(loading:)``).
+  /// run as a planned graph.
   ///
   /// - Parameters:
-  ///   - checkpoint: The `efficientnet-lite0-57934424.pth` file; `nil` searches the cache
-  ///     directories of ``DefaultModel``.
+  ///   - checkpoint: The `efficientnet-lite0-57934424.pth` file; `nil` searches
+  ///     `<cache>/models/` in `$VISION_CATALOG_CACHE`, then `$XDG_CACHE_HOME/vision-catalog` (or
+  ///     `~/.cache/vision-catalog`), then `.cache` in the package checkout.
   ///   - threadCount: The threads one network call may use; `nil` means every active processor.
   /// - Returns: The classifier.
   /// - Throws: ``ClassificationError`` with code `modelUnavailable`: when no checkpoint is found
@@ -29,7 +30,7 @@ extension NetworkClassifier {
     }
     let session: InferenceSession
     do {
-      let stateDict = try StateDict(contentsOfFile: url.path)
+      let stateDict = try StateDict(contentsOf: url)
       var tensors: [String: Tensor] = [:]
       for entry in stateDict.entries { tensors[entry.name] = entry.tensor }
       session = try InferenceSession(
@@ -70,7 +71,7 @@ extension NetworkClassifier {
     let session: InferenceSession
     do {
       session = try InferenceSession(
-        contentsOfFile: url.path, options: SessionOptions(threadCount: threadCount))
+        contentsOf: url, options: SessionOptions(threadCount: threadCount))
     } catch {
       throw ClassificationError(
         .modelUnavailable, "cannot load the ONNX model \(url.path)", underlying: error)
@@ -99,7 +100,7 @@ extension NetworkClassifier {
     let model: CoreMLModel
     let session: InferenceSession
     do {
-      model = try CoreMLModel(contentsOfFile: url.path)
+      model = try CoreMLModel(contentsOf: url)
       session = try InferenceSession(
         coreMLModel: model, options: SessionOptions(threadCount: threadCount))
     } catch {

@@ -6,9 +6,9 @@ public struct ClassificationReport: Sendable, Hashable {
   public let classifications: [Classification]
   /// What preprocessing did: the stored source size, the orientation applied, the upright size and
   /// the crop rectangle in upright source pixels.
-  public let preprocessing: PreprocessingProvenance
+  package let preprocessing: PreprocessingProvenance
   /// The time spent in each stage.
-  public let timings: ClassificationTimings
+  package let timings: ClassificationTimings
   /// The name of the model that produced the result.
   public let modelName: String
   /// The file format the photo was decoded from; `nil` when it was given decoded.
@@ -22,7 +22,7 @@ public struct ClassificationReport: Sendable, Hashable {
   ///   - timings: The time spent in each stage.
   ///   - modelName: The model's name.
   ///   - format: The file format the photo was decoded from; `nil` for a decoded image.
-  public init(
+  package init(
     classifications: [Classification], preprocessing: PreprocessingProvenance,
     timings: ClassificationTimings, modelName: String, format: ImageFormat? = nil
   ) {

@@ -6,8 +6,8 @@ public import NeuralCore
 /// says, runs the network and ranks the scores.
 ///
 /// Callers pass only a photo (an `ImageSource`: a file, encoded bytes or a decoded
-/// `RasterImage`) to ``ImageClassificationModel/report(for:preparation:options:)`` or, from async
-/// code, ``ImageClassificationModel/classify(_:preparation:options:)``; the classifier decodes it
+/// `RasterImage`) to `classify(_:preparation:options:)` or, from async
+/// code, `classify(_:preparation:options:)`; the classifier decodes it
 /// (a large JPEG only as far as its input needs), applies its orientation, crops and scales it to
 /// the input size, normalizes it, and returns the classifications with softmax confidences (raw
 /// scores on request), what was done and how long each stage took. Batches of prepared inputs run

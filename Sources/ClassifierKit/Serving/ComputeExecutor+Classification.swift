@@ -34,7 +34,7 @@ extension ComputeExecutor {
       self.reserve(cost)
       guard let batched, let key else {
         let outcome = Result { () throws(ClassificationError) in
-          try model.report(for: loaded, preparation: preparation, options: options)
+          try model.classify(loaded, preparation: preparation, options: options)
         }
         self.release(cost)
         finish(outcome)

@@ -3,7 +3,7 @@ import ImagePipeline
 
 /// The process-wide pool of worker threads that every asynchronous classification runs on.
 ///
-/// A server calls ``ImageClassificationModel/classify(_:preparation:options:)`` from as many
+/// A server calls `classify(_:preparation:options:)` from as many
 /// tasks as it has requests; the calls are queued here and a fixed set of workers (one per core
 /// by default) reads, decodes, prepares and classifies the photos. So the number of threads and
 /// the memory of decoded photos stay bounded however many callers there are:
@@ -18,7 +18,7 @@ import ImagePipeline
 ///   ``ComputeLimits/batchingWindow`` of each other run as one batch, as inference servers'
 ///   dynamic batchers do, and each caller gets its own result.
 ///
-/// Synchronous calls such as ``ImageClassificationModel/report(for:preparation:options:)`` run
+/// Synchronous calls such as `classify(_:preparation:options:)` run
 /// on the calling thread and do not pass through the executor.
 public final class ComputeExecutor: @unchecked Sendable {
   /// The executor every model's asynchronous calls use.
@@ -58,7 +58,7 @@ public final class ComputeExecutor: @unchecked Sendable {
   }
 
   /// What the executor holds now and has done so far.
-  public var statistics: ComputeStatistics {
+  package var statistics: ComputeStatistics {
     locked { $0.statistics }
   }
 

@@ -2,12 +2,11 @@ public import Foundation
 import ImagePipeline
 
 /// Trains an image classifier for your own labels, as Create ML's image classifier does: a
-/// multinomial logistic-regression head (``SoftmaxRegression``) on EfficientNet-Lite0's pooled
-/// features (``FeatureExtractor``).
+/// multinomial logistic-regression head on EfficientNet-Lite0's pooled features.
 ///
 /// ```swift
 /// let photos = try TrainingPhoto.labeledFolders(at: URL(fileURLWithPath: "Photos"))
-/// let trainer = ClassifierTrainer(extractor: try .efficientNetLite0())
+/// let trainer = try ClassifierTrainer.efficientNetLite0()
 /// let trained = try trainer.train(photos)
 /// try trained.write(to: URL(fileURLWithPath: "Products.onnx"))  // and Products.json
 /// ```
@@ -89,18 +88,38 @@ public struct ClassifierTrainer: Sendable {
   }
 
   /// The backbone.
-  public let extractor: FeatureExtractor
+  package let extractor: FeatureExtractor
   /// The options.
   public var options: Options
 
   /// A trainer on a backbone.
   ///
   /// - Parameters:
-  ///   - extractor: The feature extractor, such as ``FeatureExtractor/efficientNetLite0(checkpoint:threadCount:)``.
+  ///   - extractor: The feature extractor.
   ///   - options: How to train.
-  public init(extractor: FeatureExtractor, options: Options = Options()) {
+  package init(extractor: FeatureExtractor, options: Options = Options()) {
     self.extractor = extractor
     self.options = options
+  }
+
+  /// A trainer on EfficientNet-Lite0's features, loaded from its checkpoint.
+  ///
+  /// - Parameters:
+  ///   - checkpoint: The `efficientnet-lite0-57934424.pth` file; `nil` searches
+  ///     `<cache>/models/` in `$VISION_CATALOG_CACHE`, then `$XDG_CACHE_HOME/vision-catalog` (or
+  ///     `~/.cache/vision-catalog`), then `.cache` in the package checkout.
+  ///   - threadCount: The threads one network call may use; `nil` means every active processor.
+  ///   - options: How to train.
+  /// - Returns: The trainer.
+  /// - Throws: ``ClassificationError`` with code `modelUnavailable` when the checkpoint is
+  ///   missing or not an EfficientNet-Lite0 checkpoint, or `VISION_CATALOG_KERNELS` names a
+  ///   kernel set this CPU lacks.
+  public static func efficientNetLite0(
+    checkpoint: URL? = nil, threadCount: Int? = nil, options: Options = Options()
+  ) throws(ClassificationError) -> ClassifierTrainer {
+    ClassifierTrainer(
+      extractor: try .efficientNetLite0(checkpoint: checkpoint, threadCount: threadCount),
+      options: options)
   }
 
   /// Trains a classifier on labeled photos.

@@ -1,6 +1,6 @@
-public import Foundation
-public import ImagePipeline
-public import ModelFormats
+package import Foundation
+package import ImagePipeline
+package import ModelFormats
 import NeuralCore
 
 /// The backbone a trained classifier stands on: EfficientNet-Lite0 up to its pooled features
@@ -9,16 +9,16 @@ import NeuralCore
 /// ``ClassifierTrainer`` extracts features with it, and writes the trained classifier as the
 /// same network with a new last layer (``classifierGraph(head:)``), so the result is one ONNX
 /// file that runs anywhere ONNX runs.
-public struct FeatureExtractor: Sendable {
+package struct FeatureExtractor: Sendable {
   /// How photos are prepared for the backbone: the EfficientNet-Lite0 recipe.
-  public let inputSpec: ModelInputSpec
+  package let inputSpec: ModelInputSpec
   /// The length of one feature vector.
-  public let featureCount: Int
+  package let featureCount: Int
   /// The most inputs one network call stacks.
-  public var batchSize: Int
+  package var batchSize: Int
   /// A name for the backbone and its weights, which keys the feature cache: the architecture
   /// and the start of the checkpoint's SHA-256.
-  public let identity: String
+  package let identity: String
 
   private let session: InferenceSession
   private let parameters: [String: Tensor]
@@ -42,14 +42,15 @@ public struct FeatureExtractor: Sendable {
   /// Loads EfficientNet-Lite0's backbone from its checkpoint.
   ///
   /// - Parameters:
-  ///   - checkpoint: The `efficientnet-lite0-57934424.pth` file; `nil` searches the cache
-  ///     directories of ``DefaultModel``.
+  ///   - checkpoint: The `efficientnet-lite0-57934424.pth` file; `nil` searches
+  ///     `<cache>/models/` in `$VISION_CATALOG_CACHE`, then `$XDG_CACHE_HOME/vision-catalog` (or
+  ///     `~/.cache/vision-catalog`), then `.cache` in the package checkout.
   ///   - threadCount: The threads one network call may use; `nil` means every active processor.
   /// - Returns: The extractor.
   /// - Throws: ``ClassificationError`` with code `modelUnavailable` when the checkpoint is
   ///   missing or not an EfficientNet-Lite0 checkpoint, or `VISION_CATALOG_KERNELS` names a
   ///   kernel set this CPU lacks.
-  public static func efficientNetLite0(checkpoint: URL? = nil, threadCount: Int? = nil)
+  package static func efficientNetLite0(checkpoint: URL? = nil, threadCount: Int? = nil)
     throws(ClassificationError) -> FeatureExtractor
   {
     let url: URL
@@ -65,7 +66,7 @@ public struct FeatureExtractor: Sendable {
     }
     do {
       let bytes = try Data(contentsOf: url)
-      let stateDict = try StateDict(contentsOfFile: url.path)
+      let stateDict = try StateDict(contentsOf: url)
       var tensors: [String: Tensor] = [:]
       for entry in stateDict.entries { tensors[entry.name] = entry.tensor }
       let digest = SHA256.hexDigest(bytes)
@@ -89,7 +90,7 @@ public struct FeatureExtractor: Sendable {
   /// - Returns: One vector of ``featureCount`` values per input, in order.
   /// - Throws: ``ClassificationError`` with code `invalidArgument` for an input of another
   ///   shape, `inferenceFailed` when the network fails.
-  public func features(for inputs: [ModelInput]) throws(ClassificationError) -> [[Float]] {
+  package func features(for inputs: [ModelInput]) throws(ClassificationError) -> [[Float]] {
     try features(forTensors: inputs.map(\.tensor.values))
   }
 
@@ -140,7 +141,7 @@ public struct FeatureExtractor: Sendable {
   /// - Returns: The graph.
   /// - Throws: ``ClassificationError`` with code `invalidArgument` when the head reads another
   ///   feature count.
-  public func classifierGraph(head: SoftmaxRegression) throws(ClassificationError) -> ONNXModel {
+  package func classifierGraph(head: SoftmaxRegression) throws(ClassificationError) -> ONNXModel {
     guard head.featureCount == featureCount else {
       throw ClassificationError(
         .invalidArgument,

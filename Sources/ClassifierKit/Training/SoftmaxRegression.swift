@@ -13,22 +13,22 @@ import Foundation
 /// with `s_i` the sample weights (1, or `n / (classes * n_y)` when classes are balanced). The
 /// problem is strictly convex, so its minimum is unique; L-BFGS reaches it in double precision
 /// with a fixed order of operations, so the same inputs give the same model bit for bit.
-public struct SoftmaxRegression: Sendable, Hashable {
+package struct SoftmaxRegression: Sendable, Hashable {
   /// How the classifier is fitted.
-  public struct Options: Sendable, Hashable {
+  package struct Options: Sendable, Hashable {
     /// scikit-learn's `C`: the inverse strength of the L2 penalty on the weights.
-    public var inverseRegularization: Double
+    package var inverseRegularization: Double
     /// Weights each class's samples by `n / (classes * n_class)`, so unbalanced folders count
     /// alike (scikit-learn's `class_weight="balanced"`).
-    public var balancesClasses: Bool
+    package var balancesClasses: Bool
     /// The most L-BFGS iterations.
-    public var maximumIterations: Int
+    package var maximumIterations: Int
     /// Converged when every component of the gradient of the objective divided by the total
     /// sample weight is at most this.
-    public var tolerance: Double
+    package var tolerance: Double
 
     /// Options with scikit-learn's defaults for `C` and a tight convergence test.
-    public init(
+    package init(
       inverseRegularization: Double = 1, balancesClasses: Bool = false,
       maximumIterations: Int = 1_000, tolerance: Double = 1e-7
     ) {
@@ -40,29 +40,29 @@ public struct SoftmaxRegression: Sendable, Hashable {
   }
 
   /// How a fit ended.
-  public struct Report: Sendable, Hashable {
+  package struct Report: Sendable, Hashable {
     /// L-BFGS iterations taken.
-    public var iterations: Int
+    package var iterations: Int
     /// Whether the gradient met ``Options/tolerance`` (otherwise the iterations ran out or no
     /// step could lower the objective further).
-    public var converged: Bool
+    package var converged: Bool
     /// The objective divided by the total sample weight, at the result.
-    public var loss: Double
+    package var loss: Double
   }
 
   /// The number of classes.
-  public let classCount: Int
+  package let classCount: Int
   /// The length of a feature vector.
-  public let featureCount: Int
+  package let featureCount: Int
   /// The weights, `classCount` rows of `featureCount`.
-  public let weights: [Float]
+  package let weights: [Float]
   /// The bias of each class.
-  public let biases: [Float]
+  package let biases: [Float]
 
   /// A classifier with the given parameters.
   ///
   /// - Throws: `invalidArgument` when the counts do not match.
-  public init(weights: [Float], biases: [Float], featureCount: Int) throws(ClassificationError) {
+  package init(weights: [Float], biases: [Float], featureCount: Int) throws(ClassificationError) {
     guard featureCount > 0, !biases.isEmpty, weights.count == biases.count * featureCount else {
       throw ClassificationError(
         .invalidArgument,
@@ -78,7 +78,7 @@ public struct SoftmaxRegression: Sendable, Hashable {
   ///
   /// - Parameter features: `featureCount` values.
   /// - Returns: `classCount` probabilities that sum to 1.
-  public func probabilities(for features: some Collection<Float>) -> [Float] {
+  package func probabilities(for features: some Collection<Float>) -> [Float] {
     let x = features.map(Double.init)
     var scores = (0..<classCount).map { label in
       var sum = Double(biases[label])
@@ -103,7 +103,7 @@ public struct SoftmaxRegression: Sendable, Hashable {
   /// - Returns: The classifier and how the fit ended.
   /// - Throws: `invalidArgument` for mismatched counts, a label out of range, a class without
   ///   samples, non-finite features or options out of range.
-  public static func fit(
+  package static func fit(
     features: [Float], featureCount: Int, labels: [Int], classCount: Int,
     options: Options = Options()
   ) throws(ClassificationError) -> (SoftmaxRegression, Report) {

@@ -1,5 +1,5 @@
 public import Foundation
-public import ModelFormats
+package import ModelFormats
 import NeuralCore
 
 /// A classifier ``ClassifierTrainer`` trained: the backbone with a new last layer, its labels
@@ -15,15 +15,15 @@ public struct TrainedClassifier: Sendable {
   /// holds the calibrated threshold, if any.
   public let description: ModelDescription
   /// The trained classifier over the backbone's features.
-  public let head: SoftmaxRegression
+  package let head: SoftmaxRegression
   /// The whole network as an ONNX graph.
-  public let graph: ONNXModel
+  package let graph: ONNXModel
   /// The metrics on the training photos (without their augmented copies).
   public let training: ClassificationMetrics
   /// The metrics on the validation photos, when there were any.
   public let validation: ClassificationMetrics?
   /// How the head's fit ended.
-  public let fit: SoftmaxRegression.Report
+  package let fit: SoftmaxRegression.Report
   /// The feature vectors the head was fitted to: training photos and their augmented copies.
   public let sampleCount: Int
   /// The photos that could not be read, and why.

@@ -13,8 +13,7 @@ public struct DecodingOptions: Sendable, Hashable {
   /// 100-megapixel RGBA image.
   public static let defaultMaximumDecodedByteCount = 400_000_000
 
-  /// The file size above which ``ImageDecoder/decode(contentsOf:)`` and
-  /// ``ImageDecoder/inspect(contentsOf:)`` stop reading: 256 MiB.
+  /// The file size above which ``ImageDecoder/decode(contentsOf:)`` stops reading: 256 MiB.
   public static let defaultMaximumFileByteCount = 256 << 20
 
   /// The most scans a progressive JPEG may have before it is refused as hostile.
@@ -41,10 +40,10 @@ public struct DecodingOptions: Sendable, Hashable {
   /// ``ImageDecodingError/Code/truncated``.
   public var allowsTruncatedJPEG: Bool
 
-  /// The DCT-domain reduction applied to JPEG files; ``JPEGScale/full`` by default.
+  /// The DCT-domain reduction applied to JPEG files; `.full` by default.
   ///
   /// The pixel-count limit still applies to the stored size.
-  public var jpegScale: JPEGScale
+  package var jpegScale: JPEGScale
 
   /// The cores one HEIF or AVIF decode may keep busy; the machine's active processor count by
   /// default, at least 1.
@@ -59,7 +58,6 @@ public struct DecodingOptions: Sendable, Hashable {
   /// - Parameters:
   ///   - maximumPixelCount: The largest `width * height` accepted; 100 megapixels by default.
   ///   - allowsTruncatedJPEG: Whether a JPEG that ends early still decodes; `false` by default.
-  ///   - jpegScale: The DCT-domain reduction for JPEG files; ``JPEGScale/full`` by default.
   ///   - maximumDecodedByteCount: The largest decoded pixel buffer; 400 MB by default.
   ///   - maximumFileByteCount: The largest file read from a URL; 256 MiB by default.
   ///   - threadCount: The cores one HEIF or AVIF decode may keep busy; `nil` (the default)
@@ -67,7 +65,21 @@ public struct DecodingOptions: Sendable, Hashable {
   public init(
     maximumPixelCount: Int = DecodingOptions.defaultMaximumPixelCount,
     allowsTruncatedJPEG: Bool = false,
-    jpegScale: JPEGScale = .full,
+    maximumDecodedByteCount: Int = DecodingOptions.defaultMaximumDecodedByteCount,
+    maximumFileByteCount: Int = DecodingOptions.defaultMaximumFileByteCount,
+    threadCount: Int? = nil
+  ) {
+    self.init(
+      maximumPixelCount: maximumPixelCount, allowsTruncatedJPEG: allowsTruncatedJPEG,
+      jpegScale: .full, maximumDecodedByteCount: maximumDecodedByteCount,
+      maximumFileByteCount: maximumFileByteCount, threadCount: threadCount)
+  }
+
+  /// Creates decoding options that decode a JPEG at a DCT-domain reduction.
+  package init(
+    maximumPixelCount: Int = DecodingOptions.defaultMaximumPixelCount,
+    allowsTruncatedJPEG: Bool = false,
+    jpegScale: JPEGScale,
     maximumDecodedByteCount: Int = DecodingOptions.defaultMaximumDecodedByteCount,
     maximumFileByteCount: Int = DecodingOptions.defaultMaximumFileByteCount,
     threadCount: Int? = nil

@@ -11,12 +11,11 @@ public import Foundation
 /// lossless, alpha; an animation gives its first frame) through libwebp; HEIF and AVIF (the primary
 /// image, grids, alpha, 10 and 12 bits reduced to 8) through libheif, which applies the
 /// container's crop, rotation and mirroring, so those images come out upright with
-/// ``RasterImage/orientation`` ``ImageOrientation/up`` (their EXIF tag is descriptive only, kept
-/// in ``ImageInfo/exifOrientation``). The output
+/// ``RasterImage/orientation`` ``ImageOrientation/up`` (their EXIF tag is descriptive only).
+/// The output
 /// keeps the file's channels: gray stays ``PixelFormat/gray``, PNG transparency becomes alpha,
 /// 16-bit samples are rounded to 8 bits, low bit depths are scaled up, and gamma is left as
-/// stored. The pixels are not rotated: ``RasterImage/orientation`` says how to turn them. A JPEG
-/// decodes at its stored size unless ``DecodingOptions/jpegScale`` asks for a reduced one.
+/// stored. The pixels are not rotated: ``RasterImage/orientation`` says how to turn them.
 ///
 /// A decoder is a value; it is safe to use from many tasks at once.
 ///
@@ -148,7 +147,7 @@ public struct ImageDecoder: Sendable {
   /// - Returns: What the header says.
   /// - Throws: ``ImageDecodingError`` when the format is unknown or the header is damaged or
   ///   unsupported.
-  public func inspect(_ data: Data) throws(ImageDecodingError) -> ImageInfo {
+  package func inspect(_ data: Data) throws(ImageDecodingError) -> ImageInfo {
     try data.withUnsafeBytes { bytes in
       // Safety: the buffer is only read by the codec and the EXIF walk during this call.
       Result { () throws(ImageDecodingError) in try inspect(bytes: bytes) }
@@ -160,7 +159,7 @@ public struct ImageDecoder: Sendable {
   /// - Parameter bytes: The image file.
   /// - Returns: What the header says.
   /// - Throws: ``ImageDecodingError`` as ``inspect(_:)-(Data)`` does.
-  public func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageInfo {
+  package func inspect(_ bytes: [UInt8]) throws(ImageDecodingError) -> ImageInfo {
     try bytes.withUnsafeBytes { raw in
       // Safety: the buffer is only read by the codec and the EXIF walk during this call.
       Result { () throws(ImageDecodingError) in try inspect(bytes: raw) }
@@ -174,7 +173,7 @@ public struct ImageDecoder: Sendable {
   /// - Throws: ``ImageDecodingError`` with code `io` when the file cannot be read,
   ///   `limitExceeded` when it is longer than ``DecodingOptions/maximumFileByteCount``, otherwise
   ///   as ``inspect(_:)-(Data)`` does.
-  public func inspect(contentsOf url: URL) throws(ImageDecodingError) -> ImageInfo {
+  package func inspect(contentsOf url: URL) throws(ImageDecodingError) -> ImageInfo {
     try inspect(read(url))
   }
 

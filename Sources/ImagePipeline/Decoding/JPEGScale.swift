@@ -5,7 +5,7 @@
 /// from a full decode followed by a resize, so reference-parity work should use ``full``.
 /// The output of a reduced decode is `ceil(width / d) x ceil(height / d)` for denominator `d`.
 /// PNG decoding ignores the scale.
-public enum JPEGScale: Int, Sendable, Hashable, CaseIterable {
+package enum JPEGScale: Int, Sendable, Hashable, CaseIterable {
   /// No reduction.
   case full = 1
   /// Half the width and height.
@@ -16,7 +16,7 @@ public enum JPEGScale: Int, Sendable, Hashable, CaseIterable {
   case eighth = 8
 
   /// The denominator `d` of the reduction `1/d`.
-  public var denominator: Int { rawValue }
+  package var denominator: Int { rawValue }
 
   /// The size a stored image decodes to at this scale.
   ///
@@ -24,7 +24,7 @@ public enum JPEGScale: Int, Sendable, Hashable, CaseIterable {
   ///   - width: The stored width.
   ///   - height: The stored height.
   /// - Returns: `ceil(width / d)` and `ceil(height / d)` (without overflow for any `Int`).
-  public func scaledSize(width: Int, height: Int) -> (width: Int, height: Int) {
+  package func scaledSize(width: Int, height: Int) -> (width: Int, height: Int) {
     func rounded(_ value: Int) -> Int { value / rawValue + (value % rawValue > 0 ? 1 : 0) }
     return (rounded(width), rounded(height))
   }
@@ -38,7 +38,7 @@ public enum JPEGScale: Int, Sendable, Hashable, CaseIterable {
   ///   - side: The smallest acceptable shorter side of the decoded image.
   /// - Returns: The scale with the largest denominator that still satisfies `side`; ``full`` when
   ///   none does.
-  public static func largestReduction(width: Int, height: Int, keepingShorterSideAtLeast side: Int)
+  package static func largestReduction(width: Int, height: Int, keepingShorterSideAtLeast side: Int)
     -> JPEGScale
   {
     let candidates: [JPEGScale] = [.eighth, .quarter, .half]

@@ -5,19 +5,19 @@ import CNative
 /// The image's ``RasterImage/orientation`` is written as an EXIF APP1 segment when it is not
 /// ``ImageOrientation/up`` (or ``exif`` replaces that block), so tests and benchmarks can make
 /// oriented photos at run time.
-public struct JPEGEncoder: Sendable, Hashable {
+package struct JPEGEncoder: Sendable, Hashable {
   /// The libjpeg quality, 1...100.
-  public var quality: Int
+  package var quality: Int
   /// Whether to write a progressive JPEG (libjpeg's standard scan script).
-  public var isProgressive: Bool
+  package var isProgressive: Bool
   /// Whether chroma is subsampled 2x2 (4:2:0, the common camera layout) rather than kept at full
   /// resolution (4:4:4).
-  public var subsamplesChroma: Bool
+  package var subsamplesChroma: Bool
   /// Whether to use arithmetic instead of Huffman entropy coding.
-  public var usesArithmeticCoding: Bool
+  package var usesArithmeticCoding: Bool
   /// A TIFF-structured EXIF block (starting with `II` or `MM`) to write verbatim in APP1 after
   /// `Exif\0\0`, instead of the block made from the image's orientation.
-  public var exif: [UInt8]?
+  package var exif: [UInt8]?
 
   /// Creates a JPEG encoder.
   ///
@@ -27,7 +27,7 @@ public struct JPEGEncoder: Sendable, Hashable {
   ///   - subsamplesChroma: Whether to subsample chroma 4:2:0; `true` by default.
   ///   - usesArithmeticCoding: Whether to use arithmetic coding; `false` by default.
   ///   - exif: An EXIF block to write instead of the image's orientation; `nil` by default.
-  public init(
+  package init(
     quality: Int = 90, isProgressive: Bool = false, subsamplesChroma: Bool = true,
     usesArithmeticCoding: Bool = false, exif: [UInt8]? = nil
   ) {
@@ -46,7 +46,7 @@ public struct JPEGEncoder: Sendable, Hashable {
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` for an image with alpha, a
   ///   quality outside 1...100, sides over 65,500, an EXIF block over 65,527 bytes or pixels that
   ///   do not fill the image.
-  public func encode(_ image: RasterImage) throws(ImageDecodingError) -> [UInt8] {
+  package func encode(_ image: RasterImage) throws(ImageDecodingError) -> [UInt8] {
     guard image.format == .gray || image.format == .rgb else {
       throw ImageDecodingError(
         .invalidArgument, "JPEG has no alpha channel: convert the \(image.format) image first")

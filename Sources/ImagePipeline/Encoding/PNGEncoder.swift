@@ -5,14 +5,14 @@ import CNative
 /// Gray, gray with alpha, RGB and RGBA images become PNG color types 0, 4, 2 and 6. An image
 /// whose ``RasterImage/orientation`` is not ``ImageOrientation/up`` gets an `eXIf` chunk that
 /// records it, so decoding the file gives back the same image.
-public struct PNGEncoder: Sendable, Hashable {
+package struct PNGEncoder: Sendable, Hashable {
   /// The zlib compression level, 0 (none, fastest) to 9 (smallest).
-  public var compressionLevel: Int
+  package var compressionLevel: Int
 
   /// Creates a PNG encoder.
   ///
   /// - Parameter compressionLevel: The zlib level, 0...9; 6 (zlib's default) by default.
-  public init(compressionLevel: Int = 6) {
+  package init(compressionLevel: Int = 6) {
     self.compressionLevel = compressionLevel
   }
 
@@ -23,7 +23,7 @@ public struct PNGEncoder: Sendable, Hashable {
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` for a compression level
   ///   outside 0...9, an image too large for PNG or pixels that do not fill the image,
   ///   `limitExceeded` when memory runs out.
-  public func encode(_ image: RasterImage) throws(ImageDecodingError) -> [UInt8] {
+  package func encode(_ image: RasterImage) throws(ImageDecodingError) -> [UInt8] {
     // libpng reads `height` rows of `width * channels` bytes from the base address it is given.
     try RasterImage.checkByteCount(
       image.pixels.count, width: image.width, height: image.height, format: image.format)

@@ -2,15 +2,15 @@
 ///
 /// Gray is replicated into the three channels; alpha is dropped (straight alpha, so the color
 /// samples are kept as stored), as Pillow's `convert("RGB")` does.
-public struct PPMEncoder: Sendable, Hashable {
+package struct PPMEncoder: Sendable, Hashable {
   /// Creates a PPM encoder.
-  public init() {}
+  package init() {}
 
   /// Encodes an image.
   ///
   /// - Parameter image: The image to write.
   /// - Returns: The PPM file: the `P6` header, then `width * height * 3` bytes.
-  public func encode(_ image: RasterImage) -> [UInt8] {
+  package func encode(_ image: RasterImage) -> [UInt8] {
     var bytes = Array("P6\n\(image.width) \(image.height)\n255\n".utf8)
     bytes.reserveCapacity(bytes.count + image.width * image.height * 3)
     let source = image.pixels

@@ -12,7 +12,7 @@
 ///   counter-clockwise, then fitted or filled.
 public struct CropAndScale: Sendable, Hashable, CustomStringConvertible {
   /// The five placements Vision knows.
-  public enum Mode: String, Sendable, Hashable, CaseIterable {
+  package enum Mode: String, Sendable, Hashable, CaseIterable {
     /// Crop the centered box with the input's aspect ratio, then scale it.
     case centerCrop
     /// Scale so the longer side fits, keep the aspect ratio, pad the rest.
@@ -26,9 +26,9 @@ public struct CropAndScale: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The placement.
-  public let mode: Mode
+  package let mode: Mode
 
-  /// For ``Mode/centerCrop``, the fraction of the largest centered box that is kept; 1 otherwise.
+  /// For a center crop, the fraction of the largest centered box that is kept; 1 otherwise.
   public let cropFraction: Double
 
   private init(mode: Mode, cropFraction: Double = 1) {
@@ -39,7 +39,7 @@ public struct CropAndScale: Sendable, Hashable, CustomStringConvertible {
   /// Creates the option for a mode, keeping the whole centered box for ``Mode/centerCrop``.
   ///
   /// - Parameter mode: The placement.
-  public init(_ mode: Mode) {
+  package init(_ mode: Mode) {
     self.init(mode: mode)
   }
 
@@ -98,7 +98,7 @@ public struct CropAndScale: Sendable, Hashable, CustomStringConvertible {
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` for an empty size, a side over
   ///   16,777,216 pixels or a crop
   ///   fraction outside `0 < fraction <= 1`.
-  public func layout(
+  package func layout(
     sourceWidth: Int, sourceHeight: Int, inputWidth: Int, inputHeight: Int
   ) throws(ImageDecodingError) -> CropAndScaleLayout {
     let sizes = [sourceWidth, sourceHeight, inputWidth, inputHeight]

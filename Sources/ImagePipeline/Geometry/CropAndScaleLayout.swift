@@ -1,16 +1,16 @@
 /// Where the pixels of an image go when it is fitted to a model input: the result of
 /// ``CropAndScale/layout(sourceWidth:sourceHeight:inputWidth:inputHeight:)``.
-public struct CropAndScaleLayout: Sendable, Hashable {
+package struct CropAndScaleLayout: Sendable, Hashable {
   /// The kept pixels, in the coordinates of the image that was laid out (before any turn).
-  public let cropRect: PixelRect
+  package let cropRect: PixelRect
   /// Whether the kept pixels are turned 90 degrees counter-clockwise before scaling.
-  public let isRotated: Bool
+  package let isRotated: Bool
   /// Where the scaled pixels land in the input; the rest of the input is padding.
-  public let contentRect: PixelRect
+  package let contentRect: PixelRect
   /// The model input width.
-  public let inputWidth: Int
+  package let inputWidth: Int
   /// The model input height.
-  public let inputHeight: Int
+  package let inputHeight: Int
 
   init(cropRect: PixelRect, isRotated: Bool, contentRect: PixelRect, _ input: PixelRect) {
     self.cropRect = cropRect
@@ -21,7 +21,7 @@ public struct CropAndScaleLayout: Sendable, Hashable {
   }
 
   /// Whether part of the input is padding rather than image.
-  public var hasPadding: Bool {
+  package var hasPadding: Bool {
     contentRect != PixelRect(width: inputWidth, height: inputHeight)
   }
 }

@@ -6,11 +6,11 @@
 /// `j` in `max(Int(center - support + 0.5), 0) ..< min(Int(center + support + 0.5), input)` with
 /// weight `max(0, 1 - |(j - center + 0.5) / support|)`, normalized to sum to 1. When shrinking,
 /// the triangle widens to `scale` input pixels on each side, which is what antialiasing means here.
-public struct ResamplingWeights: Sendable, Hashable {
+package struct ResamplingWeights: Sendable, Hashable {
   /// The number of input samples along the axis.
-  public let inputCount: Int
+  package let inputCount: Int
   /// The number of output samples along the axis.
-  public let outputCount: Int
+  package let outputCount: Int
   /// The largest number of taps of any output sample; the row stride of the weight table.
   let stride: Int
   /// The first input index of each output sample.
@@ -29,7 +29,7 @@ public struct ResamplingWeights: Sendable, Hashable {
   ///   - outputCount: The number of output samples, 1...16,777,216.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when a count is outside
   ///   1...16,777,216.
-  public init(inputCount: Int, outputCount: Int) throws(ImageDecodingError) {
+  package init(inputCount: Int, outputCount: Int) throws(ImageDecodingError) {
     guard
       (1...CropAndScale.maximumExtent).contains(inputCount)
         && (1...CropAndScale.maximumExtent).contains(outputCount)
@@ -105,7 +105,7 @@ public struct ResamplingWeights: Sendable, Hashable {
   /// - Parameter output: The output index, in `0..<outputCount`.
   /// - Returns: The first input index and the weights of the consecutive input samples from
   ///   there, or `nil` for an index outside `0..<outputCount`.
-  public func taps(of output: Int) -> (first: Int, weights: [Float])? {
+  package func taps(of output: Int) -> (first: Int, weights: [Float])? {
     guard (0..<outputCount).contains(output) else { return nil }
     let row = output * stride
     return (starts[output], Array(table[row..<(row + counts[output])]))

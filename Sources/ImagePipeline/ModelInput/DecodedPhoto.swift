@@ -5,30 +5,30 @@
 /// input by ``modelInput()``; splitting the two lets a caller time decoding and preprocessing
 /// separately. The pixels are meant for that spec and orientation only: rows from
 /// ``decodedRows`` on are left zero.
-public struct DecodedPhoto: Sendable {
+package struct DecodedPhoto: Sendable {
   /// The decoded pixels, `scale` times the stored size (rounded up), with the file's orientation.
-  public let image: RasterImage
+  package let image: RasterImage
   /// The orientation given to `decode` in place of the file's, or `nil` for the file's.
-  public let orientation: ImageOrientation?
+  package let orientation: ImageOrientation?
   /// The plan the photo was decoded by, which the render reads too.
-  public let plan: PreparationPlan
+  package let plan: PreparationPlan
   /// How many rows of ``image`` hold decoded pixels; the rest are zero.
-  public let decodedRows: Int
+  package let decodedRows: Int
   /// The file format the photo was decoded from; `nil` when it was given decoded.
-  public let format: ImageFormat?
+  package let format: ImageFormat?
 
   /// The DCT-domain reduction the pixels were decoded at (``JPEGScale/full`` for PNG).
-  public var scale: JPEGScale { plan.jpegScale }
+  package var scale: JPEGScale { plan.jpegScale }
   /// The stored width of the file.
-  public var storedWidth: Int { plan.provenance.sourceWidth }
+  package var storedWidth: Int { plan.provenance.sourceWidth }
   /// The stored height of the file.
-  public var storedHeight: Int { plan.provenance.sourceHeight }
+  package var storedHeight: Int { plan.provenance.sourceHeight }
 
   /// Turns the photo into the model input its plan was made for.
   ///
   /// - Returns: The tensor and what was done to produce it, in full-size pixels.
   /// - Throws: ``ImageDecodingError`` as ``PreparationPlan/modelInput(rendering:)`` does.
-  public func modelInput() throws(ImageDecodingError) -> ModelInput {
+  package func modelInput() throws(ImageDecodingError) -> ModelInput {
     try plan.modelInput(rendering: image)
   }
 }

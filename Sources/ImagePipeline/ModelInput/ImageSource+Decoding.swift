@@ -22,7 +22,7 @@ extension ImageSource {
   /// - Returns: The pixels and the plan that ``DecodedPhoto/modelInput()`` renders them with.
   /// - Throws: ``ImageDecodingError`` from reading or decoding, or with code `invalidArgument`
   ///   when the spec's size, region of interest or crop fraction is invalid.
-  public func decoded(
+  package func decoded(
     for spec: ModelInputSpec, decoder: ImageDecoder = ImageDecoder(),
     orientation: ImageOrientation? = nil, jpegScaling: JPEGScalingPolicy = .automatic
   ) throws(ImageDecodingError) -> DecodedPhoto {

@@ -4,13 +4,12 @@ public import Foundation
 ///
 /// Everything that prepares a photo for a model takes a source, so a file is read once, its header
 /// and EXIF metadata are parsed once, and a large JPEG can be decoded only as far as the model's
-/// input needs (``decoded(for:decoder:orientation:jpegScaling:)``).
-/// ``loaded(using:)`` does the reading and header parsing up front, for a caller that wants a bad
-/// file to fail before slower work starts.
+/// input needs (ClassifierKit's `classify` does this). ``loaded(using:)`` does the reading and
+/// header parsing up front, for a caller that wants a bad file to fail before slower work starts.
 ///
 /// ```swift
 /// let source = try ImageSource.file(url).loaded()   // reads and parses the header, once
-/// let photo = try source.decoded(for: spec)          // decodes without re-reading
+/// let report = try model.classify(source)           // decodes without re-reading
 /// ```
 public struct ImageSource: Sendable {
   enum Storage: Sendable {
@@ -63,7 +62,7 @@ public struct ImageSource: Sendable {
 
   /// The header of an encoded source that ``loaded(using:)`` has read; `nil` before that and
   /// for a decoded image.
-  public var info: ImageInfo? {
+  package var info: ImageInfo? {
     if case .inspected(_, let info) = storage { return info }
     return nil
   }
@@ -83,9 +82,9 @@ public struct ImageSource: Sendable {
   /// A decoded image, and a source already loaded, are returned as they are.
   ///
   /// - Parameter decoder: The decoder whose file-size limit applies.
-  /// - Returns: A source holding the bytes and their ``ImageInfo``.
+  /// - Returns: A source holding the bytes and their parsed header.
   /// - Throws: ``ImageDecodingError`` with code `io` or `limitExceeded` for a file that cannot be
-  ///   read, otherwise as ``ImageDecoder/inspect(_:)-(Data)`` does.
+  ///   read, `unsupportedFormat` or `corrupt` for a header that cannot be parsed.
   public func loaded(using decoder: ImageDecoder = ImageDecoder()) throws(ImageDecodingError)
     -> ImageSource
   {

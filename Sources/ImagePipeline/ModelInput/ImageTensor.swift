@@ -2,11 +2,11 @@
 ///
 /// A plain value so that ImagePipeline does not depend on a tensor library; NeuralCore and the CLI
 /// copy ``values`` into their own types or into a `.npy` file.
-public struct ImageTensor: Sendable, Hashable {
+package struct ImageTensor: Sendable, Hashable {
   /// The extent of each axis: `[batch, channels, height, width]`.
-  public let shape: [Int]
+  package let shape: [Int]
   /// The values in C order: `width` varies fastest, then `height`, `channels`, `batch`.
-  public let values: [Float]
+  package let values: [Float]
 
   /// Creates a tensor from values in C order.
   ///
@@ -15,7 +15,7 @@ public struct ImageTensor: Sendable, Hashable {
   ///   - values: Exactly the product of `shape` values.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the shape is not four
   ///   positive extents or the count does not match it.
-  public init(shape: [Int], values: [Float]) throws(ImageDecodingError) {
+  package init(shape: [Int], values: [Float]) throws(ImageDecodingError) {
     let count = shape.reduce(Optional(1)) { product, extent in
       product.flatMap { product in
         let (result, overflow) = product.multipliedReportingOverflow(by: extent)

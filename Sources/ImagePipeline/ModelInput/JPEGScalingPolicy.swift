@@ -6,7 +6,7 @@
 /// for a 224 x 224 input decodes about ten times faster. The reduced decode averages 8 x 8 blocks
 /// in the frequency domain rather than filtering full-size pixels, so the input differs from the
 /// exact one by a few levels; ``exact`` reproduces reference preprocessing bit for bit.
-public enum JPEGScalingPolicy: String, Sendable, Hashable, CaseIterable {
+package enum JPEGScalingPolicy: String, Sendable, Hashable, CaseIterable {
   /// Decode at the strongest reduction that still covers the model input.
   case automatic
   /// Always decode at full size.

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 // The spec's preparation entry points: each makes a ``PreparationPlan`` once and hands the work
 // to the type that owns it (``ImageSource`` decodes, ``ModelInput`` and ``PreprocessedPicture``
@@ -37,7 +37,7 @@ extension ModelInputSpec {
   /// - Returns: The tensor and what was done to produce it, in full-size pixels.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the image is not the
   ///   reduced size of `storedWidth x storedHeight`, or as ``tensor(from:orientation:)`` does.
-  public func tensor(
+  package func tensor(
     from image: RasterImage, orientation: ImageOrientation? = nil, decodedAt scale: JPEGScale,
     storedWidth: Int, storedHeight: Int
   ) throws(ImageDecodingError) -> ModelInput {
@@ -61,7 +61,7 @@ extension ModelInputSpec {
   ///     default.
   /// - Returns: The tensor and what was done to produce it, in full-size pixels.
   /// - Throws: ``ImageDecodingError`` from decoding, or as ``tensor(from:orientation:)`` does.
-  public func tensor(
+  package func tensor(
     fromEncoded data: Data, decoder: ImageDecoder = ImageDecoder(),
     orientation: ImageOrientation? = nil, jpegScaling: JPEGScalingPolicy = .automatic
   ) throws(ImageDecodingError) -> ModelInput {
@@ -83,7 +83,7 @@ extension ModelInputSpec {
   /// - Returns: The pixels and the plan ``tensor(fromDecoded:)`` renders them with.
   /// - Throws: ``ImageDecodingError`` from decoding, or with code `invalidArgument` when this
   ///   spec's size, region of interest or crop fraction is invalid.
-  public func decode(
+  package func decode(
     _ data: Data, decoder: ImageDecoder = ImageDecoder(), orientation: ImageOrientation? = nil,
     jpegScaling: JPEGScalingPolicy = .automatic
   ) throws(ImageDecodingError) -> DecodedPhoto {
@@ -103,7 +103,7 @@ extension ModelInputSpec {
   /// - Returns: The pixels and the plan ``tensor(fromDecoded:)`` renders them with.
   /// - Throws: ``ImageDecodingError`` from reading or decoding, or with code `invalidArgument`
   ///   when this spec's size, region of interest or crop fraction is invalid.
-  public func decode(
+  package func decode(
     _ source: ImageSource, decoder: ImageDecoder = ImageDecoder(),
     orientation: ImageOrientation? = nil, jpegScaling: JPEGScalingPolicy = .automatic
   ) throws(ImageDecodingError) -> DecodedPhoto {
@@ -120,7 +120,7 @@ extension ModelInputSpec {
   /// - Returns: The tensor and what was done to produce it, in full-size pixels.
   /// - Throws: ``ImageDecodingError`` as
   ///   ``tensor(from:orientation:decodedAt:storedWidth:storedHeight:)`` does.
-  public func tensor(fromDecoded photo: DecodedPhoto) throws(ImageDecodingError) -> ModelInput {
+  package func tensor(fromDecoded photo: DecodedPhoto) throws(ImageDecodingError) -> ModelInput {
     guard photo.plan.spec != self else { return try photo.modelInput() }
     return try tensor(
       from: photo.image, orientation: photo.orientation, decodedAt: photo.scale,
@@ -139,7 +139,7 @@ extension ModelInputSpec {
   /// - Returns: The reduction to decode at.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the size, region of
   ///   interest or crop fraction is invalid.
-  public func jpegScale(for info: ImageInfo, orientation: ImageOrientation? = nil)
+  package func jpegScale(for info: ImageInfo, orientation: ImageOrientation? = nil)
     throws(ImageDecodingError) -> JPEGScale
   {
     guard info.format == .jpeg else { return .full }
@@ -157,7 +157,7 @@ extension ModelInputSpec {
   /// - Returns: An upright RGB image of `width x height` and what was done to produce it.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the size, region of
   ///   interest or crop fraction is invalid.
-  public func picture(from image: RasterImage, orientation: ImageOrientation? = nil)
+  package func picture(from image: RasterImage, orientation: ImageOrientation? = nil)
     throws(ImageDecodingError) -> PreprocessedPicture
   {
     try PreparationPlan(spec: self, image: image, orientation: orientation)

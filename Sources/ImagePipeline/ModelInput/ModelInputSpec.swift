@@ -1,11 +1,10 @@
 /// Everything needed to turn a decoded image into a model input: size, crop and scale, region of
 /// interest, normalization and channel order.
 ///
-/// The spec is plain data. A ``PreparationPlan`` lays one photo out for it, once: orientation,
-/// then the region of interest, then ``CropAndScale`` (crop, turn, padding), and the JPEG
-/// reduction to decode at. ``PreparationPlan/modelInput(rendering:)`` then resamples with the
-/// antialiased triangle filter on floats (``ResamplingWeights``) and normalizes into NCHW planes;
-/// ``tensor(from:orientation:)`` does all of it for a decoded image. Alpha is composited over
+/// The spec is plain data. Each photo is laid out for it once: orientation, then the region of
+/// interest, then ``CropAndScale`` (crop, turn, padding), and the JPEG reduction to decode at; the
+/// photo is then resampled with an antialiased triangle filter on floats and normalized into NCHW
+/// planes. ``tensor(from:orientation:)`` does all of it for a decoded image. Alpha is composited over
 /// ``alphaBackground``, black by default: Core ML and Vision hand models premultiplied pixel
 /// buffers, in which a transparent pixel has zero color, so black reproduces what an app on an
 /// iPhone would feed the same model. Gray images are widened to three equal channels.

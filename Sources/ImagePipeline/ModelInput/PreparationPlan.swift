@@ -8,12 +8,12 @@
 /// ``ImageSource/decoded(for:decoder:orientation:jpegScaling:)`` asks the decoder for
 /// ``jpegScale`` and only for the rows up to the last one the resampler reads;
 /// ``DecodedPhoto/modelInput()`` renders with the same plan.
-public struct PreparationPlan: Sendable, Hashable {
+package struct PreparationPlan: Sendable, Hashable {
   /// The model input the plan prepares for.
-  public let spec: ModelInputSpec
+  package let spec: ModelInputSpec
 
   /// Where the photo lands in the input, and the reduction it is decoded at, in full-size pixels.
-  public let provenance: PreprocessingProvenance
+  package let provenance: PreprocessingProvenance
 
   /// For a reduced decode, the stored pixels the resampler reads and the orientation it walks
   /// them in; `nil` for a full-size decode.
@@ -21,10 +21,10 @@ public struct PreparationPlan: Sendable, Hashable {
 
   /// The DCT-domain reduction the photo is decoded at; ``JPEGScale/full`` for every format but
   /// JPEG and for ``JPEGScalingPolicy/exact``.
-  public var jpegScale: JPEGScale { provenance.jpegScale }
+  package var jpegScale: JPEGScale { provenance.jpegScale }
 
   /// The size of the decoded pixels the render expects: the stored size at ``jpegScale``.
-  public var decodedSize: (width: Int, height: Int) {
+  package var decodedSize: (width: Int, height: Int) {
     jpegScale.scaledSize(width: provenance.sourceWidth, height: provenance.sourceHeight)
   }
 
@@ -47,7 +47,7 @@ public struct PreparationPlan: Sendable, Hashable {
   ///     default.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the spec's size, region of
   ///   interest, crop fraction or normalization is invalid.
-  public init(
+  package init(
     spec: ModelInputSpec, info: ImageInfo, orientation: ImageOrientation? = nil,
     jpegScaling: JPEGScalingPolicy = .automatic
   ) throws(ImageDecodingError) {
@@ -65,7 +65,7 @@ public struct PreparationPlan: Sendable, Hashable {
   ///   - orientation: The orientation to apply instead of the image's own; `nil` uses the image's.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when the spec's size, region of
   ///   interest, crop fraction or normalization is invalid.
-  public init(spec: ModelInputSpec, image: RasterImage, orientation: ImageOrientation? = nil)
+  package init(spec: ModelInputSpec, image: RasterImage, orientation: ImageOrientation? = nil)
     throws(ImageDecodingError)
   {
     try self.init(
@@ -116,7 +116,7 @@ public struct PreparationPlan: Sendable, Hashable {
   /// - Returns: The tensor and what was done to produce it, in full-size pixels.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when `image` is not of
   ///   ``decodedSize``.
-  public func modelInput(rendering image: RasterImage) throws(ImageDecodingError) -> ModelInput {
+  package func modelInput(rendering image: RasterImage) throws(ImageDecodingError) -> ModelInput {
     let canvas = try render(image)
     return ModelInput(canvas: canvas, plan: self)
   }
@@ -128,7 +128,7 @@ public struct PreparationPlan: Sendable, Hashable {
   /// - Returns: The upright RGB picture of the input size and what was done to produce it.
   /// - Throws: ``ImageDecodingError`` with code `invalidArgument` when `image` is not of
   ///   ``decodedSize``.
-  public func picture(rendering image: RasterImage) throws(ImageDecodingError)
+  package func picture(rendering image: RasterImage) throws(ImageDecodingError)
     -> PreprocessedPicture
   {
     let canvas = try render(image)

@@ -2,11 +2,11 @@
 ///
 /// The same pixels as ``ModelInput/tensor`` before normalization, rounded to the nearest level;
 /// useful to look at what the model sees (`vision-catalog preprocess --out input.png`).
-public struct PreprocessedPicture: Sendable, Hashable {
+package struct PreprocessedPicture: Sendable, Hashable {
   /// The upright RGB image of the model's input size.
-  public let image: RasterImage
+  package let image: RasterImage
   /// The orientation, region, crop and placement that produced the image.
-  public let provenance: PreprocessingProvenance
+  package let provenance: PreprocessingProvenance
 
   /// Rounds a rendered canvas to 8-bit levels; the spec's normalization and channel order do
   /// not apply.

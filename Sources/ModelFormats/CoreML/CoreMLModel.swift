@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import NeuralCore
 
 /// A Core ML model file (`.mlmodel`) whose neural network this library runs: its image input
@@ -6,15 +6,15 @@ public import NeuralCore
 /// importer builds.
 ///
 /// ```swift
-/// let model = try CoreMLModel(contentsOfFile: "MobileNetV2.mlmodel")
-/// print(model.imageInput.width, model.imageInput.colorLayout, model.classLabels?.count ?? 0)
+/// let model = try CoreMLModel(contentsOf: URL(fileURLWithPath: "MobileNetV2.mlmodel"))
+/// print(model.inputName, model.scoresOutput, model.classLabels?.count ?? 0)
 /// ```
 ///
 /// The network's input is the image's raw 0-255 samples, `[1, channels, height, width]` in the
 /// model's colour order; the graph applies `channelScale * pixel + bias` itself, as Core ML does.
 public struct CoreMLModel: Sendable {
   /// The channel order an image input expects.
-  public enum ColorLayout: Sendable, Hashable {
+  package enum ColorLayout: Sendable, Hashable {
     /// Red, green, blue.
     case rgb
     /// Blue, green, red.
@@ -24,23 +24,23 @@ public struct CoreMLModel: Sendable {
   }
 
   /// An image input and the preprocessing Core ML applies to it.
-  public struct ImageInput: Sendable, Hashable {
+  package struct ImageInput: Sendable, Hashable {
     /// The input's name in the model.
-    public var name: String
+    package var name: String
     /// The width the model takes.
-    public var width: Int
+    package var width: Int
     /// The height the model takes.
-    public var height: Int
+    package var height: Int
     /// The channel order.
-    public var colorLayout: ColorLayout
+    package var colorLayout: ColorLayout
     /// `channelScale`: every sample is multiplied by it first.
-    public var scale: Float
+    package var scale: Float
     /// The bias added to each channel after scaling, in the model's channel order.
-    public var biases: [Float]
+    package var biases: [Float]
   }
 
   /// The image input.
-  public let imageInput: ImageInput
+  package let imageInput: ImageInput
   /// The class labels of a classifier, in output order (integer labels as text); `nil` for a
   /// plain network.
   public let classLabels: [String]?
@@ -60,14 +60,15 @@ public struct CoreMLModel: Sendable {
   /// Reads a `.mlmodel` file (or the model of an `.mlpackage` folder).
   ///
   /// - Parameters:
-  ///   - path: The file's path.
+  ///   - url: The file.
   ///   - limits: Bounds on file size, nesting and element counts.
   /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for
   ///   damaged protobuf or inconsistent layers, `limitExceeded` past a limit, `unsupported` for
   ///   a model this library cannot run (naming why).
-  public init(contentsOfFile path: String, limits: ImportLimits = .default)
+  public init(contentsOf url: URL, limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
+    let path = url.path(percentEncoded: false)
     var isDirectory: ObjCBool = false
     var file = path
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
@@ -86,7 +87,7 @@ public struct CoreMLModel: Sendable {
   /// - Parameters:
   ///   - bytes: The file's bytes.
   ///   - limits: Bounds on size, nesting and element counts.
-  /// - Throws: `NeuralCoreError` as ``init(contentsOfFile:limits:)`` does.
+  /// - Throws: `NeuralCoreError` as ``init(contentsOf:limits:)`` does.
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {

@@ -1,4 +1,4 @@
-public import NeuralCore
+package import NeuralCore
 
 /// Reads and writes NumPy `.npy` arrays as `Tensor` values.
 ///
@@ -7,7 +7,7 @@ public import NeuralCore
 /// either byte order, are converted to float32. Object, string, complex and structured arrays and
 /// `fortran_order: True` are refused with `unsupported`.
 /// Writing produces format 1.0, `<f4`, C order, header padded to 64 bytes as NumPy does.
-public enum NPYFile {
+package enum NPYFile {
   /// The largest header accepted; NumPy itself refuses headers above 10,000 bytes by default.
   private static let maximumHeaderBytes = 65_536
   private static let magic: [UInt8] = [0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59]
@@ -21,7 +21,7 @@ public enum NPYFile {
   /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for a
   ///   damaged header or short data, `unsupported` for a type or order this reader refuses,
   ///   `limitExceeded` past a limit.
-  public static func read(contentsOfFile path: String, limits: ImportLimits = .default)
+  package static func read(contentsOfFile path: String, limits: ImportLimits = .default)
     throws(NeuralCoreError) -> Tensor
   {
     try decode(FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes), limits: limits)
@@ -35,7 +35,7 @@ public enum NPYFile {
   /// - Returns: The array as a float32 tensor of the same shape.
   /// - Throws: `NeuralCoreError`: `malformedFile`, `unsupported` or `limitExceeded` as for
   ///   ``read(contentsOfFile:limits:)``.
-  public static func decode(_ bytes: [UInt8], limits: ImportLimits = .default)
+  package static func decode(_ bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError) -> Tensor
   {
     guard bytes.count <= limits.maximumFileBytes else {
@@ -92,7 +92,7 @@ public enum NPYFile {
   ///
   /// - Parameter tensor: The tensor to encode.
   /// - Returns: The file's bytes.
-  public static func encode(_ tensor: Tensor) -> [UInt8] {
+  package static func encode(_ tensor: Tensor) -> [UInt8] {
     let dimensions = tensor.shape.map(String.init)
     let shape =
       dimensions.count == 1 ? "(\(dimensions[0]),)" : "(\(dimensions.joined(separator: ", ")))"
@@ -120,7 +120,7 @@ public enum NPYFile {
   ///   - tensor: The tensor to write.
   ///   - path: The file's path; an existing file is replaced.
   /// - Throws: `NeuralCoreError` with code `io` when the file cannot be written.
-  public static func write(_ tensor: Tensor, toFile path: String) throws(NeuralCoreError) {
+  package static func write(_ tensor: Tensor, toFile path: String) throws(NeuralCoreError) {
     try FileBytes.write(encode(tensor), path: path)
   }
 

@@ -1,4 +1,4 @@
-public import NeuralCore
+package import NeuralCore
 
 extension Graph {
   /// The network of a parsed ONNX model, as the engine runs it.
@@ -6,7 +6,7 @@ extension Graph {
   /// - Parameter model: The parsed model.
   /// - Throws: `NeuralCoreError` with code `unsupported` for an initializer whose element type
   ///   has no numbers (strings).
-  public init(_ model: ONNXModel) throws(NeuralCoreError) {
+  package init(_ model: ONNXModel) throws(NeuralCoreError) {
     var constants: [String: Constant] = [:]
     for initializer in model.graph.initializers {
       guard let constant = Constant(initializer) else {

@@ -1,10 +1,11 @@
+public import Foundation
 public import NeuralCore
 
 extension ONNXModel {
   /// Parses an ONNX model file (a serialized `ModelProto`).
   ///
   /// - Parameters:
-  ///   - path: The `.onnx` file's path.
+  ///   - url: The `.onnx` file.
   ///   - limits: Bounds on file size, tensor rank and element count, and nesting.
   /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for damaged
   ///   protobuf or external data outside the model's folder, `limitExceeded` past a limit,
@@ -12,9 +13,10 @@ extension ONNXModel {
   ///
   /// Tensors stored as external data (models past protobuf's 2 GB) are read from the files their
   /// `location` names, relative to the model's folder.
-  public init(contentsOfFile path: String, limits: ImportLimits = .default)
+  public init(contentsOf url: URL, limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
+    let path = url.path(percentEncoded: false)
     let bytes = try FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes)
     let externalData = ONNXExternalData(modelPath: path, limits: limits)
     self = try Self.decode(bytes, limits: limits, externalData: externalData)
@@ -26,7 +28,7 @@ extension ONNXModel {
   ///   - bytes: The serialized model.
   ///   - limits: Bounds on size, tensor rank and element count, and nesting.
   /// - Throws: `NeuralCoreError`: `malformedFile` for damaged protobuf, `limitExceeded` past a
-  ///   limit, `unsupported` for external data (use ``init(contentsOfFile:limits:)``) or an
+  ///   limit, `unsupported` for external data (use ``init(contentsOf:limits:)``) or an
   ///   element type this library cannot decode.
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
@@ -50,7 +52,7 @@ extension ONNXTensor {
   ///   - path: The `.pb` file's path.
   ///   - limits: Bounds on file size, rank and element count.
   /// - Throws: `NeuralCoreError`: `io`, `malformedFile`, `limitExceeded` or `unsupported`, as
-  ///   for ``ONNXModel/init(contentsOfFile:limits:)``.
+  ///   for ``ONNXModel/init(contentsOf:limits:)``.
   package init(contentsOfFile path: String, limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {

@@ -1,7 +1,6 @@
 /// A parsed ONNX model, ready to be given to an `InferenceSession`.
 ///
-/// Load one with ``init(contentsOfFile:limits:)`` or ``init(serializedBytes:limits:)``, or get
-/// one from a network builder such as ClassifierKit's `EfficientNetLite.graph(loading:)`. Parsing
+/// Load one with ``init(contentsOf:limits:)`` or ``init(serializedBytes:limits:)``. Parsing
 /// once and creating several sessions from the value (with different `SessionOptions`) reads
 /// the file once. The parsed contents (metadata, operator sets, graph, nodes and initializers)
 /// are not public API: they are an implementation detail of the importer that may change

@@ -1,18 +1,20 @@
+public import Foundation
 public import NeuralCore
 
 extension StateDict {
   /// Loads a PyTorch checkpoint file holding a state dict (`torch.save(model.state_dict(), ...)`).
   ///
   /// - Parameters:
-  ///   - path: The `.pth` or `.pt` file's path.
+  ///   - url: The `.pth` or `.pt` file.
   ///   - limits: Bounds on file size, tensor rank and element count, and pickle nesting.
   /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for damaged
   ///   data, `unsupported` for anything outside the state-dict pickle subset (an unknown global,
   ///   a compressed zip entry, strides that leave the storage), `limitExceeded` past a limit.
-  public init(contentsOfFile path: String, limits: ImportLimits = .default)
+  public init(contentsOf url: URL, limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
-    let bytes = try FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes)
+    let bytes = try FileBytes.read(
+      path: url.path(percentEncoded: false), maximumBytes: limits.maximumFileBytes)
     try self.init(serializedBytes: bytes, limits: limits)
   }
 
@@ -21,7 +23,7 @@ extension StateDict {
   /// - Parameters:
   ///   - bytes: The whole checkpoint.
   ///   - limits: Bounds on size, tensor rank and element count, and pickle nesting.
-  /// - Throws: `NeuralCoreError` as for ``init(contentsOfFile:limits:)``.
+  /// - Throws: `NeuralCoreError` as for ``init(contentsOf:limits:)``.
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {

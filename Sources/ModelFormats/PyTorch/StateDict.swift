@@ -2,12 +2,13 @@ public import NeuralCore
 
 /// An ordered collection of named tensors loaded from a PyTorch checkpoint (`.pth`).
 ///
-/// Load one with ``init(contentsOfFile:limits:)``; both checkpoint layouts are read: the zip
+/// Load one with ``init(contentsOf:limits:)``; both checkpoint layouts are read: the zip
 /// layout of `torch.save` since PyTorch 1.6 (stored, uncompressed entries) and the legacy layout.
-/// Every tensor is converted to float32; ``Entry/elementType`` tells what the checkpoint stored.
+/// Every tensor is converted to float32. Give ``tensors`` to a layer's `loading(_:)` to put
+/// the trained parameters into a network built in Swift.
 public struct StateDict: Sendable, Hashable {
   /// The element types a checkpoint's storages can have.
-  public enum ElementType: String, Sendable, Hashable {
+  package enum ElementType: String, Sendable, Hashable {
     /// `torch.float32`.
     case float32
     /// `torch.float64`, rounded to float32 on load.
@@ -31,13 +32,13 @@ public struct StateDict: Sendable, Hashable {
   }
 
   /// One named tensor.
-  public struct Entry: Sendable, Hashable {
+  package struct Entry: Sendable, Hashable {
     /// The parameter or buffer name, such as `_conv_stem.weight`.
-    public var name: String
+    package var name: String
     /// The values as float32, in the checkpoint's shape.
-    public var tensor: Tensor
+    package var tensor: Tensor
     /// The element type the checkpoint stored.
-    public var elementType: ElementType
+    package var elementType: ElementType
 
     /// Creates an entry.
     ///
@@ -45,7 +46,7 @@ public struct StateDict: Sendable, Hashable {
     ///   - name: The parameter or buffer name.
     ///   - tensor: The values.
     ///   - elementType: The element type the checkpoint stored.
-    public init(name: String, tensor: Tensor, elementType: ElementType) {
+    package init(name: String, tensor: Tensor, elementType: ElementType) {
       self.name = name
       self.tensor = tensor
       self.elementType = elementType
@@ -53,13 +54,13 @@ public struct StateDict: Sendable, Hashable {
   }
 
   /// The entries in checkpoint order.
-  public private(set) var entries: [Entry]
+  package private(set) var entries: [Entry]
   private var indexByName: [String: Int]
 
   /// Creates a state dict from entries; a later entry replaces an earlier one of the same name.
   ///
   /// - Parameter entries: The named tensors in order.
-  public init(entries: [Entry]) {
+  package init(entries: [Entry]) {
     self.entries = []
     self.indexByName = [:]
     for entry in entries {
@@ -70,6 +71,11 @@ public struct StateDict: Sendable, Hashable {
         self.entries.append(entry)
       }
     }
+  }
+
+  /// The tensors by name, as a layer's `loading(_:)` takes them.
+  public var tensors: [String: Tensor] {
+    Dictionary(entries.map { ($0.name, $0.tensor) }, uniquingKeysWith: { _, last in last })
   }
 
   /// The names in checkpoint order.

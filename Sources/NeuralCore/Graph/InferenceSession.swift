@@ -50,10 +50,24 @@ public final class InferenceSession: Sendable {
   /// - Throws: ``NeuralCoreError`` with code `unsupported` naming the node and operator for an
   ///   operator or attribute NeuralCore does not run, or when `VISION_CATALOG_KERNELS` asks for
   ///   a kernel set this CPU lacks; `malformedFile` for an inconsistent graph.
-  public convenience init(graph: Graph, options: SessionOptions = SessionOptions())
+  package convenience init(graph: Graph, options: SessionOptions = SessionOptions())
     throws(NeuralCoreError)
   {
     try self.init(graph: graph, options: options, kernels: KernelSet.selected())
+  }
+
+  /// Loads a network built from layers, planned once for many runs.
+  ///
+  /// - Parameters:
+  ///   - network: The network, such as a ``Sequential`` of loaded layers.
+  ///   - input: The network's input; its shape may leave dimensions open.
+  ///   - options: Thread count and other settings.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when two of the layers' parameters
+  ///   have the same name, or what loading a graph throws.
+  public convenience init(
+    network: some Layer, input: TensorDescription, options: SessionOptions = SessionOptions()
+  ) throws(NeuralCoreError) {
+    try self.init(graph: network.graph(input: input), options: options)
   }
 
   /// Loads a graph for the given kernel set (tests compare the sets this way).
@@ -119,7 +133,7 @@ public final class InferenceSession: Sendable {
   ///   - runs: How many runs to time; at least 1.
   /// - Returns: One entry per step in execution order, with the mean time per run.
   /// - Throws: ``NeuralCoreError`` as ``run(_:)`` does.
-  public func profile(
+  package func profile(
     _ feeds: [String: Tensor], runs: Int = 10
   ) throws(NeuralCoreError) -> [StepTiming] {
     let (key, plan, arena) = try plan(for: feeds)

@@ -1,16 +1,16 @@
 /// The time one executed step took, from ``InferenceSession/profile(_:runs:)``.
-public struct StepTiming: Sendable, Hashable {
+package struct StepTiming: Sendable, Hashable {
   /// The ONNX node the step runs (with anything fused into it).
-  public var name: String
+  package var name: String
   /// The mean wall time per run, in milliseconds.
-  public var milliseconds: Double
+  package var milliseconds: Double
 
   /// Creates a timing.
   ///
   /// - Parameters:
   ///   - name: The step's node name.
   ///   - milliseconds: The mean wall time per run.
-  public init(name: String, milliseconds: Double) {
+  package init(name: String, milliseconds: Double) {
     self.name = name
     self.milliseconds = milliseconds
   }

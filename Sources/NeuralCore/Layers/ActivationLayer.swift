@@ -1,5 +1,5 @@
 /// An element-wise activation as a layer (ReLU, ReLU6, sigmoid, hard swish, SiLU, ...).
-public struct ActivationLayer: Layer {
+public struct ActivationLayer: Layer, GraphLayer {
   /// The function applied to every element.
   public let activation: Activation
 
@@ -23,7 +23,7 @@ public struct ActivationLayer: Layer {
   ///   - input: Any value.
   /// - Returns: A value of the input's shape.
   /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a constant's name is taken.
-  public func appendNodes(
+  package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {
     try activation.appendNodes(to: &builder, input: input)

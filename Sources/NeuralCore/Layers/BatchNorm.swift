@@ -2,7 +2,7 @@
 ///
 /// Parameters: `<name>.weight`, `<name>.bias`, `<name>.running_mean` and `<name>.running_var`,
 /// each `[channels]`. Computes `(x - mean) / sqrt(var + epsilon) * weight + bias`.
-public struct BatchNorm: Layer {
+public struct BatchNorm: Layer, GraphLayer {
   /// The module path whose parameters this layer loads, such as `_bn0`.
   public let name: String
   /// The number of channels.
@@ -60,7 +60,7 @@ public struct BatchNorm: Layer {
   ///   - input: `[batch, channels, ...]`.
   /// - Returns: A value of the input's shape.
   /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a constant's name is taken.
-  public func appendNodes(
+  package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {
     var inputs = [input]

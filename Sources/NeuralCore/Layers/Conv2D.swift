@@ -2,7 +2,7 @@
 ///
 /// Parameters: `<name>.weight` of shape `[outputChannels, inputChannels / groups, kernelHeight,
 /// kernelWidth]` and, with a bias, `<name>.bias` of shape `[outputChannels]`.
-public struct Conv2D: Layer {
+public struct Conv2D: Layer, GraphLayer {
   /// The module path whose parameters this layer loads, such as `_conv_stem`.
   public let name: String
   /// Input channels.
@@ -104,7 +104,7 @@ public struct Conv2D: Layer {
   /// - Returns: `[batch, outputChannels, outputHeight, outputWidth]`.
   /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a parameter's name is
   ///   already used in the graph.
-  public func appendNodes(
+  package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {
     let constants = try builder.appendParameters(

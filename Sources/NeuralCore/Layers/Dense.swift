@@ -2,7 +2,7 @@
 ///
 /// Parameters follow PyTorch's `Linear`: `<name>.weight` of shape `[outputFeatures,
 /// inputFeatures]` and `<name>.bias` of shape `[outputFeatures]`.
-public struct Dense: Layer {
+public struct Dense: Layer, GraphLayer {
   /// The module path whose parameters this layer loads, such as `_fc`.
   public let name: String
   /// Features per input row.
@@ -64,7 +64,7 @@ public struct Dense: Layer {
   /// - Returns: `[batch, outputFeatures]`.
   /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a parameter's name is
   ///   already used in the graph.
-  public func appendNodes(
+  package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {
     let constants = try builder.appendParameters(

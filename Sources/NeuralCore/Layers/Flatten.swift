@@ -1,5 +1,5 @@
 /// Flattens every axis after the first: `[batch, d1, d2, ...]` to `[batch, d1 * d2 * ...]`.
-public struct Flatten: Layer {
+public struct Flatten: Layer, GraphLayer {
   /// Creates the layer.
   public init() {}
 
@@ -15,7 +15,7 @@ public struct Flatten: Layer {
   ///   - builder: The graph being built.
   ///   - input: A value of rank 1 or more.
   /// - Returns: `[batch, features]`.
-  public func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
+  package func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
     builder.appendNode(
       "Flatten", inputs: [input], attributes: [Graph.Attribute(name: "axis", value: .int(1))])
   }

@@ -1,12 +1,24 @@
-/// A stage of a network built in Swift: describes itself as graph nodes, and takes its
-/// parameters by name from a state dictionary.
+/// A stage of a network built in Swift: takes its parameters by name from a state dictionary.
 ///
 /// Layers are values. Build the network's structure with parameter names matching the
 /// checkpoint (PyTorch module paths such as `_blocks.3._depthwise_conv`), then call
 /// ``loading(_:)`` with the state dictionary to get a copy that holds the trained parameters.
-/// A layer has no compute code of its own: it appends nodes to a ``Graph/Builder``, and
-/// ``forward(_:threadCount:)`` runs those nodes with an ``InferenceSession``.
+/// A layer has no compute code of its own: it describes itself as nodes of the engine's graph,
+/// and ``forward(_:threadCount:)`` runs those nodes with an ``InferenceSession``. The graph is
+/// not public API, so the layers of this package (composed with ``Sequential`` and
+/// ``Residual``) are the only conforming types.
 public protocol Layer: Sendable {
+  /// Returns a copy whose parameters come from a state dictionary.
+  ///
+  /// - Parameter stateDictionary: Parameters by full name, as a PyTorch `state_dict()` names them.
+  /// - Returns: The layer with its parameters replaced.
+  /// - Throws: ``NeuralCoreError`` with code `missingValue` for a missing parameter, or
+  ///   `shapeMismatch` for a parameter of the wrong shape.
+  func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Self
+}
+
+/// A layer that describes itself as graph nodes; every layer of this package is one.
+package protocol GraphLayer: Layer {
   /// Appends the nodes that apply the layer to a value, with its parameters as constants.
   ///
   /// - Parameters:
@@ -18,25 +30,30 @@ public protocol Layer: Sendable {
   ///   already used in the graph.
   func appendNodes(to builder: inout Graph.Builder, input: String) throws(NeuralCoreError)
     -> String
-
-  /// Returns a copy whose parameters come from a state dictionary.
-  ///
-  /// - Parameter stateDictionary: Parameters by full name, as a PyTorch `state_dict()` names them.
-  /// - Returns: The layer with its parameters replaced.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` for a missing parameter, or
-  ///   `shapeMismatch` for a parameter of the wrong shape.
-  func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Self
 }
 
 extension Layer {
+  /// Appends the layer's nodes, for any layer of this package.
+  ///
+  /// - Throws: ``NeuralCoreError`` with code `unsupported` for a layer that is not a
+  ///   ``GraphLayer``, or what its `appendNodes(to:input:)` throws.
+  package func appendLayerNodes(to builder: inout Graph.Builder, input: String)
+    throws(NeuralCoreError) -> String
+  {
+    guard let layer = self as? any GraphLayer else {
+      throw NeuralCoreError(.unsupported, "\(Self.self) is not a layer of NeuralCore")
+    }
+    return try layer.appendNodes(to: &builder, input: input)
+  }
+
   /// The layer as a graph with one input and one output.
   ///
   /// - Parameter input: The graph's input; its shape may leave dimensions open.
   /// - Returns: A graph whose only output is the layer's output.
-  /// - Throws: ``NeuralCoreError`` as ``appendNodes(to:input:)`` does.
-  public func graph(input: TensorDescription) throws(NeuralCoreError) -> Graph {
+  /// - Throws: ``NeuralCoreError`` as `appendNodes(to:input:)` does.
+  package func graph(input: TensorDescription) throws(NeuralCoreError) -> Graph {
     var builder = Graph.Builder()
-    let value = try appendNodes(to: &builder, input: input.name)
+    let value = try appendLayerNodes(to: &builder, input: input.name)
     // A layer that passes its input through still needs a node for the output to come from.
     let output = builder.appendNode("Identity", inputs: [value])
     return builder.graph(inputs: [input], outputs: [TensorDescription(name: output, shape: nil)])
@@ -45,7 +62,7 @@ extension Layer {
   /// Applies the layer by running its graph with an ``InferenceSession``.
   ///
   /// Each call builds and plans the graph again; to run a network many times, make one session
-  /// from ``graph(input:)``.
+  /// with ``InferenceSession/init(network:input:options:)``.
   ///
   /// - Parameters:
   ///   - input: The input tensor; image layers take `[batch, channels, height, width]`.

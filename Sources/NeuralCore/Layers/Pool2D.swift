@@ -1,7 +1,7 @@
 /// 2-D max or average pooling over `[batch, channels, height, width]` tensors.
-public struct Pool2D: Layer {
+public struct Pool2D: Layer, GraphLayer {
   /// The reduction applied to each window.
-  public enum Reduction: Sendable, Hashable {
+  package enum Reduction: Sendable, Hashable {
     /// The largest element.
     case maximum
     /// The mean; `countsPadding` divides by the padded window size (`count_include_pad`).
@@ -9,7 +9,7 @@ public struct Pool2D: Layer {
   }
 
   /// The reduction applied to each window.
-  public let reduction: Reduction
+  package let reduction: Reduction
   /// Window size, both axes.
   public let kernelSize: Int
   /// Step between windows, both axes.
@@ -18,6 +18,44 @@ public struct Pool2D: Layer {
   public let padding: Padding
   /// Whether a partial window at the end produces an output (`ceil_mode`).
   public let ceilMode: Bool
+
+  /// Creates a max-pooling layer (PyTorch's `MaxPool2d`).
+  ///
+  /// - Parameters:
+  ///   - kernelSize: Window size, both axes.
+  ///   - stride: Step between windows; defaults to the kernel size.
+  ///   - padding: How the input is padded.
+  ///   - ceilMode: Whether a partial window at the end produces an output.
+  /// - Returns: The layer.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when the kernel size or stride is
+  ///   not positive or a padding amount is negative.
+  public static func maximum(
+    kernelSize: Int, stride: Int? = nil, padding: Padding = .valid, ceilMode: Bool = false
+  ) throws(NeuralCoreError) -> Pool2D {
+    try Pool2D(
+      .maximum, kernelSize: kernelSize, stride: stride, padding: padding, ceilMode: ceilMode)
+  }
+
+  /// Creates an average-pooling layer (PyTorch's `AvgPool2d`).
+  ///
+  /// - Parameters:
+  ///   - kernelSize: Window size, both axes.
+  ///   - stride: Step between windows; defaults to the kernel size.
+  ///   - padding: How the input is padded.
+  ///   - ceilMode: Whether a partial window at the end produces an output.
+  ///   - countsPadding: Whether the mean divides by the padded window size
+  ///     (`count_include_pad`).
+  /// - Returns: The layer.
+  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when the kernel size or stride is
+  ///   not positive or a padding amount is negative.
+  public static func average(
+    kernelSize: Int, stride: Int? = nil, padding: Padding = .valid, ceilMode: Bool = false,
+    countsPadding: Bool
+  ) throws(NeuralCoreError) -> Pool2D {
+    try Pool2D(
+      .average(countsPadding: countsPadding), kernelSize: kernelSize, stride: stride,
+      padding: padding, ceilMode: ceilMode)
+  }
 
   /// Creates a pooling layer.
   ///
@@ -29,7 +67,7 @@ public struct Pool2D: Layer {
   ///   - ceilMode: Whether a partial window at the end produces an output.
   /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when the kernel size or stride is
   ///   not positive or a padding amount is negative.
-  public init(
+  package init(
     _ reduction: Reduction, kernelSize: Int, stride: Int? = nil, padding: Padding = .valid,
     ceilMode: Bool = false
   ) throws(NeuralCoreError) {
@@ -55,7 +93,7 @@ public struct Pool2D: Layer {
   ///   - builder: The graph being built.
   ///   - input: `[batch, channels, height, width]`.
   /// - Returns: `[batch, channels, outputHeight, outputWidth]`.
-  public func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
+  package func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
     var attributes =
       [
         Graph.Attribute(
@@ -75,7 +113,7 @@ public struct Pool2D: Layer {
 }
 
 /// Averages each channel plane to one value: `[batch, channels, h, w]` to `[batch, channels, 1, 1]`.
-public struct GlobalAveragePool: Layer {
+public struct GlobalAveragePool: Layer, GraphLayer {
   /// Creates the layer.
   public init() {}
 
@@ -91,7 +129,7 @@ public struct GlobalAveragePool: Layer {
   ///   - builder: The graph being built.
   ///   - input: `[batch, channels, height, width]`.
   /// - Returns: `[batch, channels, 1, 1]`.
-  public func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
+  package func appendNodes(to builder: inout Graph.Builder, input: String) -> String {
     builder.appendNode("GlobalAveragePool", inputs: [input])
   }
 }

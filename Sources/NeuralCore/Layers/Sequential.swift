@@ -1,5 +1,5 @@
 /// Layers applied one after another.
-public struct Sequential: Layer {
+public struct Sequential: Layer, GraphLayer {
   /// The layers, first applied first.
   public let layers: [any Layer]
 
@@ -35,17 +35,17 @@ public struct Sequential: Layer {
   ///   - input: The first layer's input.
   /// - Returns: The last layer's output.
   /// - Throws: The first failing layer's ``NeuralCoreError``.
-  public func appendNodes(
+  package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {
     var value = input
-    for layer in layers { value = try layer.appendNodes(to: &builder, input: value) }
+    for layer in layers { value = try layer.appendLayerNodes(to: &builder, input: value) }
     return value
   }
 }
 
 /// A residual block: `input + body(input)`, as in ResNet and EfficientNet's MBConv blocks.
-public struct Residual: Layer {
+public struct Residual: Layer, GraphLayer {
   /// The branch whose output is added to the input.
   public let body: any Layer
 
@@ -72,10 +72,10 @@ public struct Residual: Layer {
   ///   - input: The block input.
   /// - Returns: `input + body(input)`; the body must keep the input's shape.
   /// - Throws: The body's ``NeuralCoreError``.
-  public func appendNodes(
+  package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {
-    let branch = try body.appendNodes(to: &builder, input: input)
+    let branch = try body.appendLayerNodes(to: &builder, input: input)
     return builder.appendNode("Add", inputs: [input, branch])
   }
 }

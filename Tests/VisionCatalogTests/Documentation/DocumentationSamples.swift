@@ -85,7 +85,7 @@ func classifierKitSample() async throws {
   for classification in report.classifications {
     print(classification.label, classification.confidence)  // "tabby, tabby cat" 0.52 ...
   }
-  print(report.preprocessing.cropRect, report.timings.inference)
+  print(report.modelName, report.format.map { "\($0)" } ?? "decoded")
 }
 
 // WritingAModel.md
@@ -96,7 +96,7 @@ struct BrightnessClassifier: ImageClassificationModel {
   func classify(prepared input: ModelInput, options: ClassificationOptions)
     throws(ClassificationError) -> [Classification]
   {
-    let values = input.tensor.values
+    let values = input.values
     let mean = values.reduce(0, +) / Float(values.count)
     let brightness = (mean - 127.5) / 32
     return Classification.ranked(
@@ -107,11 +107,18 @@ struct BrightnessClassifier: ImageClassificationModel {
 func writingAModelSample(photoURL: URL) async throws {
   let model: any ImageClassificationModel = BrightnessClassifier()
   let report = try await model.classify(.file(photoURL))
-  print(report.classifications.first?.label ?? "-", report.preprocessing.cropRect)
+  print(report.classifications.first?.label ?? "-")
 }
 
 func wrappingANetworkSample(myStateDictionary: [String: Tensor], myLabels: [String]) throws {
-  let network = try EfficientNetLite.lite0().loading(myStateDictionary)
+  let network = try Sequential(
+    Conv2D(
+      name: "features.0", inputChannels: 3, outputChannels: 32, kernelSize: 3, stride: 2,
+      padding: .same, activation: .relu),
+    GlobalAveragePool(),
+    Flatten(),
+    Dense(name: "classifier", inputFeatures: 32, outputFeatures: myLabels.count)
+  ).loading(myStateDictionary)
   let classifier = NetworkClassifier(
     network: network,
     description: ModelDescription(
@@ -129,10 +136,6 @@ func decodingImagesSample(photoURL: URL) throws {
   let decoder = ImageDecoder()
   let image = try decoder.decode(contentsOf: photoURL)
   print(image.width, image.height, image.format, image.orientation)
-
-  // Header only: size, channels and orientation without decoding pixels.
-  let info = try decoder.inspect(contentsOf: photoURL)
-  print(info.displayWidth, info.displayHeight, info.hasAlpha)
 }
 
 // ImagePipeline.md
@@ -146,23 +149,12 @@ func imagePipelineSample(url: URL) throws {
 func preparingModelInputSample(image: RasterImage) throws {
   let spec = ModelInputSpec.efficientNetLite(size: 224)
   let input = try spec.tensor(from: image)  // orientation from the file's EXIF
-  print(input.tensor.shape)  // [1, 3, 224, 224]
-  print(input.provenance.cropRect)  // the pixels the model saw
+  print(input.shape)  // [1, 3, 224, 224]
 }
 
-func preparationPlanSample(url: URL) throws {
-  let spec = ModelInputSpec.efficientNetLite(size: 224)
-  let photo = try ImageSource.file(url).decoded(for: spec)  // plans once: crop, 1/8, rows
-  print(photo.plan.jpegScale, photo.plan.provenance.cropRect)
-  let input = try photo.modelInput()  // renders with the same plan
-  _ = input
-}
-
-func largeJPEGSample(data: Data) throws {
-  let spec = ModelInputSpec.efficientNetLite(size: 224)
-  let fast = try spec.tensor(fromEncoded: data)  // 12 MP: decoded at 1/8
-  let exact = try spec.tensor(fromEncoded: data, jpegScaling: .exact)  // reference parity
-  _ = (fast, exact)
+func largeJPEGSample(model: NetworkClassifier, data: Data) throws {
+  let report = try model.classify(.data(data))  // 12 MP: decoded at 1/8, then cropped
+  _ = report
 }
 
 // VisionCatalog.md
@@ -205,20 +197,20 @@ func filterSample() {
 
 // ImportingModels.md
 func importingONNXSample() throws {
-  let model = try ONNXModel(contentsOfFile: "efficientnet-lite0.onnx")
+  let model = try ONNXModel(contentsOf: URL(fileURLWithPath: "efficientnet-lite0.onnx"))
   let session = try InferenceSession(model: model, options: SessionOptions(threadCount: 2))
   print(session.inputs)  // [TensorDescription(name: "input", shape: [nil, 3, 224, 224])]
 }
 
 func importingCoreMLSample(pixels: Tensor) throws {
-  let model = try CoreMLModel(contentsOfFile: "MobileNetV2.mlmodel")
+  let model = try CoreMLModel(contentsOf: URL(fileURLWithPath: "MobileNetV2.mlmodel"))
   let session = try InferenceSession(coreMLModel: model)
   let scores = try session.run([model.inputName: pixels])[model.scoresOutput]
   _ = scores
 }
 
 func importingCheckpointSample() throws {
-  let state = try StateDict(contentsOfFile: "efficientnet-lite0-57934424.pth")
+  let state = try StateDict(contentsOf: URL(fileURLWithPath: "efficientnet-lite0-57934424.pth"))
   print(state.count)  // 296
   let stem = try state.tensor(named: "_conv_stem.weight")  // [32, 3, 3, 3]
   _ = stem
@@ -226,27 +218,29 @@ func importingCheckpointSample() throws {
 
 func importLimitsSample(upload: String) throws {
   let strict = ImportLimits(maximumFileBytes: 64 << 20, maximumElementCount: 1 << 24)
-  let model = try ONNXModel(contentsOfFile: upload, limits: strict)
+  let model = try ONNXModel(contentsOf: URL(fileURLWithPath: upload), limits: strict)
   _ = model
 }
 
 // NeuralCore.md
 func neuralCoreSample(image: Tensor) throws {
   let session = try InferenceSession(
-    contentsOfFile: "efficientnet-lite0.onnx", options: SessionOptions(threadCount: 2))
+    contentsOf: URL(fileURLWithPath: "efficientnet-lite0.onnx"),
+    options: SessionOptions(threadCount: 2))
   let logits = try session.run(["input": image])["logits"]
   _ = logits
 }
 
 // RunningModels.md
 func runningModelsSample(path: String, batch: Tensor) throws {
-  let session = try InferenceSession(contentsOfFile: path, options: SessionOptions(threadCount: 2))
+  let session = try InferenceSession(
+    contentsOf: URL(fileURLWithPath: path), options: SessionOptions(threadCount: 2))
   print(session.inputs)  // [TensorDescription(name: "input", shape: [nil, 3, 224, 224])]
   let outputs = try session.run(["input": batch])  // batch: [N, 3, 224, 224]
   _ = outputs
 }
 
-func layersSample(parameters: [String: Tensor], image: Tensor) throws {
+func layersSample(parameters: [String: Tensor], image: Tensor, batch: Tensor) throws {
   let stem = try Sequential(
     Conv2D(
       name: "_conv_stem", inputChannels: 3, outputChannels: 32, kernelSize: 3, stride: 2,
@@ -255,13 +249,16 @@ func layersSample(parameters: [String: Tensor], image: Tensor) throws {
     ActivationLayer(.clip(min: 0, max: 6)))
   let loaded = try stem.loading(parameters)  // parameters: [String: Tensor]
   let features = try loaded.forward(image, threadCount: 2)
-  _ = features
+  let session = try InferenceSession(
+    network: loaded, input: TensorDescription(name: "image", shape: [nil, 3, 224, 224]))
+  let batchFeatures = try session.run(["image": batch])
+  _ = (features, batchFeatures)
 }
 
 // TrainingAClassifier.md
 func trainingAClassifierSample() throws {
   let photos = try TrainingPhoto.labeledFolders(at: URL(fileURLWithPath: "Photos"))
-  let trainer = ClassifierTrainer(extractor: try .efficientNetLite0())
+  let trainer = try ClassifierTrainer.efficientNetLite0()
   let trained = try trainer.train(photos)
   print(trained.training.accuracy, trained.validation?.accuracy ?? .nan)
   try trained.write(to: URL(fileURLWithPath: "Products.onnx"))  // and Products.json
@@ -278,7 +275,7 @@ func catalogTrainingSample(catalogURL: URL) async throws {
   let source = CatalogSource.file(catalogURL)  // pictures are files next to the catalog file
   let catalog = try await CatalogTrainingPhotos.load(
     from: source, provider: try source.makeProvider())
-  let trained = try ClassifierTrainer(extractor: try .efficientNetLite0()).train(catalog.photos)
+  let trained = try ClassifierTrainer.efficientNetLite0().train(catalog.photos)
   let finder = ProductFinder(
     model: try trained.classifier(), mapping: .identity, provider: try source.makeProvider())
   _ = finder

@@ -5,20 +5,20 @@ extension Graph {
   /// Every node has one output, named after its operator and a running number (`conv_3`);
   /// constants keep the name they are given or are numbered (`constant_4`). The builder keeps
   /// constants in the order they were added, so a writer can store them in that order.
-  public struct Builder: Sendable {
+  package struct Builder: Sendable {
     /// The operator set version of the standard domain the layers write (Clip takes its bounds
     /// as inputs from 11 on).
-    public static let operatorSetVersion = 13
+    package static let operatorSetVersion = 13
 
     /// The nodes, in the order they were appended.
-    public private(set) var nodes: [Node] = []
+    package private(set) var nodes: [Node] = []
     /// The constants, in the order they were appended.
-    public private(set) var constants: [(name: String, value: Constant)] = []
+    package private(set) var constants: [(name: String, value: Constant)] = []
     private var constantNames: Set<String> = []
     private var counter = 0
 
     /// Creates an empty builder.
-    public init() {}
+    package init() {}
 
     /// Appends a node of the standard domain with one output and returns the output's name.
     ///
@@ -27,7 +27,7 @@ extension Graph {
     ///   - inputs: The names of the values the node reads.
     ///   - attributes: The node's attributes.
     /// - Returns: The name of the node's output, which is also the node's name.
-    public mutating func appendNode(
+    package mutating func appendNode(
       _ operatorName: String, inputs: [String], attributes: [Attribute] = []
     ) -> String {
       counter += 1
@@ -46,7 +46,7 @@ extension Graph {
     ///   - name: The constant's name, such as a parameter's `_fc.weight`; `nil` numbers it.
     /// - Returns: The constant's name.
     /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when the name is already used.
-    public mutating func appendConstant(
+    package mutating func appendConstant(
       _ tensor: Tensor, named name: String? = nil
     ) throws(NeuralCoreError) -> String {
       counter += 1
@@ -64,7 +64,7 @@ extension Graph {
     ///   - inputs: The graph's inputs in order.
     ///   - outputs: The graph's outputs in order.
     /// - Returns: A graph of the standard domain at ``operatorSetVersion``.
-    public func graph(inputs: [TensorDescription], outputs: [TensorDescription]) -> Graph {
+    package func graph(inputs: [TensorDescription], outputs: [TensorDescription]) -> Graph {
       Graph(
         nodes: nodes,
         constants: Dictionary(uniqueKeysWithValues: constants.map { ($0.name, $0.value) }),

@@ -5,19 +5,19 @@
 /// ``InferenceSession`` checks, sorts and optimizes it. Operators are named as the ONNX operator
 /// sets name them, in the domain the node gives, and run at the version ``opsetImports`` gives
 /// for that domain.
-public struct Graph: Sendable, Hashable {
+package struct Graph: Sendable, Hashable {
   /// The nodes, in any order; a session sorts them so that every value is made before it is
   /// used.
-  public var nodes: [Node]
+  package var nodes: [Node]
   /// Values known before the network runs (weights and other initializers), by name.
-  public var constants: [String: Constant]
+  package var constants: [String: Constant]
   /// The graph's inputs in order; an input that also names a constant is that constant.
-  public var inputs: [TensorDescription]
+  package var inputs: [TensorDescription]
   /// The graph's outputs in order.
-  public var outputs: [TensorDescription]
+  package var outputs: [TensorDescription]
   /// The version of each operator set domain the graph uses, by domain (`""` for the standard
   /// ONNX domain).
-  public var opsetImports: [String: Int]
+  package var opsetImports: [String: Int]
 
   /// Creates a graph.
   ///
@@ -28,7 +28,7 @@ public struct Graph: Sendable, Hashable {
   ///   - outputs: The graph's outputs in order.
   ///   - opsetImports: The version of each operator set domain, by domain; `ai.onnx` and `""`
   ///     both name the standard domain.
-  public init(
+  package init(
     nodes: [Node], constants: [String: Constant], inputs: [TensorDescription],
     outputs: [TensorDescription], opsetImports: [String: Int]
   ) {
@@ -46,26 +46,26 @@ public struct Graph: Sendable, Hashable {
   ///
   /// - Parameter domain: The domain; `ai.onnx` and `""` both name the standard domain.
   /// - Returns: The version.
-  public func opsetVersion(forDomain domain: String) -> Int? {
+  package func opsetVersion(forDomain domain: String) -> Int? {
     opsetImports[OperatorRegistry.canonicalDomain(domain)]
   }
 }
 
 extension Graph {
   /// One operator applied to named values.
-  public struct Node: Sendable, Hashable {
+  package struct Node: Sendable, Hashable {
     /// The node's name, used in messages and step timings; may be empty.
-    public var name: String
+    package var name: String
     /// The operator set domain (`""` for the standard ONNX domain).
-    public var domain: String
+    package var domain: String
     /// The operator's name, such as `Conv`.
-    public var operatorName: String
+    package var operatorName: String
     /// The names of the values the node reads; an empty name is an omitted optional input.
-    public var inputs: [String]
+    package var inputs: [String]
     /// The names of the values the node makes.
-    public var outputs: [String]
+    package var outputs: [String]
     /// The node's attributes in order.
-    public var attributes: [Attribute]
+    package var attributes: [Attribute]
 
     /// Creates a node.
     ///
@@ -76,7 +76,7 @@ extension Graph {
     ///   - inputs: The names of the values the node reads.
     ///   - outputs: The names of the values the node makes.
     ///   - attributes: The node's attributes.
-    public init(
+    package init(
       name: String, domain: String = "", operatorName: String, inputs: [String],
       outputs: [String], attributes: [Attribute] = []
     ) {
@@ -92,30 +92,30 @@ extension Graph {
     ///
     /// - Parameter name: The attribute's name.
     /// - Returns: The first attribute of that name's value.
-    public func attribute(named name: String) -> Attribute.Value? {
+    package func attribute(named name: String) -> Attribute.Value? {
       attributes.first { $0.name == name }?.value
     }
   }
 
   /// A named attribute of a node.
-  public struct Attribute: Sendable, Hashable {
+  package struct Attribute: Sendable, Hashable {
     /// The attribute's name.
-    public var name: String
+    package var name: String
     /// The attribute's value.
-    public var value: Value
+    package var value: Value
 
     /// Creates an attribute.
     ///
     /// - Parameters:
     ///   - name: The attribute's name.
     ///   - value: The attribute's value.
-    public init(name: String, value: Value) {
+    package init(name: String, value: Value) {
       self.name = name
       self.value = value
     }
 
     /// An attribute's value.
-    public enum Value: Sendable, Hashable {
+    package enum Value: Sendable, Hashable {
       /// One integer.
       case int(Int64)
       /// A list of integers.
@@ -140,14 +140,14 @@ extension Graph {
   ///
   /// Integer values are kept apart from float tensors because shape arithmetic (Shape, Gather,
   /// Slice, Concat feeding Reshape) needs them exact; booleans are integers 0 and 1.
-  public enum Constant: Sendable, Hashable {
+  package enum Constant: Sendable, Hashable {
     /// Float values (any float element type is held as `Float`).
     case float(Tensor)
     /// Integer values with their shape.
     case integer([Int64], shape: [Int])
 
     /// The value's shape.
-    public var shape: [Int] {
+    package var shape: [Int] {
       switch self {
       case .float(let tensor): tensor.shape
       case .integer(_, let shape): shape
