@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "VisionCatalog", targets: ["VisionCatalog"]),
     .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
     .library(name: "NeuralCore", targets: ["NeuralCore"]),
+    .library(name: "NeuralLayers", targets: ["NeuralLayers"]),
     .library(name: "ModelFormats", targets: ["ModelFormats"]),
     .library(name: "ClassifierKit", targets: ["ClassifierKit"]),
     .library(name: "CatalogClient", targets: ["CatalogClient"]),
@@ -60,12 +61,16 @@ let package = Package(
       dependencies: ["CNative"]
     ),
     .target(
-      name: "ModelFormats",
+      name: "NeuralLayers",
       dependencies: ["NeuralCore"]
     ),
     .target(
+      name: "ModelFormats",
+      dependencies: ["NeuralCore", "NeuralLayers"]
+    ),
+    .target(
       name: "ClassifierKit",
-      dependencies: ["ImagePipeline", "NeuralCore", "ModelFormats"],
+      dependencies: ["ImagePipeline", "NeuralCore", "NeuralLayers", "ModelFormats"],
       exclude: ["Resources"]
     ),
     .target(
@@ -75,7 +80,8 @@ let package = Package(
     .target(
       name: "VisionCatalog",
       dependencies: [
-        "ImagePipeline", "NeuralCore", "ModelFormats", "ClassifierKit", "CatalogClient",
+        "ImagePipeline", "NeuralCore", "NeuralLayers", "ModelFormats", "ClassifierKit",
+        "CatalogClient",
       ],
       exclude: ["Resources"]
     ),
@@ -86,7 +92,8 @@ let package = Package(
     .executableTarget(
       name: "Benchmarks",
       dependencies: [
-        "ImagePipeline", "NeuralCore", "ModelFormats", "ClassifierKit", "CatalogClient",
+        "ImagePipeline", "NeuralCore", "NeuralLayers", "ModelFormats", "ClassifierKit",
+        "CatalogClient",
       ],
       path: "Benchmarks/Sources"
     ),
@@ -102,19 +109,22 @@ let package = Package(
     ),
     .testTarget(
       name: "NeuralCoreTests",
-      dependencies: ["NeuralCore", "ModelFormats", "TestSupport"]
+      dependencies: ["NeuralCore", "NeuralLayers", "ModelFormats", "TestSupport"]
     ),
     .testTarget(
       name: "ModelFormatsTests",
-      dependencies: ["ModelFormats", "NeuralCore", "TestSupport"]
+      dependencies: ["ModelFormats", "NeuralCore", "NeuralLayers", "TestSupport"]
     ),
     .testTarget(
       name: "ClassifierKitTests",
-      dependencies: ["ClassifierKit", "ImagePipeline", "NeuralCore", "ModelFormats", "TestSupport"]
+      dependencies: [
+        "ClassifierKit", "ImagePipeline", "NeuralCore", "NeuralLayers", "ModelFormats",
+        "TestSupport",
+      ]
     ),
     .testTarget(
       name: "VisionCatalogTests",
-      dependencies: ["VisionCatalog", "NeuralCore", "ModelFormats", "TestSupport"]
+      dependencies: ["VisionCatalog", "NeuralCore", "NeuralLayers", "ModelFormats", "TestSupport"]
     ),
     .testTarget(
       name: "CatalogClientTests",

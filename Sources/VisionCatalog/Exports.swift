@@ -3,3 +3,4 @@
 @_exported public import ImagePipeline
 @_exported public import ModelFormats
 @_exported public import NeuralCore
+@_exported public import NeuralLayers

@@ -3,6 +3,7 @@ import Foundation
 import ImagePipeline
 import ModelFormats
 import NeuralCore
+import NeuralLayers
 import TestSupport
 import Testing
 

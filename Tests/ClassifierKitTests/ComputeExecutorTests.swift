@@ -2,6 +2,7 @@ import Foundation
 import ImagePipeline
 import ModelFormats
 import NeuralCore
+import NeuralLayers
 import Synchronization
 import TestSupport
 import Testing

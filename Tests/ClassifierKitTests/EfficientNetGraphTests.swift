@@ -2,6 +2,7 @@ import ClassifierKit
 import Foundation
 import ModelFormats
 import NeuralCore
+import NeuralLayers
 import Testing
 
 /// `EfficientNetLite.graph(loading:)` run by an `InferenceSession` against the layer-by-layer

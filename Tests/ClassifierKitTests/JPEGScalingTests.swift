@@ -2,6 +2,7 @@ import ClassifierKit
 import Foundation
 import ImagePipeline
 import NeuralCore
+import NeuralLayers
 import Testing
 
 /// `NetworkClassifier` decodes large JPEG photos at a DCT-domain reduction by default and at full

@@ -1,4 +1,5 @@
 import NeuralCore
+import NeuralLayers
 import Testing
 
 /// Layer initializers that once trapped on a bad argument now throw

@@ -1,5 +1,6 @@
 import ModelFormats
 import NeuralCore
+import NeuralLayers
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import ModelFormats
 import Testing
 
 @testable import NeuralCore
+@testable import NeuralLayers
 
 /// Safe API cannot make a run read or write outside the arena (issue 15).
 ///

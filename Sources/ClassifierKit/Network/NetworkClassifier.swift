@@ -1,6 +1,7 @@
 import Foundation
 public import ImagePipeline
 public import NeuralCore
+public import NeuralLayers
 
 /// A classifier backed by a neural network: it prepares the photo as its ``ModelDescription``
 /// says, runs the network and ranks the scores.

@@ -1,4 +1,5 @@
 public import NeuralCore
+public import NeuralLayers
 
 extension Layer {
   /// Returns a copy whose parameters come from a PyTorch checkpoint.

@@ -1,3 +1,5 @@
+public import NeuralCore
+
 /// A fully connected layer: `[batch, inputFeatures]` to `[batch, outputFeatures]`.
 ///
 /// Parameters follow PyTorch's `Linear`: `<name>.weight` of shape `[outputFeatures,
@@ -25,7 +27,7 @@ public struct Dense: Layer, GraphLayer {
   ///   - outputFeatures: Features per output row.
   ///   - hasBias: Whether to load and add a bias.
   ///   - activation: The activation applied to the output.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a feature count is not
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when a feature count is not
   ///   positive or the weight would have more elements than an `Int` counts.
   public init(
     name: String, inputFeatures: Int, outputFeatures: Int, hasBias: Bool = true,
@@ -46,7 +48,7 @@ public struct Dense: Layer, GraphLayer {
   ///
   /// - Parameter stateDictionary: Parameters by full name.
   /// - Returns: The loaded layer.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`.
+  /// - Throws: `NeuralCoreError` with code `missingValue` or `shapeMismatch`.
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Dense {
     var copy = self
     copy.parameters = try ParameterLookup.weightAndBias(
@@ -62,7 +64,7 @@ public struct Dense: Layer, GraphLayer {
   ///   - builder: The graph being built.
   ///   - input: `[batch, inputFeatures]`.
   /// - Returns: `[batch, outputFeatures]`.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a parameter's name is
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when a parameter's name is
   ///   already used in the graph.
   package func appendNodes(
     to builder: inout Graph.Builder, input: String

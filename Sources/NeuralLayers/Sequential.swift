@@ -1,3 +1,5 @@
+public import NeuralCore
+
 /// Layers applied one after another.
 public struct Sequential: Layer, GraphLayer {
   /// The layers, first applied first.
@@ -21,7 +23,7 @@ public struct Sequential: Layer, GraphLayer {
   ///
   /// - Parameter stateDictionary: Parameters by full name.
   /// - Returns: The loaded sequence.
-  /// - Throws: The first layer's ``NeuralCoreError`` (`missingValue` or `shapeMismatch`).
+  /// - Throws: The first layer's `NeuralCoreError` (`missingValue` or `shapeMismatch`).
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Sequential {
     var loaded: [any Layer] = []
     for layer in layers { loaded.append(try layer.loading(stateDictionary)) }
@@ -34,7 +36,7 @@ public struct Sequential: Layer, GraphLayer {
   ///   - builder: The graph being built.
   ///   - input: The first layer's input.
   /// - Returns: The last layer's output.
-  /// - Throws: The first failing layer's ``NeuralCoreError``.
+  /// - Throws: The first failing layer's `NeuralCoreError`.
   package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {
@@ -60,7 +62,7 @@ public struct Residual: Layer, GraphLayer {
   ///
   /// - Parameter stateDictionary: Parameters by full name.
   /// - Returns: The loaded block.
-  /// - Throws: The body's ``NeuralCoreError``.
+  /// - Throws: The body's `NeuralCoreError`.
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Residual {
     Residual(try body.loading(stateDictionary))
   }
@@ -71,7 +73,7 @@ public struct Residual: Layer, GraphLayer {
   ///   - builder: The graph being built.
   ///   - input: The block input.
   /// - Returns: `input + body(input)`; the body must keep the input's shape.
-  /// - Throws: The body's ``NeuralCoreError``.
+  /// - Throws: The body's `NeuralCoreError`.
   package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {

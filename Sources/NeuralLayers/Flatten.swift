@@ -1,3 +1,5 @@
+public import NeuralCore
+
 /// Flattens every axis after the first: `[batch, d1, d2, ...]` to `[batch, d1 * d2 * ...]`.
 public struct Flatten: Layer, GraphLayer {
   /// Creates the layer.

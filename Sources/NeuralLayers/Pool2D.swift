@@ -1,3 +1,5 @@
+public import NeuralCore
+
 /// 2-D max or average pooling over `[batch, channels, height, width]` tensors.
 public struct Pool2D: Layer, GraphLayer {
   /// The reduction applied to each window.
@@ -27,7 +29,7 @@ public struct Pool2D: Layer, GraphLayer {
   ///   - padding: How the input is padded.
   ///   - ceilMode: Whether a partial window at the end produces an output.
   /// - Returns: The layer.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when the kernel size or stride is
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when the kernel size or stride is
   ///   not positive or a padding amount is negative.
   public static func maximum(
     kernelSize: Int, stride: Int? = nil, padding: Padding = .valid, ceilMode: Bool = false
@@ -46,7 +48,7 @@ public struct Pool2D: Layer, GraphLayer {
   ///   - countsPadding: Whether the mean divides by the padded window size
   ///     (`count_include_pad`).
   /// - Returns: The layer.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when the kernel size or stride is
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when the kernel size or stride is
   ///   not positive or a padding amount is negative.
   public static func average(
     kernelSize: Int, stride: Int? = nil, padding: Padding = .valid, ceilMode: Bool = false,
@@ -65,7 +67,7 @@ public struct Pool2D: Layer, GraphLayer {
   ///   - stride: Step between windows; defaults to the kernel size.
   ///   - padding: How the input is padded.
   ///   - ceilMode: Whether a partial window at the end produces an output.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when the kernel size or stride is
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when the kernel size or stride is
   ///   not positive or a padding amount is negative.
   package init(
     _ reduction: Reduction, kernelSize: Int, stride: Int? = nil, padding: Padding = .valid,

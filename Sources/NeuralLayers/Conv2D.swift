@@ -1,3 +1,5 @@
+public import NeuralCore
+
 /// A 2-D convolution layer with optional bias and fused activation.
 ///
 /// Parameters: `<name>.weight` of shape `[outputChannels, inputChannels / groups, kernelHeight,
@@ -41,7 +43,7 @@ public struct Conv2D: Layer, GraphLayer {
   ///   - groups: Channel groups (both channel counts must divide by it).
   ///   - hasBias: Whether to load and add a bias.
   ///   - activation: The activation fused into the output.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a count, size, stride or
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when a count, size, stride or
   ///   dilation is not positive, a padding amount is negative, a channel count does not divide
   ///   by `groups`, or the weight would have more elements than an `Int` counts.
   public init(
@@ -86,7 +88,7 @@ public struct Conv2D: Layer, GraphLayer {
   ///
   /// - Parameter stateDictionary: Parameters by full name.
   /// - Returns: The loaded layer.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`.
+  /// - Throws: `NeuralCoreError` with code `missingValue` or `shapeMismatch`.
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Conv2D {
     var copy = self
     copy.parameters = try ParameterLookup.weightAndBias(
@@ -102,7 +104,7 @@ public struct Conv2D: Layer, GraphLayer {
   ///   - builder: The graph being built.
   ///   - input: `[batch, inputChannels, height, width]`.
   /// - Returns: `[batch, outputChannels, outputHeight, outputWidth]`.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a parameter's name is
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when a parameter's name is
   ///   already used in the graph.
   package func appendNodes(
     to builder: inout Graph.Builder, input: String

@@ -1,3 +1,5 @@
+public import NeuralCore
+
 /// Inference-mode batch normalization over the channel axis of `[batch, channels, ...]` tensors.
 ///
 /// Parameters: `<name>.weight`, `<name>.bias`, `<name>.running_mean` and `<name>.running_var`,
@@ -20,7 +22,7 @@ public struct BatchNorm: Layer, GraphLayer {
   ///   - name: The module path of its parameters.
   ///   - channels: The number of channels.
   ///   - epsilon: Added to the variance (EfficientNet-Lite uses 1e-3, PyTorch's default 1e-5).
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when `channels` is not positive.
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when `channels` is not positive.
   public init(name: String, channels: Int, epsilon: Float = 1e-5) throws(NeuralCoreError) {
     try LayerArguments.requirePositive(["channels": channels], layer: "BatchNorm '\(name)'")
     self.name = name
@@ -34,7 +36,7 @@ public struct BatchNorm: Layer, GraphLayer {
   ///
   /// - Parameter stateDictionary: Parameters by full name.
   /// - Returns: The loaded layer.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` or `shapeMismatch`.
+  /// - Throws: `NeuralCoreError` with code `missingValue` or `shapeMismatch`.
   public func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> BatchNorm {
     var values: [[Float]] = []
     for parameter in ["weight", "bias", "running_mean", "running_var"] {
@@ -59,7 +61,7 @@ public struct BatchNorm: Layer, GraphLayer {
   ///   - builder: The graph being built.
   ///   - input: `[batch, channels, ...]`.
   /// - Returns: A value of the input's shape.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a constant's name is taken.
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when a constant's name is taken.
   package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {

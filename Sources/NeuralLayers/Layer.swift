@@ -1,10 +1,12 @@
+public import NeuralCore
+
 /// A stage of a network built in Swift: takes its parameters by name from a state dictionary.
 ///
 /// Layers are values. Build the network's structure with parameter names matching the
 /// checkpoint (PyTorch module paths such as `_blocks.3._depthwise_conv`), then call
 /// ``loading(_:)`` with the state dictionary to get a copy that holds the trained parameters.
 /// A layer has no compute code of its own: it describes itself as nodes of the engine's graph,
-/// and ``forward(_:threadCount:)`` runs those nodes with an ``InferenceSession``. The graph is
+/// and ``forward(_:threadCount:)`` runs those nodes with an `InferenceSession`. The graph is
 /// not public API, so the layers of this package (composed with ``Sequential`` and
 /// ``Residual``) are the only conforming types.
 public protocol Layer: Sendable {
@@ -12,7 +14,7 @@ public protocol Layer: Sendable {
   ///
   /// - Parameter stateDictionary: Parameters by full name, as a PyTorch `state_dict()` names them.
   /// - Returns: The layer with its parameters replaced.
-  /// - Throws: ``NeuralCoreError`` with code `missingValue` for a missing parameter, or
+  /// - Throws: `NeuralCoreError` with code `missingValue` for a missing parameter, or
   ///   `shapeMismatch` for a parameter of the wrong shape.
   func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> Self
 }
@@ -26,7 +28,7 @@ package protocol GraphLayer: Layer {
   ///   - input: The name of the value the layer reads; image layers read
   ///     `[batch, channels, height, width]`.
   /// - Returns: The name of the value the layer makes.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a constant's name is
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when a constant's name is
   ///   already used in the graph.
   func appendNodes(to builder: inout Graph.Builder, input: String) throws(NeuralCoreError)
     -> String
@@ -35,7 +37,7 @@ package protocol GraphLayer: Layer {
 extension Layer {
   /// Appends the layer's nodes, for any layer of this package.
   ///
-  /// - Throws: ``NeuralCoreError`` with code `unsupported` for a layer that is not a
+  /// - Throws: `NeuralCoreError` with code `unsupported` for a layer that is not a
   ///   ``GraphLayer``, or what its `appendNodes(to:input:)` throws.
   package func appendLayerNodes(to builder: inout Graph.Builder, input: String)
     throws(NeuralCoreError) -> String
@@ -50,7 +52,7 @@ extension Layer {
   ///
   /// - Parameter input: The graph's input; its shape may leave dimensions open.
   /// - Returns: A graph whose only output is the layer's output.
-  /// - Throws: ``NeuralCoreError`` as `appendNodes(to:input:)` does.
+  /// - Throws: `NeuralCoreError` as `appendNodes(to:input:)` does.
   package func graph(input: TensorDescription) throws(NeuralCoreError) -> Graph {
     var builder = Graph.Builder()
     let value = try appendLayerNodes(to: &builder, input: input.name)
@@ -59,16 +61,16 @@ extension Layer {
     return builder.graph(inputs: [input], outputs: [TensorDescription(name: output, shape: nil)])
   }
 
-  /// Applies the layer by running its graph with an ``InferenceSession``.
+  /// Applies the layer by running its graph with an `InferenceSession`.
   ///
   /// Each call builds and plans the graph again; to run a network many times, make one session
-  /// with ``InferenceSession/init(network:input:options:)``.
+  /// with `InferenceSession/init(network:input:options:)`.
   ///
   /// - Parameters:
   ///   - input: The input tensor; image layers take `[batch, channels, height, width]`.
   ///   - threadCount: The number of threads the session may use.
   /// - Returns: The output tensor.
-  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the input does not fit.
+  /// - Throws: `NeuralCoreError` with code `shapeMismatch` when the input does not fit.
   public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
     let graph = try graph(input: TensorDescription(name: "input", shape: input.shape))
     let session = try InferenceSession(
@@ -84,7 +86,7 @@ extension Layer {
   ///
   /// - Parameter input: The input tensor.
   /// - Returns: The output tensor.
-  /// - Throws: ``NeuralCoreError`` with code `shapeMismatch` when the input does not fit.
+  /// - Throws: `NeuralCoreError` with code `shapeMismatch` when the input does not fit.
   public func callAsFunction(_ input: Tensor) throws(NeuralCoreError) -> Tensor {
     try forward(input, threadCount: 1)
   }
@@ -165,7 +167,7 @@ enum LayerArguments {
   ///   - values: Argument names and values, in declaration order.
   ///   - layer: The layer named in the message, such as `Conv2D '_conv_stem'`.
   ///   - bounded: Whether the values are window extents limited to ``maximumExtent``.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` naming the first bad argument.
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` naming the first bad argument.
   static func requirePositive(
     _ values: KeyValuePairs<String, Int>, layer: String, bounded: Bool = false
   ) throws(NeuralCoreError) {
@@ -185,7 +187,7 @@ enum LayerArguments {
   /// - Parameters:
   ///   - padding: The padding argument.
   ///   - layer: The layer named in the message.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument`.
+  /// - Throws: `NeuralCoreError` with code `invalidArgument`.
   static func requireValid(_ padding: Padding, layer: String) throws(NeuralCoreError) {
     guard case .explicit(let top, let left, let bottom, let right) = padding else { return }
     for amount in [top, left, bottom, right] where !(0...maximumExtent).contains(amount) {
@@ -200,7 +202,7 @@ enum LayerArguments {
   /// - Parameters:
   ///   - shape: The parameter's shape.
   ///   - layer: The layer named in the message.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument`.
+  /// - Throws: `NeuralCoreError` with code `invalidArgument`.
   static func requireElementCount(_ shape: [Int], layer: String) throws(NeuralCoreError) {
     guard Tensor.elementCount(of: shape) != nil else {
       throw NeuralCoreError(

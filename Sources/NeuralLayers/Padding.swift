@@ -1,3 +1,5 @@
+import NeuralCore
+
 /// How a convolution or pooling layer pads its input.
 public enum Padding: Sendable, Hashable {
   /// No padding.

@@ -1,3 +1,5 @@
+import NeuralCore
+
 extension Activation {
   /// Appends the nodes that apply the activation to a value and returns the result's name
   /// (the input itself for ``identity``).
@@ -6,7 +8,7 @@ extension Activation {
   ///   - builder: The graph being built.
   ///   - input: The name of the value to activate.
   /// - Returns: The name of the activated value.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a constant's name is taken.
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when a constant's name is taken.
   func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {

@@ -1,3 +1,5 @@
+public import NeuralCore
+
 /// An element-wise activation as a layer (ReLU, ReLU6, sigmoid, hard swish, SiLU, ...).
 public struct ActivationLayer: Layer, GraphLayer {
   /// The function applied to every element.
@@ -22,7 +24,7 @@ public struct ActivationLayer: Layer, GraphLayer {
   ///   - builder: The graph being built.
   ///   - input: Any value.
   /// - Returns: A value of the input's shape.
-  /// - Throws: ``NeuralCoreError`` with code `invalidArgument` when a constant's name is taken.
+  /// - Throws: `NeuralCoreError` with code `invalidArgument` when a constant's name is taken.
   package func appendNodes(
     to builder: inout Graph.Builder, input: String
   ) throws(NeuralCoreError) -> String {
