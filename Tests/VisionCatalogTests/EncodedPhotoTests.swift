@@ -1,5 +1,5 @@
-import NeuralLayers
 import Foundation
+import NeuralLayers
 import Testing
 import VisionCatalog
 

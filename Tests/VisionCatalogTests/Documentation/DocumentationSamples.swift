@@ -1,9 +1,9 @@
-import NeuralLayers
 // The Swift samples of README.md and the DocC articles, compiled. DocumentationSampleTests checks
 // that every sample's code lines appear here in order; the lines after a sample only use its
 // values. The functions are compiled, not called: their inputs (a service, a photo, weights)
 // are the reader's.
 import Foundation
+import NeuralLayers
 import VisionCatalog
 
 // README.md
