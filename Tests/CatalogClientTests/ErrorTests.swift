@@ -7,7 +7,7 @@ import Testing
 /// fault, the fault server where they cannot.
 @Suite(
   .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
-  .timeLimit(.minutes(1)))
+  .timeLimit(.minutes(3)))
 struct ErrorTests {
   static let products = ODataQuery(entitySet: Product.entitySet)
 

@@ -7,7 +7,7 @@ import Testing
 struct InjectionAndParserTests {
   static let hostile = "Mice' or CategoryName ne '"
 
-  @Test(.timeLimit(.minutes(1)), arguments: [ODataVersion.v4, .v2])
+  @Test(.timeLimit(.minutes(3)), arguments: [ODataVersion.v4, .v2])
   func injectedCategoryReturnsNoRows(_ version: ODataVersion) async throws {
     let server = try ODataTestServers.shared(version == .v4 ? .v4 : .v2)
     let provider = HTTPCatalogProvider(serviceRoot: server.serviceRoot, version: version)

@@ -5,7 +5,7 @@ import Testing
 
 @Suite(
   .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
-  .timeLimit(.minutes(1)))
+  .timeLimit(.minutes(3)))
 struct PictureLoaderTests {
   static func expectedBytes(_ productId: String) -> Data {
     Data(("VCIMG:" + productId + ":" + String(repeating: "x", count: 64)).utf8)

@@ -24,7 +24,7 @@ struct ProductsByCategoryTests {
 
   @Test(
     .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
-    .timeLimit(.minutes(1)), arguments: ["Notebooks", "Espresso Machines", "Joe's", "Ümlaut"])
+    .timeLimit(.minutes(3)), arguments: ["Notebooks", "Espresso Machines", "Joe's", "Ümlaut"])
   func serversAndOfflineListTheSameProducts(_ category: String) async throws {
     let offline = try await OfflineCatalogProvider.bundled().products(inCategory: category)
     for version in ODataVersion.allCases {

@@ -7,7 +7,7 @@ import Testing
 /// probing), shown to be present on the real server and survived by the client.
 @Suite(
   .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
-  .timeLimit(.minutes(1)))
+  .timeLimit(.minutes(3)))
 struct PysletQuirkTests {
   static let products = ODataQuery(entitySet: Product.entitySet)
 

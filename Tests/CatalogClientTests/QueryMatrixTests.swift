@@ -14,7 +14,7 @@ struct QueryMatrixTests {
     #expect(MatrixCase.all.count >= 40)
   }
 
-  @Test(.timeLimit(.minutes(2)), arguments: MatrixCase.all)
+  @Test(.timeLimit(.minutes(3)), arguments: MatrixCase.all)
   func providersAgree(_ matrixCase: MatrixCase) async throws {
     let offline = try OfflineCatalogProvider.bundled()
     let query = matrixCase.query

@@ -7,7 +7,7 @@ import Testing
 /// answer through: FoundationNetworking truncated them to zero seconds.
 @Suite(
   .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
-  .timeLimit(.minutes(1)))
+  .timeLimit(.minutes(3)))
 struct TransportTimeoutTests {
   @Test(arguments: [0.95])
   func subSecondTimeoutAllowsAQuickAnswer(timeout: Double) async throws {
