@@ -24,7 +24,9 @@ holds exactly the weights the reference runs; the script checks that by dequanti
 
 Also written: `createml-scene-print.mlmodel` (a pipeline whose first model is Vision's scene
 feature print, as Create ML saves an image classifier; its weights live in Apple's OS) and
-`mobilenet_v2-mlprogram.mlpackage` (an ML Program, what converters emit by default).
+`mobilenet_v2-mlprogram.mlpackage` (an ML Program, what converters emit by default), and two
+small ML Programs for the package reader (`small_cnn-mlprogram-fp32.mlpackage`, `-fp16`), with
+the weights they must hold as `small_cnn-mlprogram.NAME.npy` (see write_small_ml_programs).
 
 Fixtures already written (their .json exists) are kept.
 
@@ -348,6 +350,53 @@ def write_ml_program(out: Path) -> None:
     mlmodel.save(str(out / "mobilenet_v2-mlprogram.mlpackage"))
 
 
+class SmallCNN(torch.nn.Module):
+    """Convolution, BatchNorm, ReLU, pooling and a dense layer on a 3 x 32 x 32 input."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.bn1 = torch.nn.BatchNorm2d(8)
+        self.conv2 = torch.nn.Conv2d(8, 16, 3, stride=2, padding=1)
+        self.fc = torch.nn.Linear(16, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.max_pool2d(torch.relu(self.bn1(self.conv1(x))), 2)
+        x = torch.relu(self.conv2(x))
+        x = torch.flatten(torch.nn.functional.adaptive_avg_pool2d(x, 1), 1)
+        return self.fc(x)
+
+
+def write_small_ml_programs(out: Path) -> None:
+    """Two small ML Programs (FP32 and FP16 weights) and the weights they store, as .npy.
+
+    The converter folds BatchNorm into conv1, so conv1's stored weight is not PyTorch's; conv2
+    and fc are stored as they are (FP32 exactly, FP16 rounded to nearest). Written:
+    `small_cnn-mlprogram-fp32.mlpackage`, `small_cnn-mlprogram-fp16.mlpackage` and
+    `small_cnn-mlprogram.{conv2.weight,conv2.bias,fc.weight,fc.bias}.npy` (float32).
+    """
+    if (out / "small_cnn-mlprogram-fp16.mlpackage").exists():
+        return
+    torch.manual_seed(SEED)
+    model = SmallCNN()
+    generator = torch.Generator().manual_seed(SEED + 1)
+    with torch.no_grad():
+        model.bn1.running_mean.copy_(torch.randn(8, generator=generator) * 0.2)
+        model.bn1.running_var.copy_(torch.rand(8, generator=generator) * 1.5 + 0.5)
+    model.eval()
+    traced = torch.jit.trace(model, torch.rand(1, 3, 32, 32))
+    for precision, compute in [("fp32", ct.precision.FLOAT32), ("fp16", ct.precision.FLOAT16)]:
+        mlmodel = ct.convert(
+            traced, convert_to="mlprogram", compute_precision=compute,
+            inputs=[ct.TensorType(name="input", shape=(1, 3, 32, 32))],
+            outputs=[ct.TensorType(name="logits")], minimum_deployment_target=ct.target.iOS16)
+        mlmodel.save(str(out / f"small_cnn-mlprogram-{precision}.mlpackage"))
+    for name in ["conv2.weight", "conv2.bias", "fc.weight", "fc.bias"]:
+        tensor = model.state_dict()[name].detach().numpy().astype(np.float32)
+        np.save(out / f"small_cnn-mlprogram.{name}.npy", tensor)
+    print("small_cnn-mlprogram: FP32 and FP16 packages", file=sys.stderr)
+
+
 def main() -> int:
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -367,6 +416,7 @@ def main() -> int:
     write_create_ml_pipeline(out)
     if not (out / "mobilenet_v2-mlprogram.mlpackage").exists():
         write_ml_program(out)
+    write_small_ml_programs(out)
     return 0
 
 
