@@ -120,6 +120,30 @@ struct CoreMLMessage {
     return values
   }
 
+  /// A repeated `double` field, packed or not.
+  func doubles(_ number: Int) throws(NeuralCoreError) -> [Double] {
+    var values: [Double] = []
+    for payload in fields[number] ?? [] {
+      switch payload {
+      case .scalar(let bits): values.append(Double(bitPattern: bits))
+      case .bytes(let range):
+        guard range.count % 8 == 0 else {
+          throw NeuralCoreError(
+            .malformedFile, "Core ML double list \(number) has \(range.count) bytes")
+        }
+        values.reserveCapacity(values.count + range.count / 8)
+        for start in stride(from: range.lowerBound, to: range.upperBound, by: 8) {
+          var bits: UInt64 = 0
+          for index in 0..<8 { bits |= UInt64(reader.buffer[start + index]) << (8 * index) }
+          values.append(Double(bitPattern: bits))
+        }
+      case .fixed32:
+        throw NeuralCoreError(.malformedFile, "Core ML field \(number) is not a double list")
+      }
+    }
+    return values
+  }
+
   /// Little-endian float32 values (the wire's order and that of every host this package builds
   /// for); `bytes.count` must be a multiple of 4.
   static func littleEndianFloats(_ bytes: ArraySlice<UInt8>) -> [Float] {
