@@ -135,6 +135,38 @@ struct MLProgramReaderTests {
     print("ML Program \(precision): \(count) blobs; \(names.joined(separator: "; "))")
   }
 
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(
+        atPath: CoreMLFixtures.root.appendingPathComponent(
+          "mobilenet_v2-mlprogram.mlpackage/Manifest.json"
+        ).path),
+      Comment(rawValue: CoreMLFixtures.skipReason)))
+  func readsAConvertedClassifierPackage() throws {
+    let package = try MLPackage(
+      contentsOf: CoreMLFixtures.root.appendingPathComponent("mobilenet_v2-mlprogram.mlpackage"))
+    let block = try #require(package.program.functions["main"]?.block)
+    var counts: [String: Int] = [:]
+    var weights = 0
+    let file = try package.blobFile(named: "@model_path/weights/weight.bin")
+    for operation in block.operations {
+      counts[operation.type, default: 0] += 1
+      guard let value = operation.attributes["val"],
+        case .blobFile(let name, let offset) = value.storage
+      else { continue }
+      #expect(name == "@model_path/weights/weight.bin")
+      guard case .tensor(let type)? = value.type, let shape = type.shape else {
+        Issue.record("\(operation.outputs): a blob without a tensor type")
+        continue
+      }
+      weights += try file.floats(at: offset, count: shape.reduce(1, *)).count
+    }
+    #expect(counts["conv"] == 52, "\(counts)")
+    // MobileNet v2's 3.5 million parameters, BatchNorm folded into the convolutions.
+    #expect((3_400_000...3_600_000).contains(weights), "\(weights)")
+    print("mobilenet_v2 ML Program: \(weights) weights; \(counts.sorted { $0.key < $1.key })")
+  }
+
   /// The float values of the `const` whose output is `name`, read from its blob file.
   static func blob(named name: String, in package: MLPackage) throws -> [Float] {
     let block = try #require(package.program.functions["main"]?.block)
