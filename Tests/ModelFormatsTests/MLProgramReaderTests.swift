@@ -542,6 +542,8 @@ struct MLProgramReaderTests {
       ("com.apple.CoreML/../../Manifest.json", "escapes the package"),
       ("/etc/passwd", "absolute"),
       ("", "empty"),
+      ("com.apple.CoreML", "not a regular file"),
+      ("com.apple.CoreML/weights", "not a regular file"),
     ] {
       try Self.withTemporaryFolder { folder in
         let package = try Self.makePackage(manifest: Self.manifest(path: path), in: folder)

@@ -44,14 +44,15 @@ package struct MLPackage: Sendable {
     else {
       throw NeuralCoreError(.io, "ML package '\(url.path)' is not a folder")
     }
-    let manifestPath = root.appendingPathComponent("Manifest.json").path
-    guard FileManager.default.fileExists(atPath: manifestPath) else {
+    guard FileManager.default.fileExists(atPath: root.appendingPathComponent("Manifest.json").path)
+    else {
       throw NeuralCoreError(
         .malformedFile, "ML package '\(url.path)' has no Manifest.json: it is not an ML package")
     }
+    let manifestPath = try Self.contained("Manifest.json", in: root, root: root, what: "manifest")
     let manifest = try MLPackageManifest.decode(
       FileBytes.read(
-        path: manifestPath,
+        path: manifestPath.path,
         maximumBytes: min(limits.maximumFileBytes, MLPackageManifest.maximumBytes)))
     let modelPath = try Self.contained(
       manifest.rootModel().path, in: root.appendingPathComponent("Data"), root: root,
@@ -113,8 +114,9 @@ package struct MLPackage: Sendable {
   ///   - root: The package folder, symbolic links resolved.
   ///   - what: What the path names, for messages.
   /// - Returns: The file, symbolic links resolved.
-  /// - Throws: `malformedFile` for an empty or absolute path, a `..` component, or a path that a
-  ///   symbolic link takes outside `root`.
+  /// - Throws: `malformedFile` for an empty or absolute path, a `..` component, a path that a
+  ///   symbolic link takes outside `root` or one that is not a regular file; `io` when it does not
+  ///   exist.
   static func contained(_ relative: String, in base: URL, root: URL, what: String)
     throws(NeuralCoreError) -> URL
   {
@@ -133,6 +135,18 @@ package struct MLPackage: Sendable {
       throw NeuralCoreError(
         .malformedFile,
         "ML package: \(what) path '\(relative)' leads outside the package through a symbolic link")
+    }
+    // A folder, device or pipe would fail or block when read.
+    let type: FileAttributeType?
+    do {
+      type =
+        try FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType
+    } catch {
+      throw NeuralCoreError(.io, "ML package: cannot open \(what) '\(relative)': \(error)")
+    }
+    guard type == .typeRegular else {
+      throw NeuralCoreError(
+        .malformedFile, "ML package: \(what) path '\(relative)' is not a regular file")
     }
     return file
   }
