@@ -67,6 +67,13 @@ struct MLProgramReaderTests {
     #expect(
       Set(conv.inputs.keys)
         == ["x", "weight", "bias", "strides", "pad_type", "pad", "dilations", "groups"])
+    func constant(_ name: String) -> MILValue.Storage? {
+      block.operations.first { $0.type == "const" && $0.outputs.first?.name == name }?
+        .attributes["val"]?.storage
+    }
+    #expect(constant("input_1_pad_0") == .immediate(.tensor(.ints([1, 1, 1, 1]))))
+    #expect(constant("input_1_pad_type_0") == .immediate(.tensor(.strings(["custom"]))))
+    #expect(constant("input_3_ceil_mode_0") == .immediate(.tensor(.bools([false]))))
     if case .name(let name)? = conv.inputs["x"]?.bindings.first {
       #expect(name == "input" || name.hasPrefix("input"))
     } else {

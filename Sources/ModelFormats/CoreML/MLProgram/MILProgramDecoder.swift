@@ -189,16 +189,16 @@ struct MILProgramDecoder {
   private func immediateValue(_ message: CoreMLMessage) throws(NeuralCoreError)
     -> MILImmediateValue
   {
-    switch message.oneOf([1, 2, 3, 4]) {
+    let kind = message.oneOf([1, 2, 3, 4])
+    switch kind {
     case 1:
       guard let tensor = try message.message(1) else { break }
       return .tensor(try tensorValue(tensor))
     case 2, 3:
-      guard let number = message.oneOf([2, 3]), let container = try message.message(number)
-      else { break }
+      guard let kind, let container = try message.message(kind) else { break }
       var values: [MILValue] = []
       for value in try container.messages(1) { values.append(try self.value(value)) }
-      return number == 2 ? .tuple(values) : .list(values)
+      return kind == 2 ? .tuple(values) : .list(values)
     case 4:
       guard let dictionary = try message.message(4) else { break }
       var entries: [MILDictionaryEntry] = []
