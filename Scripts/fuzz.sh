@@ -19,7 +19,7 @@ cd "$root"
 
 seconds="${1:-120}"
 shift || true
-all_harnesses=(PNGDecode JPEGDecode WebPDecode HEIFDecode EXIFOrientation ONNXLoad CoreMLDecode PTHLoad NPYDecode ODataJSON ODataMetadata QueryRoundTrip)
+all_harnesses=(PNGDecode JPEGDecode WebPDecode HEIFDecode EXIFOrientation ONNXLoad CoreMLDecode MLPackageLoad PTHLoad NPYDecode ODataJSON ODataMetadata QueryRoundTrip)
 if [ $# -gt 0 ]; then harnesses=("$@"); else harnesses=("${all_harnesses[@]}"); fi
 
 if [ -z "${SWIFT_BIN:-}" ]; then
