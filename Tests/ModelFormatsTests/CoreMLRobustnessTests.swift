@@ -20,12 +20,59 @@ struct CoreMLRobustnessTests {
     #expect(error?.message.contains("Vision feature print") == true)
   }
 
-  @Test func anMLProgramPackageIsNamedAsSuch() {
+  @Test func anMLProgramsModelFileAloneAsksForItsPackage() throws {
+    let model = Self.fixture("mobilenet_v2-mlprogram.mlpackage/Data/com.apple.CoreML/model.mlmodel")
     let error = #expect(throws: NeuralCoreError.self) {
-      try CoreMLModel(contentsOf: Self.fixture("mobilenet_v2-mlprogram.mlpackage"))
+      try CoreMLModel(serializedBytes: FileBytesForTests.read(model.path))
     }
     #expect(error?.code == .unsupported)
-    #expect(error?.message.contains("ML Program") == true, "\(String(describing: error))")
+    #expect(error?.message.contains(".mlpackage folder") == true, "\(String(describing: error))")
+  }
+
+  /// Mutated programs with the package's real weights, and mutated weight files (their
+  /// header and first records, and truncations) under the real program: every outcome is a
+  /// model or a `NeuralCoreError`, and the first mutant that still reads is planned and run.
+  @Test func survivesMutationsOfAnMLProgram() throws {
+    let package = Self.fixture("mobilenet_v2-mlprogram.mlpackage/Data/com.apple.CoreML")
+    let program = try FileBytesForTests.read(package.appendingPathComponent("model.mlmodel").path)
+    let weights = try FileBytesForTests.read(
+      package.appendingPathComponent("weights/weight.bin").path)
+    var generator = SeededGenerator(seed: 0x0_C0DE_2029)
+    var outcomes = FuzzOutcomes()
+    var planned = 0
+    func attempt(_ model: [UInt8], _ blob: [UInt8]) {
+      outcomes.record {
+        let model = try CoreMLModel(serializedBytes: model, limits: .default) {
+          _ throws(NeuralCoreError) in try MILBlobFile(bytes: blob)
+        }
+        guard planned < 1 else { return }
+        planned += 1
+        let session = try InferenceSession(model: model.graph)
+        let input = try Tensor(repeating: 128, shape: [1, 3, 224, 224])
+        _ = try session.run([model.graph.graph.inputs[0].name: input])
+      }
+    }
+    for mutated in ModelMutations.variants(
+      of: program, generator: &generator, structure: 2_048, region: 8_192, truncationStride: 997,
+      randomTruncations: 20, flips: 60)
+    {
+      attempt(mutated, weights)
+    }
+    // The weights: the header and the first metadata records, and truncations anywhere.
+    let head = Array(weights.prefix(4_096))
+    for mutated in ModelMutations.variants(
+      of: head, generator: &generator, structure: 512, region: 4_096, truncationStride: 61,
+      randomTruncations: 0, flips: 40)
+    {
+      attempt(program, mutated + weights.dropFirst(head.count))
+    }
+    for cut in stride(from: 0, to: weights.count, by: weights.count / 7 + 1) {
+      attempt(program, Array(weights.prefix(cut)))
+    }
+    print("ML Program fuzz: \(outcomes), \(planned) planned and run")
+    #expect(outcomes.total >= 150)
+    #expect(outcomes.errors > 0)
+    #expect(outcomes.foreignErrors.isEmpty, "\(outcomes.foreignErrors.prefix(3))")
   }
 
   @Test func anONNXFileIsNotTakenForCoreML() throws {

@@ -57,32 +57,40 @@ public struct CoreMLModel: Sendable {
   /// 0-255 samples, `[1, channels, height, width]` in the model's colour order.
   public var inputName: String { graph.graph.inputs[0].name }
 
-  /// Reads a `.mlmodel` file (or the model of an `.mlpackage` folder).
+  /// Reads a `.mlmodel` file, or an `.mlpackage` folder (an ML Program and its weights, or a
+  /// neural network).
   ///
   /// - Parameters:
-  ///   - url: The file.
+  ///   - url: The file or package folder.
   ///   - limits: Bounds on file size, nesting and element counts.
   /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for
-  ///   damaged protobuf or inconsistent layers, `limitExceeded` past a limit, `unsupported` for
-  ///   a model this library cannot run (naming why).
+  ///   damaged protobuf, blob files or inconsistent layers and operations, `limitExceeded` past
+  ///   a limit, `unsupported` for a model this library cannot run (naming why).
   public init(contentsOf url: URL, limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
     let path = url.path(percentEncoded: false)
     var isDirectory: ObjCBool = false
-    var file = path
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       isDirectory.boolValue
-    {
-      // An `.mlpackage` keeps its model description here (an ML Program's weights beside it).
-      file = (path as NSString).appendingPathComponent("Data/com.apple.CoreML/model.mlmodel")
+    else {
+      try self.init(
+        serializedBytes: FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes),
+        limits: limits)
+      return
     }
+    let (root, model) = try MLPackage.rootModel(ofPackage: url, limits: limits)
+    let directory = model.deletingLastPathComponent()
     try self.init(
-      serializedBytes: FileBytes.read(path: file, maximumBytes: limits.maximumFileBytes),
-      limits: limits)
+      serializedBytes: FileBytes.read(path: model.path, maximumBytes: limits.maximumFileBytes),
+      limits: limits
+    ) { name throws(NeuralCoreError) in
+      try MLPackage.blobFile(named: name, modelDirectory: directory, root: root, limits: limits)
+    }
   }
 
-  /// Reads a serialized Core ML `Model` message.
+  /// Reads a serialized Core ML `Model` message (an ML Program whose weights are all in the
+  /// message; one with blob files must be read from its package).
   ///
   /// - Parameters:
   ///   - bytes: The file's bytes.
@@ -91,13 +99,69 @@ public struct CoreMLModel: Sendable {
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(NeuralCoreError)
   {
+    try self.init(serializedBytes: bytes, limits: limits) { name throws(NeuralCoreError) in
+      throw NeuralCoreError(
+        .unsupported,
+        "this ML Program keeps its weights in '\(name)' beside the model file: open the "
+          + ".mlpackage folder")
+    }
+  }
+
+  /// Reads a serialized `Model` message whose ML Program reads its blob files through
+  /// `blobFiles`.
+  package init(
+    serializedBytes bytes: [UInt8], limits: ImportLimits,
+    blobFiles: @escaping (String) throws(NeuralCoreError) -> MILBlobFile
+  ) throws(NeuralCoreError) {
     try limits.checkFileSize(bytes.count, of: "model")
     let model = try CoreMLMessage(
       ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth))
-    let network = try Self.network(of: model)
     guard let description = try model.message(2) else {
       throw NeuralCoreError(.malformedFile, "Core ML model has no description")
     }
+    let parts: Parts
+    if let program = try model.message(502) {
+      parts = try Self.program(
+        program, description: description, limits: limits, blobFiles: blobFiles)
+    } else {
+      parts = try Self.network(model, description: description, limits: limits)
+    }
+    self.imageInput = parts.imageInput
+    self.classLabels = parts.classLabels
+    self.scoresOutput = parts.scoresOutput
+    self.scoresAreProbabilities = parts.scoresAreProbabilities
+    let channels = parts.imageInput.colorLayout == .grayscale ? 1 : 3
+    let inputType = ONNXValueType.tensor(
+      elementType: .float,
+      shape: [1, channels, parts.imageInput.height, parts.imageInput.width].map {
+        ONNXDimension.value($0)
+      })
+    self.graph = ONNXModel(
+      irVersion: 8, opsetImports: [ONNXOperatorSetID(domain: "", version: parts.opset)],
+      producerName: "Core ML", producerVersion: "", domain: "", modelVersion: 0,
+      graph: ONNXGraph(
+        name: "coreml", nodes: parts.nodes, initializers: parts.initializers,
+        inputs: [ONNXValueInfo(name: parts.graphInput, type: inputType)],
+        outputs: [ONNXValueInfo(name: parts.scoresOutput, type: nil)], valueInfo: []))
+  }
+
+  /// What either kind of model gives: its image input, labels and scores, and its nodes.
+  struct Parts {
+    var imageInput: ImageInput
+    var classLabels: [String]?
+    var scoresOutput: String
+    var scoresAreProbabilities: Bool
+    var graphInput: String
+    var opset: Int64
+    var nodes: [ONNXNode]
+    var initializers: [ONNXTensor]
+  }
+
+  /// A `NeuralNetwork` model's parts: its preprocessing and layers lowered to opset 13.
+  private static func network(
+    _ model: CoreMLMessage, description: CoreMLMessage, limits: ImportLimits
+  ) throws(NeuralCoreError) -> Parts {
+    let network = try Self.network(of: model)
     let input = try Self.imageInput(description, preprocessing: network.message.messages(2))
     var lowering = CoreMLNetworkLowering(limits: limits)
     let pixels = input.name + "__pixels"
@@ -111,22 +175,11 @@ public struct CoreMLModel: Sendable {
     let labels = network.isClassifier ? try Self.labels(network.message) : nil
     let scores = Self.scoresOutput(
       description, network: network, lastOutput: layers.last?.strings(3).first ?? "")
-    self.imageInput = input
-    self.classLabels = labels
-    self.scoresOutput = scores
     let producer = layers.last { $0.strings(3).first == scores }
-    self.scoresAreProbabilities = producer?.oneOf([175, 950]) != nil
-    let channels = input.colorLayout == .grayscale ? 1 : 3
-    let inputType = ONNXValueType.tensor(
-      elementType: .float,
-      shape: [1, channels, input.height, input.width].map { ONNXDimension.value($0) })
-    self.graph = ONNXModel(
-      irVersion: 8, opsetImports: [ONNXOperatorSetID(domain: "", version: 13)],
-      producerName: "Core ML", producerVersion: "", domain: "", modelVersion: 0,
-      graph: ONNXGraph(
-        name: "coreml", nodes: lowering.nodes, initializers: lowering.initializers,
-        inputs: [ONNXValueInfo(name: pixels, type: inputType)],
-        outputs: [ONNXValueInfo(name: scores, type: nil)], valueInfo: []))
+    return Parts(
+      imageInput: input, classLabels: labels, scoresOutput: scores,
+      scoresAreProbabilities: producer?.oneOf([175, 950]) != nil, graphInput: pixels, opset: 13,
+      nodes: lowering.nodes, initializers: lowering.initializers)
   }
 
   /// The `NeuralNetwork` or `NeuralNetworkClassifier` inside the model, or the reason there
@@ -150,21 +203,15 @@ public struct CoreMLModel: Sendable {
           .unsupported,
           "this is a Create ML image classifier: its first model is Apple's Vision feature print, "
             + "whose weights ship with Apple's operating systems and are not in the file, so it "
-            + "cannot run anywhere else; retrain the classifier on a backbone you can export "
-            + "(to ONNX, say)")
+            + "cannot run anywhere else; retrain it on the same labeled folders with "
+            + "`vision-catalog train`")
       }
       throw NeuralCoreError(.unsupported, "Core ML pipelines are not run yet")
-    }
-    if model.has(502) {
-      throw NeuralCoreError(
-        .unsupported,
-        "this is an ML Program (a MIL program), which this library does not run; convert the "
-          + "model with convert_to=\"neuralnetwork\" or export it to ONNX")
     }
     throw NeuralCoreError(.unsupported, "this Core ML model holds no neural network")
   }
 
-  private static func imageInput(
+  static func imageInput(
     _ description: CoreMLMessage, preprocessing: [CoreMLMessage]
   ) throws(NeuralCoreError) -> ImageInput {
     for feature in try description.messages(1) {

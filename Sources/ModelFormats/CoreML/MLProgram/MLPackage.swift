@@ -37,6 +37,24 @@ package struct MLPackage: Sendable {
   ///   path that leaves the folder or damaged protobuf, `unsupported` for a model that is not
   ///   an ML Program, `io` when a file cannot be read, `limitExceeded` past a limit.
   package init(contentsOf url: URL, limits: ImportLimits = .default) throws(NeuralCoreError) {
+    let (root, modelPath) = try Self.rootModel(ofPackage: url, limits: limits)
+    let decoded = try Self.program(
+      serializedModel: FileBytes.read(path: modelPath.path, maximumBytes: limits.maximumFileBytes),
+      limits: limits)
+    self.url = root
+    self.modelDirectory = modelPath.deletingLastPathComponent()
+    self.specificationVersion = decoded.specificationVersion
+    self.program = decoded.program
+    self.limits = limits
+  }
+
+  /// The package folder (symbolic links resolved) and its root model file, from the manifest.
+  ///
+  /// - Throws: `io` for a path that is not a folder, `malformedFile` for a folder without a
+  ///   manifest or a manifest path that leaves the folder.
+  package static func rootModel(ofPackage url: URL, limits: ImportLimits)
+    throws(NeuralCoreError) -> (root: URL, model: URL)
+  {
     let root = url.resolvingSymlinksInPath()
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory),
@@ -57,14 +75,7 @@ package struct MLPackage: Sendable {
     let modelPath = try Self.contained(
       manifest.rootModel().path, in: root.appendingPathComponent("Data"), root: root,
       what: "the root model")
-    let decoded = try Self.program(
-      serializedModel: FileBytes.read(path: modelPath.path, maximumBytes: limits.maximumFileBytes),
-      limits: limits)
-    self.url = root
-    self.modelDirectory = modelPath.deletingLastPathComponent()
-    self.specificationVersion = decoded.specificationVersion
-    self.program = decoded.program
-    self.limits = limits
+    return (root, modelPath)
   }
 
   /// Decodes the ML Program of a serialized `Model` message.
@@ -94,29 +105,26 @@ package struct MLPackage: Sendable {
   /// - Throws: `malformedFile` for a name that does not start with `@model_path/` or leaves the
   ///   package, or a damaged header; `io` when it cannot be read; `limitExceeded` past a limit.
   package func blobFile(named fileName: String) throws(NeuralCoreError) -> MILBlobFile {
+    try Self.blobFile(named: fileName, modelDirectory: modelDirectory, root: url, limits: limits)
+  }
+
+  /// Reads a blob file that a `blobFileValue` names, relative to the model file's folder,
+  /// under the same containment checks as the package's other paths.
+  package static func blobFile(
+    named fileName: String, modelDirectory: URL, root: URL, limits: ImportLimits
+  ) throws(NeuralCoreError) -> MILBlobFile {
     guard fileName.hasPrefix(Self.modelPathPrefix) else {
       throw NeuralCoreError(
         .malformedFile, "ML package: blob file '\(fileName)' does not start with @model_path/")
     }
     let path = try Self.contained(
-      String(fileName.dropFirst(Self.modelPathPrefix.count)), in: modelDirectory, root: url,
+      String(fileName.dropFirst(Self.modelPathPrefix.count)), in: modelDirectory, root: root,
       what: "blob file")
     return try MILBlobFile(
       bytes: FileBytes.read(path: path.path, maximumBytes: limits.maximumFileBytes),
       limits: limits)
   }
 
-  /// The file a relative path names under `base`, refused unless it stays inside `root`.
-  ///
-  /// - Parameters:
-  ///   - relative: The path the package gives.
-  ///   - base: The folder it is relative to.
-  ///   - root: The package folder, symbolic links resolved.
-  ///   - what: What the path names, for messages.
-  /// - Returns: The file, symbolic links resolved.
-  /// - Throws: `malformedFile` for an empty or absolute path, a `..` component, a path that a
-  ///   symbolic link takes outside `root` or one that is not a regular file; `io` when it does not
-  ///   exist.
   static func contained(_ relative: String, in base: URL, root: URL, what: String)
     throws(NeuralCoreError) -> URL
   {

@@ -1,0 +1,49 @@
+import NeuralCore
+
+/// Reads the elements of an immediate `TensorValue` as the program's data type gives them:
+/// Float16 and BFloat16 (and 8-bit integers) arrive as little-endian `bytes`.
+enum MILImmediateDecoding {
+  static func values(_ tensor: MILTensorValue, type: MILDataType, what: String)
+    throws(NeuralCoreError) -> MILConstant.Values
+  {
+    switch tensor {
+    case .floats(let values): return .floats(values)
+    case .doubles(let values): return .floats(values.map { Float($0) })
+    case .ints(let values):
+      return MILProgramLowering.isFloat(type)
+        ? .floats(values.map { Float($0) }) : .integers(values.map { Int64($0) })
+    case .longInts(let values):
+      return MILProgramLowering.isFloat(type)
+        ? .floats(values.map { Float($0) }) : .integers(values)
+    case .bools(let values): return .bools(values)
+    case .strings(let values): return .strings(values)
+    case .bytes(let bytes): return try fromBytes(bytes, type: type, what: what)
+    }
+  }
+
+  private static func fromBytes(_ bytes: [UInt8], type: MILDataType, what: String)
+    throws(NeuralCoreError) -> MILConstant.Values
+  {
+    switch type {
+    case .float16, .bfloat16:
+      guard bytes.count % 2 == 0 else {
+        throw NeuralCoreError(
+          .malformedFile, "ML Program: \(what) has \(bytes.count) bytes of 16-bit floats")
+      }
+      let format: ONNXDataType = type == .float16 ? .float16 : .bfloat16
+      return .floats(
+        stride(from: 0, to: bytes.count, by: 2).map { index in
+          MiniFloat.decode(UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8, as: format)
+        })
+    case .float8E4M3FN, .float8E5M2:
+      let format: ONNXDataType = type == .float8E4M3FN ? .float8E4M3FN : .float8E5M2
+      return .floats(bytes.map { MiniFloat.decode(UInt32($0), as: format) })
+    case .int8: return .integers(bytes.map { Int64(Int8(bitPattern: $0)) })
+    case .uint8: return .integers(bytes.map { Int64($0) })
+    case .bool: return .bools(bytes.map { $0 != 0 })
+    default:
+      throw NeuralCoreError(
+        .unsupported, "ML Program: \(what) holds \(type) values as bytes, which are not read")
+    }
+  }
+}
