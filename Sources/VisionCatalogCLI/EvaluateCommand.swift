@@ -8,7 +8,7 @@ struct EvaluateCommand: Subcommand {
   let synopsis = "MODEL DATA_DIR"
   let discussion = """
     Classifies every photo in DATA_DIR's label subfolders with MODEL (default, a trained .onnx
-    with its sidecar, an .mlmodel or a .pth checkpoint) and prints the accuracy of the top
+    with its sidecar, an .mlmodel or .mlpackage, or a .pth checkpoint) and prints the accuracy of the top
     label, each label's precision, recall and photo count, and the confusion matrix (rows: the
     true label, columns: the predicted one). Folder names must be labels of the model; a photo
     given a label outside them, or none (below a trained model's unknown threshold), counts as

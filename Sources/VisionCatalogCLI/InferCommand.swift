@@ -1,14 +1,14 @@
 import Foundation
 import VisionCatalog
 
-/// `vision-catalog infer --model FILE.onnx|FILE.mlmodel --input IN.npy --output OUT.npy
-/// [--threads N] [--runs R]`.
+/// `vision-catalog infer --model FILE.onnx|FILE.mlmodel|FILE.mlpackage --input IN.npy
+/// --output OUT.npy [--threads N] [--runs R]`.
 struct InferCommand: Subcommand {
   /// `--model FILE`: the network to run; unlike the classifying subcommands' `--model`, any
   /// graph, with no sidecar or labels.
   static let model = Option.text(
-    "model", "FILE.onnx|FILE.mlmodel", isRequired: true,
-    help: "the ONNX or Core ML (.mlmodel) model")
+    "model", "FILE.onnx|FILE.mlmodel|FILE.mlpackage", isRequired: true,
+    help: "the ONNX or Core ML (.mlmodel, or an ML Program's .mlpackage) model")
   /// `--input IN.npy`: the tensor fed to the network.
   static let input = Option.text(
     "input", "IN.npy", isRequired: true, help: "the input tensor (.npy)")

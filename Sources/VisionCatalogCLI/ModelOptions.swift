@@ -8,7 +8,7 @@ enum ModelOptions {
   static let model = Option.text(
     "model", "default|FILE",
     help: "default: EfficientNet-Lite0 (ImageNet-1k) from the model cache; FILE: an "
-      + "EfficientNet-Lite0 .pth checkpoint, a Core ML .mlmodel, or an .onnx "
+      + "EfficientNet-Lite0 .pth checkpoint, a Core ML .mlmodel or .mlpackage, or an .onnx "
       + "model with a JSON sidecar next to it (see ClassifierKit's docs)")
   /// `--top K`: how many of the best labels are used.
   static let top = Option.integer(
@@ -54,7 +54,7 @@ enum ModelOptions {
   }
 
   /// The `--model` syntax: `default`, a `.pth` EfficientNet-Lite0 checkpoint, a Core ML
-  /// `.mlmodel`, or an ONNX file with its JSON sidecar.
+  /// `.mlmodel` or `.mlpackage`, or an ONNX file with its JSON sidecar.
   static func load(model name: String, threadCount: Int?)
     throws(ClassificationError) -> NetworkClassifier
   {

@@ -79,9 +79,9 @@ extension NetworkClassifier {
     return try NetworkClassifier(session: session, description: description)
   }
 
-  /// Loads a Core ML classifier (`.mlmodel`, or an `.mlpackage` to be told why it cannot run):
-  /// the input size, colour order, Core ML's scale and biases and the labels all come from the
-  /// file, so no sidecar is needed.
+  /// Loads a Core ML classifier, a neural network (`.mlmodel`) or an ML Program
+  /// (`.mlpackage` folder): the input size, colour order, Core ML's scale and biases and the
+  /// labels all come from the file, so no sidecar is needed.
   ///
   /// Photos are prepared with Vision's default crop, `CropAndScale.centerCrop`. Confidences
   /// are softmax probabilities as for every model; a network that already ends in a softmax
