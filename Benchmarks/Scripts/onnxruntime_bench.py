@@ -5,7 +5,8 @@ for `Benchmarks/compare`.
 Cases (same as NeuralCoreBenchmarks.swift): Lite0 batch 1 at 1 and 2 threads on chelsea.input.npy,
 batch 8 at 2 threads on the first 8 images of batch.input.npy; MobileNet v2, ResNet-50 and
 ConvNeXt-Tiny from the generated zoo (.cache/onnx-zoo, Scripts/onnx-zoo/generate.sh) at batch 1,
-1 thread. Each case is timed by the same rule
+1 thread; the ONNX export of the MobileNet v2 ML Program fixture (Scripts/coreml-fixtures) at batch
+1, 1 thread. Each case is timed by the same rule
 as every other benchmark here (`pillow_bench.measure`: one warm-up run, then runs for at least
 `--min-seconds`, median), after two further warm-up runs.
 """
@@ -69,16 +70,37 @@ def time_zoo(zoo, filter_text, minimum_seconds):
     return rows
 
 
+def time_ml_program_export(fixtures, filter_text, minimum_seconds):
+    """ONNX Runtime on the ONNX export of the ML Program fixture `Benchmarks` times from its
+    `.mlpackage` (`NeuralCore.mlprogram.mobilenet_v2.batch1.threads1`), on the first photo with
+    the fixture's normalization (scale 1 / (0.226 * 255), biases -mean / 0.226)."""
+    name = "NeuralCore.mlprogram.mobilenet_v2.batch1.threads1"
+    stem = os.path.join(fixtures, "mlprogram-mobilenet_v2-fp32-rgb")
+    if filter_text not in name or not os.path.exists(stem + ".onnx"):
+        return []
+    photo = np.load(stem + ".pixels.npy")[0].astype(np.float32).transpose(2, 0, 1)
+    mean = np.asarray([0.485, 0.456, 0.406], np.float32).reshape(3, 1, 1)
+    normalized = (photo * np.float32(1 / (0.226 * 255)) - mean / np.float32(0.226))[None]
+    session = open_session(stem + ".onnx", 1)
+    feed = {"input": np.ascontiguousarray(normalized, dtype=np.float32)}
+    for _ in range(2):
+        session.run(None, feed)
+    return [(name, measure(lambda: session.run(None, feed), minimum_seconds=minimum_seconds))]
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser()
     parser.add_argument("--models", default=os.path.join(root, "..", "shared", "models"))
     parser.add_argument("--min-seconds", type=float, default=1.0)
     parser.add_argument("--zoo", default=os.path.join(root, ".cache", "onnx-zoo"))
+    parser.add_argument("--coreml-fixtures", default=os.path.join(root, ".cache", "coreml-fixtures"))
     parser.add_argument("--filter", default="", help="run only cases whose name contains this")
     arguments = parser.parse_args()
     print("name\tmedian_ms\tmin_ms\titerations")
-    for full, (median, minimum, runs) in time_zoo(arguments.zoo, arguments.filter, arguments.min_seconds):
+    rows = time_zoo(arguments.zoo, arguments.filter, arguments.min_seconds)
+    rows += time_ml_program_export(arguments.coreml_fixtures, arguments.filter, arguments.min_seconds)
+    for full, (median, minimum, runs) in rows:
         print(f"{full}\t{median:.3f}\t{minimum:.3f}\t{runs}", flush=True)
     model = os.path.join(arguments.models, "onnx", "efficientnet-lite0.onnx")
     reference = os.path.join(arguments.models, "ref", "efficientnet-lite0")

@@ -59,6 +59,12 @@ do {
     FileHandle.standardError.write(
       Data("NeuralCore zoo cases skipped: run Scripts/onnx-zoo/generate.sh\n".utf8))
   }
+  if MLProgramBenchmarks.files != nil {
+    all += try MLProgramBenchmarks.all(filter: filter)
+  } else {
+    FileHandle.standardError.write(
+      Data("ML Program cases skipped: run Scripts/coreml-fixtures/generate.sh\n".utf8))
+  }
   all += try ClassifierKitBenchmarks.all(inputs: inputs)
   all += try ServingBenchmarks.all(inputs: inputs)
   try runner.run(all.filter { filter.isEmpty || $0.name.contains(filter) })
