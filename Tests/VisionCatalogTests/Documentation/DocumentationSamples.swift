@@ -210,6 +210,12 @@ func importingCoreMLSample(pixels: Tensor) throws {
   _ = scores
 }
 
+func importingMLProgramSample() throws {
+  let model = try CoreMLModel(contentsOf: URL(fileURLWithPath: "MobileNetV2.mlpackage"))
+  let session = try InferenceSession(coreMLModel: model)
+  _ = session
+}
+
 func importingCheckpointSample() throws {
   let state = try StateDict(contentsOf: URL(fileURLWithPath: "efficientnet-lite0-57934424.pth"))
   print(state.count)  // 296
