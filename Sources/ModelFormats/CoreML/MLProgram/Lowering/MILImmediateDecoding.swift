@@ -21,6 +21,31 @@ enum MILImmediateDecoding {
     }
   }
 
+  /// Little-endian integers of 2, 4 or 8 bytes each.
+  private static func integers(_ bytes: [UInt8], type: MILDataType, what: String)
+    throws(NeuralCoreError) -> [Int64]
+  {
+    let width: Int
+    switch type {
+    case .int16, .uint16: width = 2
+    case .int32, .uint32: width = 4
+    default: width = 8
+    }
+    guard bytes.count % width == 0 else {
+      throw NeuralCoreError(
+        .malformedFile, "ML Program: \(what) has \(bytes.count) bytes of \(width)-byte integers")
+    }
+    let signed = type == .int16 || type == .int32 || type == .int64
+    return stride(from: 0, to: bytes.count, by: width).map { start in
+      var bits: UInt64 = 0
+      for index in 0..<width { bits |= UInt64(bytes[start + index]) << (8 * index) }
+      guard signed, width < 8 else { return Int64(bitPattern: bits) }
+      // Sign-extend from the element's width.
+      let shift = UInt64(64 - 8 * width)
+      return Int64(bitPattern: bits << shift) >> Int64(shift)
+    }
+  }
+
   private static func fromBytes(_ bytes: [UInt8], type: MILDataType, what: String)
     throws(NeuralCoreError) -> MILConstant.Values
   {
@@ -38,6 +63,8 @@ enum MILImmediateDecoding {
     case .float8E4M3FN, .float8E5M2:
       let format: ONNXDataType = type == .float8E4M3FN ? .float8E4M3FN : .float8E5M2
       return .floats(bytes.map { MiniFloat.decode(UInt32($0), as: format) })
+    case .int16, .uint16, .int32, .uint32, .int64, .uint64:
+      return .integers(try integers(bytes, type: type, what: what))
     case .int8: return .integers(bytes.map { Int64(Int8(bitPattern: $0)) })
     case .uint8: return .integers(bytes.map { Int64($0) })
     case .bool: return .bools(bytes.map { $0 != 0 })

@@ -1,7 +1,7 @@
 import NeuralCore
 
 /// Operations that move or select elements: `reshape`, `transpose`, `squeeze`, `expand_dims`,
-/// `concat`, `stack`, `split`, `slice_by_index`, `slice_by_size`, `pad`, `gather`,
+/// `concat`, `stack`, `split`, `slice_by_index`, `slice_by_size`, `crop`, `pad`, `gather`,
 /// `gather_along_axis`, `tile`, `flatten2d`, `depth_to_space`, `space_to_depth`,
 /// `pixel_shuffle` and `cumsum`.
 enum MILLayoutOperators {
@@ -17,7 +17,11 @@ enum MILLayoutOperators {
     },
     MILOperatorEntry("transpose", inputs: ["x", "perm"]) {
       lowering, operation throws(NeuralCoreError) in
-      let perm = try lowering.integers(operation, "perm", default: nil)
+      // MIL allows negative axes in `perm`; ONNX does not.
+      let rank = try lowering.requiredRank(operation, "x")
+      let perm = try lowering.integers(operation, "perm", default: nil).map {
+        $0 < 0 ? $0 + rank : $0
+      }
       try lowering.emit(
         "Transpose", operation, [lowering.tensor(operation, "x")],
         [.init(name: "perm", value: .ints(perm.map(Int64.init)))])
@@ -87,6 +91,23 @@ enum MILLayoutOperators {
       inputs: ["x", "begin", "end", "stride", "begin_mask", "end_mask", "squeeze_mask"]
     ) { lowering, operation throws(NeuralCoreError) in
       try sliceByIndex(&lowering, operation)
+    },
+    MILOperatorEntry("crop", inputs: ["x", "crop_height", "crop_width"]) {
+      lowering, operation throws(NeuralCoreError) in
+      // Removes [top, bottom] rows and [left, right] columns from the last two axes.
+      let name = MILProgramLowering.name(of: operation)
+      let rank = try lowering.requiredRank(operation, "x")
+      let height = try lowering.integers(operation, "crop_height", default: [0, 0])
+      let width = try lowering.integers(operation, "crop_width", default: [0, 0])
+      guard rank >= 2, height.count == 2, width.count == 2, (height + width).allSatisfy({ $0 >= 0 })
+      else {
+        throw NeuralCoreError(
+          .malformedFile, "ML Program: '\(name)' crops \(height) x \(width) from rank \(rank)")
+      }
+      let starts = [Int](repeating: 0, count: rank - 2) + [height[0], width[0]]
+      let ends =
+        [Int](repeating: end, count: rank - 2) + [height[1], width[1]].map { $0 == 0 ? end : -$0 }
+      try slice(&lowering, operation, starts: starts, ends: ends, steps: nil, squeezed: [])
     },
     MILOperatorEntry("slice_by_size", inputs: ["x", "begin", "size"]) {
       lowering, operation throws(NeuralCoreError) in

@@ -104,15 +104,20 @@ struct MILProgramLowering {
 
   // MARK: - Reading parameters
 
-  /// Whether the operation binds `parameter`.
+  /// Whether the operation binds `parameter`, as an input or (as iOS 16's `constexpr_*`
+  /// operations do) as an attribute.
   func has(_ operation: MILOperation, _ parameter: String) -> Bool {
     operation.inputs[parameter]?.bindings.isEmpty == false
+      || operation.attributes[parameter] != nil
   }
 
-  /// The one binding of a parameter.
+  /// The one binding of a parameter: its input, else its attribute.
   private func binding(_ operation: MILOperation, _ parameter: String)
     throws(NeuralCoreError) -> MILArgument.Binding
   {
+    if operation.inputs[parameter] == nil, let value = operation.attributes[parameter] {
+      return .value(value)
+    }
     guard let bindings = operation.inputs[parameter]?.bindings, bindings.count == 1 else {
       throw NeuralCoreError(
         .malformedFile,
