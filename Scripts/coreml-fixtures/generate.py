@@ -42,7 +42,7 @@ and `.outputs.npy` (float32 [N, 1000] logits, computed in float64):
     vit: torchvision's VisionTransformer at a toy size (2 layers, hidden 64), FP16 and FP32;
         attention is decomposed (matmul, softmax) at the default target
     squeezenet1_1 FP32 with a flexible image side (160...320, run at 224)
-    layers_a, layers_b: hand-built networks whose programs hold 33 and 41 MIL op types
+    layers_a, layers_b: hand-built networks whose programs hold 34 and 41 MIL op types
         (mlprogram_networks.py)
 
 Compressed variants compute in FP16 and are exact: the PyTorch weights are first put on what the

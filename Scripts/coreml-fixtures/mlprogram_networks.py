@@ -84,7 +84,7 @@ class LayersA(nn.Module):
         y = self.bn(F.leaky_relu(self.dilated(x), 0.2))
         y = self.prelu(self.down(y))                                    # [1, 16, 28, 29]
         y = F.max_pool2d(y, 3, 2, ceil_mode=True)                       # [1, 16, 14, 14]
-        pooled = F.avg_pool2d(y, 3, 2, padding=1, ceil_mode=True, count_include_pad=False)
+        pooled = F.avg_pool2d(y, 3, 2, padding=1, ceil_mode=True, count_include_pad=False)  # 8 x 8
         a = self.instance_norm(y)
         b = self.ln(y.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
         parts = torch.split(a + b, 2, dim=1)
@@ -93,7 +93,9 @@ class LayersA(nn.Module):
             F.gelu(parts[3]), F.gelu(parts[4], approximate="tanh"), torch.tanh(parts[5]),
             torch.erf(parts[6]), torch.softmax(parts[7], dim=1),
         ], dim=1)                                                       # [1, 16, 14, 14]
-        c = F.relu(c + F.interpolate(pooled, size=(14, 14), mode="nearest"))
+        # An integer scale: coremltools turns 8 -> 14 into a scale of 1.7500125, whose nearest
+        # source rows (floor(row / scale)) are not PyTorch's.
+        c = F.relu(c + F.interpolate(pooled, scale_factor=2.0, mode="nearest")[:, :, 1:15, 1:15])
         r = (F.interpolate(c, scale_factor=2.0, mode="bilinear", align_corners=False)
              + F.interpolate(c, size=(28, 28), mode="bilinear", align_corners=True)
              + F.interpolate(c, scale_factor=2.0, mode="nearest")
