@@ -1,9 +1,9 @@
-"""Build Core ML (.mlmodel) test fixtures with coremltools, and PyTorch's outputs for them.
+"""Build Core ML test fixtures (.mlmodel, .mlpackage) with coremltools, and PyTorch's outputs.
 
-Every fixture is a torchvision classifier with seeded random weights (nothing is downloaded) and
-non-trivial BatchNorm statistics, converted with `ct.convert(..., convert_to="neuralnetwork")`,
-an image input (scale and per-colour biases, RGB or BGR) and a classifier config. Written per
-fixture into the output folder:
+Every .mlmodel fixture is a torchvision classifier with seeded random weights (nothing is
+downloaded) and non-trivial BatchNorm statistics, converted with `ct.convert(...,
+convert_to="neuralnetwork")`, an image input (scale and per-colour biases, RGB or BGR) and a
+classifier config. Written per fixture into the output folder:
 
     NAME.mlmodel        the model (FP32, FP16, 8-bit linear or 4-bit look-up-table weights)
     NAME.json           architecture, precision, colour layout, scale and biases as stored, and
@@ -28,6 +28,31 @@ feature print, as Create ML saves an image classifier; its weights live in Apple
 small ML Programs for the package reader (`small_cnn-mlprogram-fp32.mlpackage`, `-fp16`), with
 the weights they must hold as `small_cnn-mlprogram.NAME.npy` (see write_small_ml_programs).
 
+ML Program fixtures (`ML_PROGRAM_FIXTURES`, all named `mlprogram-*`) are converted with
+`convert_to="mlprogram"`, the same image input and classifier config, and written as
+`NAME.mlpackage` beside the same `.json` (plus "format", "minimum_deployment_target",
+"operations": the sorted MIL op types of the main function, and "input_side"), `.pixels.npy`
+and `.outputs.npy` (float32 [N, 1000] logits, computed in float64):
+
+    mobilenet_v2 FP32 (iOS15) and FP16 (iOS16); resnet18 FP16
+    mobilenet_v2 pal4 (iOS16 constexpr_lut_to_dense: a 16-value palette, packed uint8 indices)
+    resnet18 pal6 (iOS18 constexpr_lut_to_dense: uint6 indices, a [1, 1, 1, 1, 64, 1] palette)
+    mobilenet_v2 int8 per output channel: iOS16 constexpr_affine_dequantize and iOS18
+        constexpr_blockwise_shift_scale
+    vit: torchvision's VisionTransformer at a toy size (2 layers, hidden 64), FP16 and FP32;
+        attention is decomposed (matmul, softmax) at the default target
+    squeezenet1_1 FP32 with a flexible image side (160...320, run at 224)
+    layers_a, layers_b: hand-built networks whose programs hold 34 and 41 MIL op types
+        (mlprogram_networks.py)
+
+Compressed variants compute in FP16 and are exact: the PyTorch weights are first put on what the
+package stores (round_for_program). Each package is then read back independently of
+coremltools' runtime (mlpackage.py parses the model protobuf and the weight blob file and
+decompresses the constexpr ops in numpy); every float tensor of the PyTorch model must be
+stored exactly, every layer weight in the package must be one of the model's, and the model then
+runs the stored values. `mlprogram-mobilenet_v2-fp32-rgb.onnx` is the same network as ONNX
+(opset 13, input "input": normalized float [1, 3, 224, 224], output "logits").
+
 Fixtures already written (their .json exists) are kept.
 
 Usage: generate.py OUTPUT_DIR PHOTO...
@@ -35,9 +60,14 @@ Usage: generate.py OUTPUT_DIR PHOTO...
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import shutil
 import sys
+import time
 import warnings
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +84,8 @@ from coremltools.models.neural_network import quantization_utils  # noqa: E402
 from torch.fx.experimental.optimization import fuse  # noqa: E402
 
 from layers import NETWORKS  # noqa: E402
+from mlpackage import read_program  # noqa: E402
+from mlprogram_networks import NETWORKS as PROGRAM_NETWORKS  # noqa: E402
 
 SEED = 20261205
 SIDE = 224
@@ -72,6 +104,36 @@ FIXTURES = [
     ("squeezenet1_1-fp32-rgb", "squeezenet1_1", "fp32", "RGB"),
     ("squeezenet1_1-lut4-bgr", "squeezenet1_1", "lut4", "BGR"),
 ]
+
+# name, architecture (torchvision's or mlprogram_networks.py's), precision, colour layout,
+# minimum deployment target (None: coremltools' default, iOS15), flexible image side (or None)
+ML_PROGRAM_FIXTURES = [
+    ("mlprogram-mobilenet_v2-fp32-rgb", "mobilenet_v2", "fp32", "RGB", "iOS15", None),
+    ("mlprogram-mobilenet_v2-fp16-bgr", "mobilenet_v2", "fp16", "BGR", "iOS16", None),
+    ("mlprogram-resnet18-fp16-rgb", "resnet18", "fp16", "RGB", None, None),
+    ("mlprogram-mobilenet_v2-pal4-rgb", "mobilenet_v2", "pal4", "RGB", "iOS16", None),
+    ("mlprogram-resnet18-pal6-bgr", "resnet18", "pal6", "BGR", "iOS18", None),
+    ("mlprogram-mobilenet_v2-int8ios16-rgb", "mobilenet_v2", "int8", "RGB", "iOS16", None),
+    ("mlprogram-mobilenet_v2-int8ios18-bgr", "mobilenet_v2", "int8", "BGR", "iOS18", None),
+    ("mlprogram-vit-fp16-rgb", "vit", "fp16", "RGB", None, None),
+    ("mlprogram-vit-fp32-bgr", "vit", "fp32", "BGR", None, None),
+    ("mlprogram-squeezenet1_1-flexible-rgb", "squeezenet1_1", "fp32", "RGB", None, (160, 320)),
+    ("mlprogram-layers_a-fp32-rgb", "layers_a", "fp32", "RGB", None, None),
+    ("mlprogram-layers_b-fp32-rgb", "layers_b", "fp32", "RGB", None, None),
+]
+# Seeds of the networks that are not torchvision's (layers_b's: one without a near-tied argmax).
+PROGRAM_SEEDS = {"vit": SEED + 20, "layers_a": SEED + 21, "layers_b": SEED + 22}
+# The fixture also written as ONNX, the same network for the benchmark.
+ONNX_TWIN = "mlprogram-mobilenet_v2-fp32-rgb"
+# coremltools compresses only constants with more elements than this (its default).
+COMPRESSION_THRESHOLD = 2048
+# The constexpr op (and form) each compressed precision must be stored with, by target.
+COMPRESSED_FORMS = {
+    ("pal4", "iOS16"): "constexpr_lut_to_dense iOS16",
+    ("pal6", "iOS18"): "constexpr_lut_to_dense iOS18",
+    ("int8", "iOS16"): "constexpr_affine_dequantize iOS16",
+    ("int8", "iOS18"): "constexpr_blockwise_shift_scale iOS18",
+}
 
 # name, hand-built network (layers.py), colour layout, seed (one without near-tied scores)
 LAYER_FIXTURES = [
@@ -397,6 +459,301 @@ def write_small_ml_programs(out: Path) -> None:
     print("small_cnn-mlprogram: FP32 and FP16 packages", file=sys.stderr)
 
 
+def build_for_program(architecture: str) -> torch.nn.Module:
+    """torchvision's architecture as `build` makes it, or a network of mlprogram_networks.py."""
+    if architecture in PROGRAM_NETWORKS:
+        return PROGRAM_NETWORKS[architecture](PROGRAM_SEEDS[architecture])
+    return build(architecture)
+
+
+def float_tensors(model: torch.nn.Module) -> list[tuple[str, torch.Tensor]]:
+    """The model's float parameters and buffers of more than one element, by name."""
+    return [(name, tensor) for name, tensor in chain(model.named_parameters(),
+                                                     model.named_buffers())
+            if tensor.is_floating_point() and tensor.numel() > 1]
+
+
+def round_for_program(model: torch.nn.Module, precision: str) -> None:
+    """Puts every float tensor on what the package will store, so it stores PyTorch's values.
+
+    FP16 and the compressed precisions compute in FP16: every tensor is rounded to FP16 first.
+    What coremltools compresses (more than 2048 elements: convolution and dense weights) is put
+    on a palette of 16 or 64 FP16 values (palettized with exactly those, see own_palette), or
+    per output channel on a symmetric int8 grid whose scale has a 4-bit mantissa:
+    then every multiple q * scale (|q| <= 127) is an FP16 value, coremltools' own scale
+    (max |w| / 127, computed in FP16) comes out as that scale exactly, and so do the codes.
+    """
+    for name, tensor in float_tensors(model):
+        values = tensor.detach().numpy().astype(np.float32)
+        if precision in ("pal4", "pal6", "int8") and values.size > COMPRESSION_THRESHOLD:
+            if precision == "int8":
+                values = int8_grid(values)
+            else:
+                values = fp16_palette_grid(values, 16 if precision == "pal4" else 64)
+            if not np.array_equal(values.astype(np.float16).astype(np.float32), values):
+                raise SystemExit(f"{name}: the {precision} grid is not made of FP16 values")
+        if precision != "fp32":
+            values = values.astype(np.float16).astype(np.float32)
+        with torch.no_grad():
+            tensor.copy_(torch.from_numpy(values))
+
+
+def fp16_palette_grid(weight: np.ndarray, size: int) -> np.ndarray:
+    """The tensor on at most `size` FP16 values (quantiles refined by k-means steps)."""
+    flat = weight.reshape(-1).astype(np.float64)
+    palette = np.quantile(flat, (np.arange(size) + 0.5) / size)
+    for _ in range(6):
+        nearest = np.searchsorted((palette[1:] + palette[:-1]) / 2, flat)
+        sums = np.bincount(nearest, weights=flat, minlength=size)
+        counts = np.bincount(nearest, minlength=size)
+        palette = np.where(counts > 0, sums / np.maximum(counts, 1), palette)
+    palette = np.unique(palette.astype(np.float16).astype(np.float64))
+    nearest = np.searchsorted((palette[1:] + palette[:-1]) / 2, flat)
+    return palette[nearest].astype(np.float32).reshape(weight.shape)
+
+
+def int8_grid(weight: np.ndarray) -> np.ndarray:
+    """Per output channel, q * scale with integer |q| <= 127 reached by the channel's largest."""
+    flat = weight.reshape(weight.shape[0], -1).astype(np.float64)
+    peak = np.abs(flat).max(axis=1)
+    if np.any(peak == 0):
+        raise SystemExit("an all-zero output channel has no int8 scale")
+    mantissa, exponent = np.frexp(peak / 127)
+    scale = np.ldexp(np.ceil(mantissa * 16) / 16, exponent)
+    codes = np.clip(np.round(flat / scale[:, None]), -127, 127)
+    rows = np.arange(flat.shape[0])
+    largest = np.abs(flat).argmax(axis=1)
+    codes[rows, largest] = np.sign(flat[rows, largest]) * 127
+    return (codes * scale[:, None]).astype(np.float32).reshape(weight.shape)
+
+
+def own_palette(size: int):
+    """A LUT function for palettize_weights: the tensor's own values (already on a palette).
+
+    This is what palettize_weights' mode "unique" does, but it calls np.unique on the FP16
+    weights, and numpy 2.3's AVX-512 float16 sort leaves some arrays unsorted (on this machine
+    kind, for sizes such as 5000 or 12288), so it finds duplicates and picks the wrong size.
+    Here the values are compared as float64.
+    """
+
+    def lut_function(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        palette, indices = np.unique(weight.reshape(-1).astype(np.float64), return_inverse=True)
+        if palette.size > size:
+            raise SystemExit(f"a weight of {palette.size} values for a palette of {size}")
+        lut = np.zeros(size, dtype=weight.dtype)
+        lut[: palette.size] = palette
+        return lut, indices.astype(np.uint8)
+
+    return lut_function
+
+
+def convert_program(model: torch.nn.Module, precision: str, layout: str, target: str | None,
+                    sizes: tuple[int, int] | None):
+    # Traced with autograd on and without the trace check: nn.MultiheadAttention then takes
+    # its decomposed path (the check, run without autograd, would take the fused native op).
+    traced = torch.jit.trace(model, torch.rand(1, 3, SIDE, SIDE), check_trace=False)
+    order = MEAN if layout == "RGB" else MEAN[::-1]
+    side = SIDE if sizes is None else ct.RangeDim(lower_bound=sizes[0], upper_bound=sizes[1],
+                                                  default=SIDE)
+    image = ct.ImageType(
+        name="image", shape=(1, 3, side, side), scale=1 / (STD * 255),
+        bias=[-mean / STD for mean in order],
+        color_layout=ct.colorlayout.RGB if layout == "RGB" else ct.colorlayout.BGR)
+    mlmodel = ct.convert(
+        traced, convert_to="mlprogram", inputs=[image],
+        classifier_config=ct.ClassifierConfig(LABELS),
+        compute_precision=ct.precision.FLOAT32 if precision == "fp32" else ct.precision.FLOAT16,
+        minimum_deployment_target=getattr(ct.target, target) if target else None)
+    optimize = ct.optimize.coreml
+    if precision in ("pal4", "pal6"):
+        config = optimize.OptimizationConfig(global_config=optimize.OpPalettizerConfig(
+            mode="custom", lut_function=own_palette(16 if precision == "pal4" else 64),
+            weight_threshold=COMPRESSION_THRESHOLD))
+        compress = optimize.palettize_weights
+    elif precision == "int8":
+        config = optimize.OptimizationConfig(global_config=optimize.OpLinearQuantizerConfig(
+            mode="linear_symmetric", dtype="int8", granularity="per_channel",
+            weight_threshold=COMPRESSION_THRESHOLD))
+        compress = optimize.linear_quantize_weights
+    else:
+        return mlmodel
+    with contextlib.redirect_stderr(io.StringIO()):  # the pass's progress bar
+        return compress(mlmodel, config)
+
+
+def check_compression(name: str, program, precision: str) -> None:
+    """Every compressed constant is in the form the precision and target call for."""
+    if precision not in ("pal4", "pal6", "int8"):
+        if program.compressed:
+            raise SystemExit(f"{name}: {len(program.compressed)} compressed constants")
+        return
+    form = COMPRESSED_FORMS[(precision, program.deployment_target)]
+    if not program.compressed:
+        raise SystemExit(f"{name}: nothing is compressed")
+    for output, (kind, parameters) in program.compressed.items():
+        if kind != form:
+            raise SystemExit(f"{name}: {output} is stored as {kind}, expected {form}")
+        if precision == "pal4" and parameters["lut"][1] != [16]:
+            raise SystemExit(f"{name}: {output} has a palette of {parameters['lut'][1]}")
+        if precision == "pal6" and parameters["indices"][0] != "UINT6":
+            raise SystemExit(f"{name}: {output} has {parameters['indices'][0]} indices")
+
+
+def check_program_weights(name: str, program, model: torch.nn.Module) -> None:
+    """Every float tensor of the model is stored, exactly, and every layer weight is the model's.
+
+    A tensor may be stored transposed (a matmul's constant operand becomes a dense layer's
+    weight). The model's tensors are then set to the stored values, so the reference runs what
+    the package holds (the same values, as the checks are exact).
+    """
+    stored = {key: np.asarray(value, np.float64) for key, value in program.values.items()
+              if value is not None and value.dtype.kind == "f" and value.size > 1}
+    matched = set()
+    for tensor_name, tensor in float_tensors(model):
+        values = tensor.detach().numpy().astype(np.float64)
+        found = None
+        for key, candidate in stored.items():
+            if candidate.size != values.size:
+                continue
+            if np.array_equal(candidate.reshape(values.shape), values):
+                found = key, candidate.reshape(values.shape)
+            elif (values.ndim == 2 and candidate.shape == values.shape[::-1]
+                  and np.array_equal(candidate.T, values)):
+                found = key, candidate.T
+            if found:
+                break
+        if found is None:
+            nearest = min((float(np.max(np.abs(candidate.reshape(-1) - values.reshape(-1))))
+                           for candidate in stored.values() if candidate.size == values.size),
+                          default=None)
+            raise SystemExit(f"{name}: {tensor_name} {tuple(values.shape)} is not stored "
+                             f"(the nearest of its size differs by {nearest})")
+        matched.add(found[0])
+        with torch.no_grad():
+            tensor.copy_(torch.from_numpy(found[1]))
+    for op in program.operations:
+        if op.type == "const" or op.type.startswith("constexpr_"):
+            continue
+        for key, binding in op.inputs.items():
+            for argument in binding.arguments:
+                value = stored.get(argument.name)
+                # Zeros are the bias a converter gives a dense layer it makes from a matmul.
+                if (value is not None and value.size > 3 and argument.name not in matched
+                        and np.any(value != 0)):
+                    raise SystemExit(f"{name}: {op.type}'s {key} {argument.name} "
+                                     f"{value.shape} is none of the model's tensors")
+
+
+def program_preprocessing(program) -> tuple[np.float32, np.ndarray]:
+    """The image input's scale and per-channel bias (model colour order), as stored."""
+    image = program.spec.description.input[0].name
+    scaling = program.consumers(image)
+    if len(scaling) != 1 or scaling[0].type != "mul":
+        raise SystemExit(f"the image input feeds {[op.type for op in scaling]}, not one mul")
+    biasing = program.consumers(scaling[0].outputs[0].name)
+    if len(biasing) != 1 or biasing[0].type != "add":
+        raise SystemExit(f"the scaled image feeds {[op.type for op in biasing]}, not one add")
+    scale = program.values[scaling[0].inputs["y"].arguments[0].name]
+    bias = program.values[biasing[0].inputs["y"].arguments[0].name]
+    if scale.size != 1 or bias.size != 3:
+        raise SystemExit(f"image scale of shape {scale.shape} and bias of shape {bias.shape}")
+    return np.float32(scale.reshape(())), bias.astype(np.float32).reshape(3)
+
+
+def program_reference(name: str, model: torch.nn.Module, program,
+                      pixels: np.ndarray) -> np.ndarray:
+    """The model in float64 on the pixels, with the package's own preprocessing values."""
+    scale, bias = program_preprocessing(program)
+    colours = pixels.astype(np.float64)
+    if program.spec.description.input[0].type.imageType.colorSpace == (
+            ct.proto.FeatureTypes_pb2.ImageFeatureType.BGR):
+        colours = colours[..., ::-1]
+    inputs = colours * np.float64(scale) + bias.astype(np.float64)
+    tensor = torch.from_numpy(np.ascontiguousarray(inputs.transpose(0, 3, 1, 2)))
+    model = model.double()
+    rows, margins = [], []
+    with torch.no_grad():
+        for index in range(len(tensor)):
+            rows.append(model(tensor[index:index + 1]).numpy())
+            margins += list(getattr(model, "margins", {}).items())
+    outputs = np.concatenate(rows).astype(np.float32)
+    for what, margin in margins:
+        if margin < 1e-3:
+            raise SystemExit(f"{name}: a near-tie ({margin:.2g}) at {what}, choose another seed")
+    if not np.all(np.isfinite(outputs)):
+        raise SystemExit(f"{name}: the reference gives non-finite logits")
+    if np.any(np.ptp(outputs, axis=1) < 1e-2) or np.any(np.std(outputs, axis=1) < 1e-3):
+        raise SystemExit(f"{name}: degenerate logits (spread {np.ptp(outputs, axis=1)})")
+    return outputs
+
+
+def write_onnx_twin(path: Path, model: torch.nn.Module) -> None:
+    """The model (float32, normalized NCHW input) as ONNX, holding exactly the model's weights."""
+    import onnx
+    from onnx import numpy_helper
+
+    torch.onnx.export(model, (torch.zeros(1, 3, SIDE, SIDE),), str(path), dynamo=False,
+                      opset_version=13, input_names=["input"], output_names=["logits"])
+    graph = onnx.load(str(path))
+    onnx.checker.check_model(graph)
+    initializers = [numpy_helper.to_array(tensor).reshape(-1)
+                    for tensor in graph.graph.initializer]
+    for tensor_name, tensor in float_tensors(model):
+        values = tensor.detach().numpy().reshape(-1)
+        if not any(i.size == values.size and np.array_equal(i, values) for i in initializers):
+            raise SystemExit(f"{path.name}: {tensor_name} is not one of the initializers")
+
+
+def package_size(path: Path) -> int:
+    return sum(item.stat().st_size for item in path.rglob("*") if item.is_file())
+
+
+def write_program_fixture(out: Path, name: str, architecture: str, precision: str, layout: str,
+                          target: str | None, sizes: tuple[int, int] | None,
+                          pixels: np.ndarray, photos: list[Path]) -> None:
+    """An ML Program fixture: NAME.mlpackage, .pixels.npy, .outputs.npy, then NAME.json."""
+    if (out / f"{name}.json").exists():  # written last: the fixture is complete
+        return
+    started = time.monotonic()
+    model = build_for_program(architecture)
+    round_for_program(model, precision)
+    mlmodel = convert_program(model, precision, layout, target, sizes)
+    package = out / f"{name}.mlpackage"
+    if package.exists():
+        shutil.rmtree(package)
+    mlmodel.save(str(package))
+    program = read_program(package)
+    if target and program.deployment_target != target:
+        raise SystemExit(f"{name}: deployment target {program.deployment_target}, not {target}")
+    check_compression(name, program, precision)
+    check_program_weights(name, program, model)
+    if name == ONNX_TWIN:
+        write_onnx_twin(out / f"{name}.onnx", model)
+    outputs = program_reference(name, model, program, pixels)
+    scale, bias = program_preprocessing(program)
+    colours = dict(zip(layout.lower(), bias.tolist()))
+    np.save(out / f"{name}.pixels.npy", pixels)
+    np.save(out / f"{name}.outputs.npy", outputs)
+    top5 = [[LABELS[i] for i in np.argsort(-row, kind="stable")[:5]] for row in outputs]
+    description = {
+        "format": "mlprogram", "architecture": architecture, "precision": precision,
+        "color_layout": layout, "channel_scale": float(scale),
+        "bias": {colour: colours[colour[0]] for colour in ("red", "green", "blue")},
+        "probabilities_output": program.spec.description.predictedProbabilitiesName,
+        "minimum_deployment_target": program.deployment_target, "input_side": SIDE,
+    }
+    if sizes is not None:
+        description["input_side_range"] = list(sizes)
+    description |= {"operations": program.operation_types,
+                    "photos": [path.name for path in photos], "top5": top5}
+    (out / f"{name}.json").write_text(json.dumps(description, indent=2) + "\n")
+    best = -np.sort(-outputs, axis=1)[:, :6]
+    gap = np.min((best[:, :-1] - best[:, 1:]) / np.ptp(outputs, axis=1, keepdims=True))
+    print(f"{name}: {package_size(package) // 1024} KiB, {len(program.operation_types)} op "
+          f"types, logits {outputs.min():.3f} to {outputs.max():.3f} (closest of the six best: "
+          f"{gap:.1e} of the spread), {time.monotonic() - started:.1f} s", file=sys.stderr)
+
+
 def main() -> int:
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -417,6 +774,11 @@ def main() -> int:
     if not (out / "mobilenet_v2-mlprogram.mlpackage").exists():
         write_ml_program(out)
     write_small_ml_programs(out)
+    started = time.monotonic()
+    for name, architecture, precision, layout, target, sizes in ML_PROGRAM_FIXTURES:
+        write_program_fixture(out, name, architecture, precision, layout, target, sizes, pixels,
+                              photos)
+    print(f"ML Program fixtures: {time.monotonic() - started:.1f} s", file=sys.stderr)
     return 0
 
 
