@@ -22,10 +22,16 @@ struct CoreMLFixtureTests {
     let precisions = Set(networks.map(\.precision))
     #expect(precisions == ["fp32", "fp16", "int8", "lut4"], "\(precisions)")
     #expect(Set(CoreMLFixtures.cases.map(\.colorLayout)) == ["RGB", "BGR"])
-    let programs = Set(CoreMLFixtures.mlPrograms.map(\.precision))
-    let expected: Set = ["fp32", "fp16", "pal4", "pal6", "int8ios16", "int8ios18", "flexible"]
-    #expect(programs.isSuperset(of: expected), "\(programs)")
-    #expect(CoreMLFixtures.mlPrograms.contains { $0.architecture == "vit" })
+    let programs = Set(CoreMLFixtures.mlPrograms.map(\.name))
+    let expected: Set = [
+      "mlprogram-mobilenet_v2-fp32-rgb", "mlprogram-mobilenet_v2-fp16-bgr",
+      "mlprogram-resnet18-fp16-rgb", "mlprogram-mobilenet_v2-pal4-rgb",
+      "mlprogram-resnet18-pal6-bgr", "mlprogram-mobilenet_v2-int8ios16-rgb",
+      "mlprogram-mobilenet_v2-int8ios18-bgr", "mlprogram-vit-fp16-rgb", "mlprogram-vit-fp32-bgr",
+      "mlprogram-squeezenet1_1-flexible-rgb", "mlprogram-layers_a-fp32-rgb",
+      "mlprogram-layers_b-fp32-rgb",
+    ]
+    #expect(programs == expected, "\(programs.symmetricDifference(expected))")
   }
 
   @Test(arguments: CoreMLFixtures.runnable)

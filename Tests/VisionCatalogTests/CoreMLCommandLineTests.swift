@@ -166,7 +166,8 @@ struct CoreMLCommandLineTests: CommandLineRunning {
       var label: String
       var confidence: Float
     }
-    var file: String
+    /// The photo, given when a run classifies several.
+    var file: String?
     var classifications: [Item]
   }
 }
