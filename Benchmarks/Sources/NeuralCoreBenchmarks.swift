@@ -95,14 +95,20 @@ enum NeuralCoreBenchmarks {
       input: "\(modelsDirectory)/ref/efficientnet-lite0/chelsea.input.npy")
   }
 
-  /// ``printProfile(modelsDirectory:)`` for any ONNX model with a single input.
+  /// ``printProfile(modelsDirectory:)`` for any ONNX model with a single input, or a Core ML
+  /// model (`.mlmodel`, `.mlpackage`) fed 0-255 pixel planes in its colour order.
   static func printProfile(model: String, input inputPath: String) throws {
     let input = try NPYFile.read(contentsOfFile: inputPath)
     var columns: [[StepTiming]] = []
     var wholeRuns: [Double] = []
+    let url = URL(fileURLWithPath: model)
+    let coreML =
+      ["mlmodel", "mlpackage"].contains(url.pathExtension) ? try CoreMLModel(contentsOf: url) : nil
     for threads in [1, 2] {
-      let session = try InferenceSession(
-        contentsOf: URL(fileURLWithPath: model), options: SessionOptions(threadCount: threads))
+      let options = SessionOptions(threadCount: threads)
+      let session =
+        try coreML.map { try InferenceSession(coreMLModel: $0, options: options) }
+        ?? InferenceSession(contentsOf: url, options: options)
       guard let inputName = session.inputs.first?.name else { return }
       var best: [StepTiming] = []
       var fastestRun = Double.infinity

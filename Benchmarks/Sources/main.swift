@@ -37,7 +37,8 @@ do {
   }
   let filter = value(after: "--filter") ?? ""
   var all = try ImagePipelineBenchmarks.all(inputs: inputs) + CatalogClientBenchmarks.all()
-  if let model = value(after: "--profile"), model.hasSuffix(".onnx"),
+  if let model = value(after: "--profile"),
+    [".onnx", ".mlmodel", ".mlpackage"].contains(where: { model.hasSuffix($0) }),
     let input = arguments.last, input.hasSuffix(".npy")
   {
     try NeuralCoreBenchmarks.printProfile(model: model, input: input)

@@ -161,6 +161,51 @@ struct CoreMLCommandLineTests: CommandLineRunning {
     #expect(errors.first?.contains("vision-catalog train") == true, "\(result.error)")
   }
 
+  /// Damaged copies of an ML Program package (truncated weights, a truncated program, a
+  /// broken sentinel, a manifest that is not JSON or is missing, a weight file that is a
+  /// folder): `classify` exits 1 with one `error:` line each.
+  @Test(arguments: [
+    "weights cut in half", "program cut short", "sentinel broken", "manifest not JSON",
+    "manifest missing", "weights a folder",
+  ])
+  func aDamagedPackageGivesOneErrorLine(_ damage: String) throws {
+    let source = CoreMLFixtures.root.appendingPathComponent("mlprogram-vit-fp16-rgb.mlpackage")
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("vision-catalog-damaged-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let package = folder.appendingPathComponent("Model.mlpackage")
+    try FileManager.default.copyItem(at: source, to: package)
+    let data = package.appendingPathComponent("Data/com.apple.CoreML")
+    let weights = data.appendingPathComponent("weights/weight.bin")
+    let program = data.appendingPathComponent("model.mlmodel")
+    let manifest = package.appendingPathComponent("Manifest.json")
+    switch damage {
+    case "weights cut in half":
+      let bytes = try Data(contentsOf: weights)
+      try bytes.prefix(bytes.count / 2).write(to: weights)
+    case "program cut short":
+      let bytes = try Data(contentsOf: program)
+      try bytes.prefix(bytes.count * 2 / 3).write(to: program)
+    case "sentinel broken":
+      var bytes = try Data(contentsOf: weights)
+      bytes[64] ^= 0xFF
+      try bytes.write(to: weights)
+    case "manifest not JSON":
+      try Data("{\"itemInfoEntries\": [".utf8).write(to: manifest)
+    case "manifest missing":
+      try FileManager.default.removeItem(at: manifest)
+    default:
+      try FileManager.default.removeItem(at: weights)
+      try FileManager.default.createDirectory(at: weights, withIntermediateDirectories: false)
+    }
+    let result = try run(["classify", Self.photo("coffee.png"), "--model", package.path])
+    #expect(result.status == 1, "\(damage): \(result.output) \(result.error)")
+    let errors = result.error.split(separator: "\n").filter { $0.hasPrefix("error:") }
+    #expect(errors.count == 1, "\(damage): \(result.error)")
+    print("damaged package, \(damage): \(errors.first ?? "")")
+  }
+
   struct Report: Decodable {
     struct Item: Decodable {
       var label: String

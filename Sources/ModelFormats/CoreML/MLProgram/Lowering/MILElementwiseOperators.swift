@@ -5,7 +5,7 @@ import NeuralCore
 enum MILElementwiseOperators {
   static let entries: [MILOperatorEntry] =
     [
-      ("add", "Add"), ("sub", "Sub"), ("mul", "Mul"), ("real_div", "Div"), ("pow", "Pow"),
+      ("sub", "Sub"), ("real_div", "Div"), ("pow", "Pow"),
       ("maximum", "Max"), ("minimum", "Min"), ("equal", "Equal"), ("greater", "Greater"),
       ("greater_equal", "GreaterOrEqual"), ("less", "Less"), ("less_equal", "LessOrEqual"),
       ("logical_and", "And"), ("logical_or", "Or"), ("logical_xor", "Xor"),
@@ -17,6 +17,24 @@ enum MILElementwiseOperators {
       ("tan", "Tan"), ("logical_not", "Not"), ("identity", "Identity"),
     ].map { MILActivationOperators.direct($0.0, $0.1) }
     + [
+      MILOperatorEntry("mul", inputs: ["x", "y"]) { lowering, operation throws(NeuralCoreError) in
+        let x = try lowering.tensor(operation, "x")
+        let y = try lowering.tensor(operation, "y")
+        try lowering.emit("Mul", operation, [x, y])
+        // A scaling by constants that an `add` may turn into one per-channel affine step.
+        if let factor = lowering.constants[y], lowering.rank(of: x) == 4 {
+          lowering.lastScaling = (
+            try lowering.output(operation), x, try factor.floats(y), factor.shape
+          )
+        }
+      },
+      MILOperatorEntry("add", inputs: ["x", "y"]) { lowering, operation throws(NeuralCoreError) in
+        let x = try lowering.tensor(operation, "x")
+        let y = try lowering.tensor(operation, "y")
+        defer { lowering.lastScaling = nil }
+        if try fuseAffine(&lowering, operation, x: x, y: y) { return }
+        try lowering.emit("Add", operation, [x, y])
+      },
       MILOperatorEntry("not_equal", inputs: ["x", "y"]) {
         lowering, operation throws(NeuralCoreError) in
         let name = MILProgramLowering.name(of: operation)
@@ -65,6 +83,45 @@ enum MILElementwiseOperators {
       withEpsilon("log", ["Log"], .leastNonzeroMagnitude),
       withEpsilon("rsqrt", ["Sqrt", "Reciprocal"], 1e-12),
     ]
+
+  /// `x * factors + shifts` over the channels of a 4-D tensor, as coremltools writes an image
+  /// input's scale and biases, as one `BatchNormalization` step (mean 0, variance 1, epsilon 0:
+  /// exactly the scale and the shift) instead of two passes over the image; `false` when
+  /// `x` is not such a scaling read only by this `add`.
+  private static func fuseAffine(
+    _ lowering: inout MILProgramLowering, _ operation: MILOperation, x: String, y: String
+  ) throws(NeuralCoreError) -> Bool {
+    guard let scaling = lowering.lastScaling, scaling.output == x, lowering.uses[x] == 1,
+      lowering.nodes.last?.outputs == [x], let shifts = try lowering.constants[y]?.floats(y),
+      let shiftShape = lowering.constants[y]?.shape,
+      let channels = MILNormalizationOperators.dimension(lowering, scaling.input, axis: 1)
+    else { return false }
+    // Each operand is one value, or one per channel shaped [1, C, 1, 1] or [C, 1, 1].
+    let perChannel = { (values: [Float], shape: [Int]) -> [Float]? in
+      if values.count == 1 { return [Float](repeating: values[0], count: channels) }
+      guard values.count == channels, shape.count >= 3, shape.count <= 4,
+        shape[shape.count - 3] == channels, shape.filter({ $0 != 1 }) == [channels]
+      else { return nil }
+      return values
+    }
+    guard let factors = perChannel(scaling.factors, scaling.shape),
+      let biases = perChannel(shifts, shiftShape)
+    else { return false }
+    lowering.nodes.removeLast()
+    let name = MILProgramLowering.name(of: operation)
+    let inputs = [
+      scaling.input,
+      try lowering.floatConstant(name + "__factors", factors, shape: [channels]),
+      try lowering.floatConstant(name + "__shifts", biases, shape: [channels]),
+      try lowering.floatConstant(
+        name + "__zeros", [Float](repeating: 0, count: channels), shape: [channels]),
+      try lowering.floatConstant(
+        name + "__ones", [Float](repeating: 1, count: channels), shape: [channels]),
+    ]
+    try lowering.emit(
+      "BatchNormalization", operation, inputs, [.init(name: "epsilon", value: .float(0))])
+    return true
+  }
 
   private static func binary(_ type: String, _ onnx: String) -> MILOperatorEntry {
     MILOperatorEntry(type, inputs: ["x", "y"]) { lowering, operation throws(NeuralCoreError) in

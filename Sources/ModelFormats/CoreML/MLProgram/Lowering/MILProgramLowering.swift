@@ -33,6 +33,10 @@ struct MILProgramLowering {
   private(set) var producers: [String: String] = [:]
   /// The input of each value-preserving operation (a float `cast`), by output.
   var aliases: [String: String] = [:]
+  /// How many operations (and block outputs) read each value.
+  private(set) var uses: [String: Int] = [:]
+  /// The `mul` by a constant just emitted as the last node: its output, input and factors.
+  var lastScaling: (output: String, input: String, factors: [Float], shape: [Int])?
 
   init(limits: ImportLimits, readBlobFile: @escaping BlobFileReader) {
     self.limits = limits
@@ -57,6 +61,12 @@ struct MILProgramLowering {
           .unsupported, "ML Program: input '\(input.name)' is not a tensor")
       }
     }
+    for operation in block.operations {
+      for argument in operation.inputs.values {
+        for case .name(let name) in argument.bindings { uses[name, default: 0] += 1 }
+      }
+    }
+    for output in block.outputs { uses[output, default: 0] += 1 }
     for operation in block.operations { try lower(operation) }
   }
 
