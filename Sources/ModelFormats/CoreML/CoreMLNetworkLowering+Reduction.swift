@@ -98,6 +98,9 @@ extension CoreMLNetworkLowering {
 
   /// `(x - mean) / sqrt(variance + epsilon)`, or `x - mean`, over height and width or over
   /// channels, height and width together.
+  ///
+  /// NeuralNetwork.proto gives no formula; coremltools writes layer normalization as this layer
+  /// with the normalization's epsilon, so epsilon goes under the root.
   private mutating func meanVarianceNormalization(_ p: CoreMLMessage, _ c: Context)
     throws(NeuralCoreError)
   {
