@@ -17,6 +17,14 @@ the model's colour order) to the probabilities.
   add/subtract/multiply/divide/max/min/pow, loadConstantND, deconvolution with an output shape,
   bilinear upsampling in its three grid modes, instance normalization, transpose, reduceMean,
   reduceMax, reduceSum, squeeze, expandDims, flattenTo2D, reshapeStatic, softmaxND.
+- `layers_reduce`: the rank-4 reduce in its ten modes over its five axis sets, the rank-N
+  reductions (L1, L2, min, product, log-sum, sum of squares, log-sum-exp), argMax and argMin,
+  reorganizeData (space to depth, depth to space, pixel shuffle), slice, sliceStatic (negative
+  strides, masks, a squeezed axis), split, splitND, interleaved concatND, constantPad,
+  resizeBilinear on its four grids, batchedMatmul (with weights and bias, and of two blobs
+  transposed), GELU in its three forms, erf, clamped ReLU, mean-variance normalization, copy and
+  loadConstant.
+  Indices are taken of the image's own values, whose ties are exact, so no rounding moves them.
 """
 
 from __future__ import annotations
@@ -54,6 +62,17 @@ def conv_weight(w: Weights, kernel: int, channels_in: int, channels_out: int):
     return builder, t(builder.transpose(3, 2, 0, 1))
 
 
+def interpolate(x: torch.Tensor, axis: int, position: torch.Tensor) -> torch.Tensor:
+    """Linear interpolation of `x` along `axis` at the positions (each within the axis)."""
+    low = position.floor().long()
+    high = (low + 1).clamp(max=x.shape[axis] - 1)
+    weight = (position - low).to(x.dtype)
+    shape = [1] * x.dim()
+    shape[axis] = -1
+    weight = weight.reshape(shape)
+    return x.index_select(axis, low) * (1 - weight) + x.index_select(axis, high) * weight
+
+
 def upsample_linear(x: torch.Tensor, factor: int, grid: str) -> torch.Tensor:
     """Core ML's bilinear upsampling, from the proto's grid formulas."""
     def points(size_in: int) -> torch.Tensor:
@@ -69,17 +88,27 @@ def upsample_linear(x: torch.Tensor, factor: int, grid: str) -> torch.Tensor:
             position = index * spacing + 0.5 * spacing - 0.5
         return position.clamp(0, size_in - 1)
 
-    def along(x: torch.Tensor, axis: int) -> torch.Tensor:
-        position = points(x.shape[axis])
-        low = position.floor().long()
-        high = (low + 1).clamp(max=x.shape[axis] - 1)
-        weight = (position - low).to(x.dtype)
-        shape = [1] * x.dim()
-        shape[axis] = -1
-        weight = weight.reshape(shape)
-        return x.index_select(axis, low) * (1 - weight) + x.index_select(axis, high) * weight
+    return interpolate(interpolate(x, 2, points(x.shape[2])), 3, points(x.shape[3]))
 
-    return along(along(x, 2), 3)
+
+def resize_bilinear(x: torch.Tensor, height: int, width: int, mode: str) -> torch.Tensor:
+    """Core ML's resizeBilinear, from SamplingMode's grid formulas (X in, N out)."""
+    def points(size_in: int, size_out: int) -> torch.Tensor:
+        X, N = float(size_in), size_out
+        if mode == "STRICT_ALIGN_ENDPOINTS_MODE" or (mode == "ALIGN_ENDPOINTS_MODE" and N > 1):
+            start, end = 0.0, X - 1
+        elif mode == "ALIGN_ENDPOINTS_MODE":
+            start = end = (X - 1) / 2
+        elif mode == "UPSAMPLE_MODE":
+            start, end = 0.0, X - X / N
+        else:
+            spacing = max(1.0, X - 1) / N
+            start = 0.5 * spacing
+            end = start + (N - 1) * spacing
+        return torch.linspace(start, end, N, dtype=torch.float64).clamp(max=X - 1)
+
+    y = interpolate(x, 2, points(x.shape[2], height))
+    return interpolate(y, 3, points(x.shape[3], width))
 
 
 def build_rank5(layout: str, scale: float, biases: list[float], seed: int):
@@ -276,6 +305,290 @@ def build_nd(layout: str, scale: float, biases: list[float], seed: int):
     return builder.spec, reference
 
 
+def build_reduce(layout: str, scale: float, biases: list[float], seed: int):
+    w = Weights(seed)
+    builder = NeuralNetworkBuilder(
+        [("image", datatypes.Array(1, 3, 224, 224))],
+        [("scores", datatypes.Array(1, len(CLASSES)))],
+        mode="classifier", disable_rank5_shape_mapping=True)
+    add = builder
+    features: list[str] = []
+    # Each feature blob's columns of the dense layer are scaled so that no blob dominates.
+    spreads: list[tuple[int, float]] = []
+
+    def feature(blob: str, count: int, spread: float) -> None:
+        add.add_flatten_to_2d(f"{blob}_flat", blob, f"{blob}_flat", axis=1)
+        features.append(f"{blob}_flat")
+        spreads.append((count, spread))
+
+    masks = {}
+
+    def probe(blob: str, channels: int, height: int, width: int, spread: float) -> None:
+        """A seeded weighted sum over height and width per channel: one feature per channel."""
+        mask = w.normal(1, 1, height, width, scale=1.0 / np.sqrt(height * width))
+        masks[blob] = mask
+        add.add_load_constant_nd(f"{blob}_mask", f"{blob}_mask", mask, mask.shape)
+        add.add_multiply_broadcastable(f"{blob}_masked", [blob, f"{blob}_mask"],
+                                       f"{blob}_masked")
+        add.add_reduce_sum(f"{blob}_probe", f"{blob}_masked", f"{blob}_probe", axes=[2, 3],
+                           keepdims=False)
+        features.append(f"{blob}_probe")
+        spreads.append((channels, spread))
+
+    # The image's own values, every 16th row and column: ties are exact, so indices are stable.
+    add.add_slice("rows", "image", "rows", "height", start_index=3, end_index=-2, stride=16)
+    add.add_slice("pixels", "rows", "pixels", "width", start_index=5, end_index=-1, stride=16)
+    add.add_pooling("down", 8, 8, 8, 8, "AVERAGE", "VALID", "image", "down")
+    w1, t1 = conv_weight(w, 3, 3, 8)
+    b1 = w.normal(8, scale=0.3)
+    add.add_convolution("conv", 3, 8, 3, 3, 1, 1, "same", 1, w1, b1, True,
+                        input_name="down", output_name="conv")
+    add.add_pooling("small", 4, 4, 4, 4, "AVERAGE", "VALID", "conv", "small")
+    add.add_activation("tanh", "TANH", "small", "tanh")
+    # 1 + tanh / 100: products of up to 392 of them stay within e^+-4.
+    add.add_activation("near_one", "LINEAR", "tanh", "near_one", params=[0.01, 1.0])
+
+    # The rank-4 reduce: [C, H, W] = [8, 7, 7] reduces to 1, 8, 49, 56 and 56 values.
+    axes = {"CHW": (1, 392), "HW": (8, 49), "C": (49, 8), "H": (56, 7), "W": (56, 7)}
+    modes = ["sum", "avg", "prod", "logsum", "sumsquare", "L1", "L2", "max", "min"]
+    for mode in modes:
+        source = "near_one" if mode in ("prod", "logsum") else "small"
+        for axis, (count, reduced) in axes.items():
+            blob = f"reduce_{mode}_{axis}"
+            add.add_reduce(blob, source, blob, axis, mode, epsilon=1e-6)
+            spread = {"sum": reduced, "L1": reduced, "sumsquare": reduced,
+                      "L2": np.sqrt(reduced), "logsum": 0.01 * reduced,
+                      "prod": np.exp(0.01 * reduced)}.get(mode, 1.0)
+            feature(blob, count, spread)
+    for axis, count, extent in [("C", 196, 3), ("H", 42, 14), ("W", 42, 14)]:
+        add.add_reduce(f"reduce_argmax_{axis}", "pixels", f"reduce_argmax_{axis}", axis, "argmax")
+        feature(f"reduce_argmax_{axis}", count, extent)
+
+    # The rank-N reductions, argMax and argMin.
+    add.add_reduce_l1("nd_l1", "small", "nd_l1", axes=[2, 3], keepdims=False)
+    add.add_reduce_l2("nd_l2", "small", "nd_l2", axes=[-1], keepdims=True)
+    add.add_reduce_min("nd_min", "small", "nd_min", axes=[1], keepdims=False)
+    add.add_reduce_prod("nd_prod", "near_one", "nd_prod", axes=[1, 2], keepdims=True)
+    add.add_reduce_logsum("nd_logsum", "near_one", "nd_logsum", keepdims=True, reduce_all=True)
+    add.add_reduce_sumsquare("nd_sumsquare", "small", "nd_sumsquare", axes=[1, 3],
+                             keepdims=False)
+    add.add_reduce_logsumexp("nd_logsumexp", "small", "nd_logsumexp", axes=[-2], keepdims=True)
+    add.add_argmax("nd_argmax", "pixels", "nd_argmax", axis=1, keepdims=False)
+    add.add_argmin("nd_argmin", "pixels", "nd_argmin", axis=-1, keepdims=True)
+    for blob, count, spread in [
+            ("nd_l1", 8, 49), ("nd_l2", 56, np.sqrt(7)), ("nd_min", 49, 1),
+            ("nd_prod", 7, 1), ("nd_logsum", 1, 6), ("nd_sumsquare", 7, 56),
+            ("nd_logsumexp", 56, 2), ("nd_argmax", 196, 3), ("nd_argmin", 42, 14)]:
+        feature(blob, count, spread)
+
+    # reorganizeData: space to depth, scaled per channel, back by both depth-to-space orders.
+    add.add_reorganize_data("to_depth", "conv", "to_depth", "SPACE_TO_DEPTH", 2)
+    depth_scale = w.uniform(0.5, 2.0, 32)
+    add.add_scale("depth_scaled", depth_scale, None, False, "to_depth", "depth_scaled",
+                  shape_scale=[32])
+    add.add_reorganize_data("to_space", "depth_scaled", "to_space", "DEPTH_TO_SPACE", 2)
+    add.add_reorganize_data("shuffled", "depth_scaled", "shuffled", "PIXEL_SHUFFLE", 2)
+    probe("depth_scaled", 32, 14, 14, 1)
+    probe("to_space", 8, 28, 28, 1)
+    probe("shuffled", 8, 28, 28, 1)
+
+    # Slices: every other channel from 1 to the third last, a static slice with negative
+    # strides and masks, and one channel squeezed out.
+    add.add_copy("small_copy", "small", "small_copy")
+    offsets = w.normal(8, 1, 1, scale=0.5)
+    add.add_load_constant("offsets", "offsets", offsets, [8, 1, 1])
+    add.add_add_broadcastable("shifted", ["small_copy", "offsets"], "shifted")
+    probe("shifted", 8, 7, 7, 1)
+    add.add_slice("odd_channels", "small_copy", "odd_channels", "channel", start_index=1,
+                  end_index=-2, stride=2)
+    add.add_slice_static("strided", "small", "strided", begin_ids=[0, 6, 1, 0],
+                         end_ids=[1, 0, -1, 0], strides=[1, -2, 2, -3],
+                         begin_masks=[False, False, False, True],
+                         end_masks=[False, True, False, True])
+    add.add_slice_static("last_channel", "small", "last_channel", begin_ids=[0, -1, 0, 0],
+                         end_ids=[1, 0, 0, 0], strides=[1, 1, 1, 1],
+                         begin_masks=[False, False, True, True],
+                         end_masks=[False, False, True, True],
+                         squeeze_masks=[False, True, False, False])
+    feature("odd_channels", 147, 1)
+    feature("strided", 36, 1)
+    feature("last_channel", 49, 1)
+
+    # Splits: channel halves (rank-4 split and splitND), and widths of 2 and 5.
+    add.add_split("halves", "small", ["half_a", "half_b"])
+    add.add_subtract_broadcastable("half_difference", ["half_a", "half_b"], "half_difference")
+    add.add_split_nd("nd_halves", "small", ["nd_half_a", "nd_half_b"], axis=1, num_splits=2)
+    add.add_multiply_broadcastable("nd_half_product", ["nd_half_a", "nd_half_b"],
+                                   "nd_half_product")
+    add.add_split_nd("widths", "small", ["narrow", "wide"], axis=-1, split_sizes=[2, 5])
+    probe("half_difference", 4, 7, 7, 1)
+    probe("nd_half_product", 4, 7, 7, 1)
+    probe("narrow", 8, 7, 2, 1)
+    probe("wide", 8, 7, 5, 1)
+
+    # Interleaved concatND: ShuffleNet's channel shuffle, and the same along the last axis.
+    add.add_concat_nd("channel_shuffle", ["small", "tanh"], "channel_shuffle", axis=1,
+                      interleave=True)
+    add.add_concat_nd("column_shuffle", ["small", "near_one"], "column_shuffle", axis=-1,
+                      interleave=True)
+    probe("channel_shuffle", 16, 7, 7, 1)
+    probe("column_shuffle", 8, 7, 14, 1)
+
+    # constantPad: channels 1 before and 2 after, width 1 after, with 0.5.
+    add.add_constant_pad("padded", ["small"], "padded", value=0.5,
+                         pad_amounts=[0, 0, 1, 2, 0, 0, 0, 1])
+    probe("padded", 11, 7, 8, 1)
+
+    # resizeBilinear on its four grids (the aligned endpoints to one row: its centre).
+    grids = {"STRICT_ALIGN_ENDPOINTS_MODE": (5, 11), "ALIGN_ENDPOINTS_MODE": (1, 11),
+             "UPSAMPLE_MODE": (5, 11), "ROI_ALIGN_MODE": (5, 11)}
+    for grid, (height, width) in grids.items():
+        add.add_resize_bilinear(f"resize_{grid}", "small", f"resize_{grid}", height, width, grid)
+        probe(f"resize_{grid}", 8, height, width, 1)
+
+    # batchedMatmul: channels last times a weight matrix plus a bias (a linear layer on a rank-4
+    # blob, as converters write it), and a blob times another with either transposed.
+    add.add_transpose("channels_last", [0, 2, 3, 1], "small", "channels_last")
+    matrix, matrix_bias = w.normal(8, 6, scale=0.4), w.normal(6, scale=0.2)
+    add.add_batched_mat_mul("linear", ["channels_last"], "linear", weight_matrix_rows=8,
+                            weight_matrix_columns=6, W=matrix, bias=matrix_bias)
+    add.add_batched_mat_mul("times_transposed", ["small", "tanh"], "times_transposed",
+                            transpose_b=True)
+    add.add_batched_mat_mul("transposed_times", ["small", "tanh"], "transposed_times",
+                            transpose_a=True)
+    probe("linear", 7, 7, 6, 1)
+    probe("times_transposed", 8, 7, 7, 1)
+    probe("transposed_times", 8, 7, 7, 1)
+
+    # Activations and normalizations.
+    for mode in ["EXACT", "TANH_APPROXIMATION", "SIGMOID_APPROXIMATION"]:
+        add.add_gelu(f"gelu_{mode}", "small", f"gelu_{mode}", mode)
+        probe(f"gelu_{mode}", 8, 7, 7, 1)
+    add.add_erf("erf", "small", "erf")
+    add.add_clamped_relu("clamped", "small", "clamped", alpha=0.2, beta=0.8)
+    add.add_mvn("mvn_all", "small", "mvn_all", across_channels=True, normalize_variance=True,
+                epsilon=1e-3)
+    add.add_mvn("mvn_planes", "small", "mvn_planes", across_channels=False,
+                normalize_variance=True, epsilon=1e-3)
+    add.add_mvn("mvn_mean", "small", "mvn_mean", across_channels=False, normalize_variance=False)
+    for blob in ["erf", "clamped", "mvn_all", "mvn_planes", "mvn_mean"]:
+        probe(blob, 8, 7, 7, 1)
+
+    add.add_concat_nd("features", features, "features", axis=1)
+    total = sum(count for count, _ in spreads)
+    columns = np.concatenate(
+        [np.full(count, 1 / (spread * np.sqrt(count)), np.float32) for count, spread in spreads])
+    dense = w.normal(10, total, scale=3.0 / np.sqrt(len(spreads))) * columns[None, :]
+    dense_bias = w.normal(10, scale=0.3)
+    add.add_inner_product("dense", dense, dense_bias, total, 10, True, "features", "logits_flat")
+    add.add_reshape_static("reshape", "logits_flat", "logits", (1, 10))
+    add.add_softmax_nd("softmax", "logits", "scores", axis=-1)
+    finish(builder, layout, scale, biases)
+
+    def reduce(x: torch.Tensor, mode: str, axis: str) -> torch.Tensor:
+        """ReduceLayerParams' functions over its axis sets, reduced axes kept."""
+        dims = {"CHW": (1, 2, 3), "HW": (2, 3), "C": (1,), "H": (2,), "W": (3,)}[axis]
+        x = x.double()
+        if mode == "argmax":
+            return x.argmax(dim=dims[0], keepdim=True).float()
+        y = {
+            "sum": lambda: x.sum(dims, keepdim=True),
+            "avg": lambda: x.mean(dims, keepdim=True),
+            "prod": lambda: x.flatten(dims[0], dims[-1]).prod(dims[0], keepdim=True),
+            "logsum": lambda: torch.log(x + 1e-6).sum(dims, keepdim=True),
+            "sumsquare": lambda: (x ** 2).sum(dims, keepdim=True),
+            "L1": lambda: x.abs().sum(dims, keepdim=True),
+            "L2": lambda: torch.sqrt((x ** 2).sum(dims, keepdim=True)),
+            "max": lambda: x.amax(dims, keepdim=True),
+            "min": lambda: x.amin(dims, keepdim=True),
+        }[mode]()
+        return y.reshape([x.shape[0]] + [1 if d in dims else x.shape[d] for d in (1, 2, 3)]).float()
+
+    def reorganize(x: torch.Tensor, mode: str) -> torch.Tensor:
+        """The proto's example orders: DEPTH_TO_SPACE takes channel (i * b + j) * C + c to
+        position (i, j) of block c; PIXEL_SHUFFLE takes channel c * b * b + i * b + j."""
+        n, c, h, w_ = x.shape
+        if mode == "SPACE_TO_DEPTH":
+            return x.reshape(n, c, h // 2, 2, w_ // 2, 2).permute(0, 3, 5, 1, 2, 4).reshape(
+                n, 4 * c, h // 2, w_ // 2)
+        if mode == "DEPTH_TO_SPACE":
+            return x.reshape(n, 2, 2, c // 4, h, w_).permute(0, 3, 4, 1, 5, 2).reshape(
+                n, c // 4, 2 * h, 2 * w_)
+        return x.reshape(n, c // 4, 2, 2, h, w_).permute(0, 1, 4, 2, 5, 3).reshape(
+            n, c // 4, 2 * h, 2 * w_)
+
+    def reference(x: torch.Tensor) -> torch.Tensor:
+        out = []
+
+        def probed(y: torch.Tensor, blob: str) -> None:
+            out.append((y * t(masks[blob])).sum(dim=(2, 3)))
+
+        pixels = x[:, :, 3:-2:16, 5:-1:16]
+        conv = F.conv2d(F.avg_pool2d(x, 8, 8), t1, t(b1), padding=1)
+        small = F.avg_pool2d(conv, 4, 4)
+        near_one = 0.01 * torch.tanh(small) + 1.0
+        for mode in modes:
+            source = near_one if mode in ("prod", "logsum") else small
+            for axis in axes:
+                out.append(reduce(source, mode, axis).flatten(1))
+        for axis in ["C", "H", "W"]:
+            out.append(reduce(pixels, "argmax", axis).flatten(1))
+        d = small.double()
+        near = near_one.double()
+        out += [t_.float().flatten(1) for t_ in [
+            d.abs().sum(dim=(2, 3)),
+            torch.sqrt((d ** 2).sum(dim=-1, keepdim=True)),
+            d.amin(dim=1),
+            near.prod(dim=2, keepdim=True).prod(dim=1, keepdim=True),
+            torch.log(near.sum(dim=(1, 2, 3), keepdim=True)),  # all axes: the batch is one photo
+            (d ** 2).sum(dim=(1, 3)),
+            torch.logsumexp(d, dim=-2, keepdim=True),
+            pixels.argmax(dim=1).double(),
+            pixels.argmin(dim=-1, keepdim=True).double(),
+        ]]
+        depth_scaled = reorganize(conv, "SPACE_TO_DEPTH") * t(depth_scale).view(1, -1, 1, 1)
+        probed(depth_scaled, "depth_scaled")
+        probed(reorganize(depth_scaled, "DEPTH_TO_SPACE"), "to_space")
+        probed(reorganize(depth_scaled, "PIXEL_SHUFFLE"), "shuffled")
+        probed(small + t(offsets).view(1, 8, 1, 1), "shifted")
+        out.append(small[:, 1:-2:2].flatten(1))
+        strided = small[:, [6, 4, 2, 0]][:, :, 1:-1:2][:, :, :, [6, 3, 0]]
+        out.append(strided.flatten(1))
+        out.append(small[:, -1].flatten(1))
+        probed(small[:, :4] - small[:, 4:], "half_difference")
+        probed(small[:, :4] * small[:, 4:], "nd_half_product")
+        probed(small[..., :2], "narrow")
+        probed(small[..., 2:], "wide")
+        probed(torch.stack([small, torch.tanh(small)], dim=2).flatten(1, 2), "channel_shuffle")
+        probed(torch.stack([small, near_one], dim=-1).flatten(-2), "column_shuffle")
+        probed(F.pad(small, (0, 1, 0, 0, 1, 2), value=0.5), "padded")
+        for grid, (height, width) in grids.items():
+            probed(resize_bilinear(small, height, width, grid), f"resize_{grid}")
+        tanh = torch.tanh(small)
+        probed(small.permute(0, 2, 3, 1) @ t(matrix) + t(matrix_bias), "linear")
+        probed(small @ tanh.transpose(2, 3), "times_transposed")
+        probed(small.transpose(2, 3) @ tanh, "transposed_times")
+        probed(0.5 * small * (1 + torch.erf(small / np.sqrt(2))), "gelu_EXACT")
+        inner = np.sqrt(2 / np.pi) * (small + 0.044715 * small ** 3)
+        probed(0.5 * small * (1 + torch.tanh(inner)), "gelu_TANH_APPROXIMATION")
+        probed(small * torch.sigmoid(1.702 * small), "gelu_SIGMOID_APPROXIMATION")
+        probed(torch.erf(small), "erf")
+        probed(torch.minimum(torch.where(small >= 0, small, 0.2 * small), torch.tensor(0.8)),
+               "clamped")
+        for blob, dims, normalized in [("mvn_all", (1, 2, 3), True),
+                                       ("mvn_planes", (2, 3), True),
+                                       ("mvn_mean", (2, 3), False)]:
+            centred = small - small.mean(dim=dims, keepdim=True)
+            if normalized:
+                variance = (centred ** 2).mean(dim=dims, keepdim=True)
+                centred = centred / torch.sqrt(variance + 1e-3)
+            probed(centred, blob)
+        features = torch.cat(out, dim=1)
+        return torch.softmax(features @ t(dense).T + t(dense_bias), dim=-1)
+
+    return builder.spec, reference
+
+
 def finish(builder: NeuralNetworkBuilder, layout: str, scale: float, biases: list[float]) -> None:
     """The image input's preprocessing (biases in the model's colour order) and the labels."""
     red, green, blue = biases if layout == "RGB" else biases[::-1]
@@ -285,4 +598,4 @@ def finish(builder: NeuralNetworkBuilder, layout: str, scale: float, biases: lis
     builder.set_class_labels(CLASSES, prediction_blob="scores")
 
 
-NETWORKS = {"layers_rank5": build_rank5, "layers_nd": build_nd}
+NETWORKS = {"layers_rank5": build_rank5, "layers_nd": build_nd, "layers_reduce": build_reduce}

@@ -1,7 +1,7 @@
 import NeuralCore
 
 /// The layers that compute values: normalizations, unary functions, element-wise arithmetic with
-/// broadcasting, scale and bias, and reductions.
+/// broadcasting, and scale and bias.
 extension CoreMLNetworkLowering {
   /// Lowers `kind` when it is one of these layers; `false` when it is not.
   mutating func lowerArithmetic(_ kind: Int, _ p: CoreMLMessage, _ c: Context)
@@ -27,7 +27,15 @@ extension CoreMLNetworkLowering {
           .malformedFile, "Core ML layer '\(c.name)' needs 2 inputs, it has \(c.inputs.count)")
       }
       add(op, c, [])
-    case 1260, 1270, 1280: try reduction(kind, p, c)
+    case 790: add("Erf", c, [])
+    case 795: try gelu(p, c)
+    case 1045: try batchedMatmul(p, c)
+    case 1460:
+      // min(beta, x) for x >= 0, min(beta, alpha * x) below: a leaky ReLU capped at beta.
+      let leaky = step(
+        "LeakyRelu", c.inputs, "leaky", c, [.init(name: "alpha", value: .float(p.float(1)))])
+      let cap = try constant(c.name + "__beta", [p.float(2)], shape: [])
+      nodes.append(node("Min", c.name, [leaky, cap], c.output))
     default: return false
     }
     return true
@@ -137,7 +145,7 @@ extension CoreMLNetworkLowering {
   }
 
   /// `x + amount` as a new blob; returns its name.
-  private mutating func shifted(_ x: String, by amount: Float, suffix: String, _ c: Context)
+  mutating func shifted(_ x: String, by amount: Float, suffix: String, _ c: Context)
     throws(NeuralCoreError) -> String
   {
     let value = try constant(c.name + "__" + suffix, [amount], shape: [])
@@ -199,30 +207,98 @@ extension CoreMLNetworkLowering {
     return try constant(c.name + "__" + what, values, shape: full)
   }
 
+  /// `batchedMatmul`: the input times a weight matrix (plus a bias), or the first input times
+  /// the second, either transposed on its last two axes; batch axes broadcast as NumPy's do.
+  ///
+  /// Quantizing the input to 8 bits while running (`int8DynamicQuantize`) is not run.
+  private mutating func batchedMatmul(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+    guard p.integer(10) == 0 else {
+      throw NeuralCoreError(
+        .unsupported, "Core ML layer '\(c.name)': int8 dynamic quantization is not run")
+    }
+    if c.inputs.count == 2 {
+      var operands = c.inputs
+      for (index, field) in [1, 2].enumerated() where p.integer(field) != 0 {
+        operands[index] = step(
+          "Einsum", [operands[index]], "transposed\(index)", c,
+          [.init(name: "equation", value: .string("...ij->...ji"))])
+      }
+      nodes.append(node("MatMul", c.name, operands, c.output))
+      return
+    }
+    guard c.inputs.count == 1 else {
+      throw NeuralCoreError(
+        .malformedFile, "Core ML layer '\(c.name)' multiplies \(c.inputs.count) inputs")
+    }
+    let rows = Int(clamping: p.integer(5))
+    let columns = Int(clamping: p.integer(6))
+    let count = try elementCount([rows, columns], c)
+    guard let weightMessage = try p.message(8) else {
+      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has no weights")
+    }
+    // Stored one output column after another: [columns, rows]; MatMul takes [rows, columns].
+    let stored = try CoreMLWeights.values(
+      weightMessage, count: count, channels: columns, what: "layer '\(c.name)' weights")
+    var matrix = [Float](repeating: 0, count: count)
+    for column in 0..<columns {
+      for row in 0..<rows { matrix[row * columns + column] = stored[column * rows + row] }
+    }
+    let weights = try constant(c.name + "__weights", matrix, shape: [rows, columns])
+    guard p.integer(7) != 0, let biasMessage = try p.message(9) else {
+      nodes.append(node("MatMul", c.name, [c.inputs[0], weights], c.output))
+      return
+    }
+    let bias = try CoreMLWeights.values(
+      biasMessage, count: columns, what: "layer '\(c.name)' bias")
+    let product = step("MatMul", [c.inputs[0], weights], "product", c)
+    let offset = try constant(c.name + "__bias", bias, shape: [columns])
+    nodes.append(node("Add", c.name, [product, offset], c.output))
+  }
+
   private mutating func clip(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
     let low = try constant(c.name + "__min", [p.float(1)], shape: [])
     let high = try constant(c.name + "__max", [p.float(2)], shape: [])
     nodes.append(node("Clip", c.name, [c.inputs[0], low, high], c.output))
   }
 
-  /// `reduceMax`, `reduceSum` and `reduceMean` over the listed axes, or all of them.
-  private mutating func reduction(_ kind: Int, _ p: CoreMLMessage, _ c: Context)
+  /// The Gaussian error linear unit in Core ML's three forms: exact (with `erf`), and its tanh
+  /// and sigmoid approximations.
+  private mutating func gelu(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+    let x = c.inputs[0]
+    switch p.integer(1) {
+    case 0:
+      // 0.5 * x * (1 + erf(x / sqrt(2)))
+      let root = try constant(c.name + "__inverse_sqrt2", [Float(0.5).squareRoot()], shape: [])
+      let erf = step("Erf", [step("Mul", [x, root], "scaled", c)], "erf", c)
+      try halfTimesOnePlus(erf, times: x, c)
+    case 1:
+      // 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
+      let cube = step("Mul", [step("Mul", [x, x], "square", c), x], "cube", c)
+      let k = try constant(c.name + "__k", [0.044715], shape: [])
+      let inner = step("Add", [x, step("Mul", [cube, k], "cube_k", c)], "inner", c)
+      let factor = try constant(
+        c.name + "__factor", [Float((2 / Double.pi).squareRoot())], shape: [])
+      let tanh = step("Tanh", [step("Mul", [inner, factor], "scaled", c)], "tanh", c)
+      try halfTimesOnePlus(tanh, times: x, c)
+    case 2:
+      // x * sigmoid(1.702 * x)
+      let factor = try constant(c.name + "__factor", [1.702], shape: [])
+      let sigmoid = step("Sigmoid", [step("Mul", [x, factor], "scaled", c)], "sigmoid", c)
+      nodes.append(node("Mul", c.name, [x, sigmoid], c.output))
+    case let other:
+      throw NeuralCoreError(
+        .unsupported, "Core ML layer '\(c.name)': GELU mode \(other) is not known")
+    }
+  }
+
+  /// `0.5 * x * (1 + value)` into the layer's output.
+  private mutating func halfTimesOnePlus(_ value: String, times x: String, _ c: Context)
     throws(NeuralCoreError)
   {
-    let op = [1260: "ReduceMax", 1270: "ReduceSum", 1280: "ReduceMean"][kind] ?? "ReduceSum"
-    var attributes: [ONNXAttribute] = [.init(name: "keepdims", value: .int(p.integer(2)))]
-    var inputs = [c.inputs[0]]
-    if p.integer(3) == 0 {
-      let axes = try p.integers(1)
-      guard !axes.isEmpty, axes.count <= limits.maximumRank else {
-        throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' reduces axes \(axes)")
-      }
-      if op == "ReduceSum" {
-        inputs.append(try integerConstant(c.name + "__axes", axes))
-      } else {
-        attributes.append(.init(name: "axes", value: .ints(axes)))
-      }
-    }
-    nodes.append(node(op, c.name, inputs, c.output, attributes))
+    let one = try constant(c.name + "__one", [1], shape: [])
+    let half = try constant(c.name + "__half", [0.5], shape: [])
+    let sum = step("Add", [value, one], "one_plus", c)
+    let halfX = step("Mul", [x, half], "half_x", c)
+    nodes.append(node("Mul", c.name, [halfX, sum], c.output))
   }
 }

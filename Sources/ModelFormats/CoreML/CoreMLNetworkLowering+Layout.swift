@@ -10,6 +10,7 @@ extension CoreMLNetworkLowering {
     case 190: try crop(p, c)
     case 200: try pad(p, c)
     case 210: try upsample(p, c)
+    case 211: try resizeBilinear(p, c)
     case 290, 1070: try loadConstant(kind, p, c)
     case 300: try reshape(p, c)
     case 301: try flatten(p, c)
@@ -19,12 +20,13 @@ extension CoreMLNetworkLowering {
         throw NeuralCoreError(.unsupported, "Core ML layer '\(c.name)': sequence concat is not run")
       }
       add("Concat", c, [.init(name: "axis", value: .int(1))])
+    case 345: try reorganizeData(p, c)
     case 980:
-      guard p.integer(2) == 0 else {
-        throw NeuralCoreError(
-          .unsupported, "Core ML layer '\(c.name)': interleaved concat is not run")
+      guard p.integer(2) != 0 else {
+        add("Concat", c, [.init(name: "axis", value: .int(p.integer(1)))])
+        return true
       }
-      add("Concat", c, [.init(name: "axis", value: .int(p.integer(1)))])
+      try interleavedConcat(axis: p.integer(1), c)
     case 985: add("Transpose", c, [.init(name: "perm", value: .ints(try axes(p.integers(1), c)))])
     case 1120:
       let listed = p.integer(2) != 0 ? [] : try axes(p.integers(1), c)
@@ -37,9 +39,42 @@ extension CoreMLNetworkLowering {
     case 1140:
       let shape = try integerConstant(c.name + "__shape", axes(p.integers(1), c))
       nodes.append(node("Reshape", c.name, [c.inputs[0], shape], c.output))
+    case 1155: try constantPad(p, c)
     default: return false
     }
     return true
+  }
+
+  /// `concatND` with `interleave`: inputs of one shape, element `k` of input `i` along the axis
+  /// going to `k * inputs + i` (ShuffleNet's channel shuffle, as coremltools writes it).
+  ///
+  /// Each input gains an axis of length 1 after `axis`, they are concatenated along it, and a
+  /// reshape to the first input's shape with `-1` at `axis` merges the two.
+  private mutating func interleavedConcat(axis: Int64, _ c: Context) throws(NeuralCoreError) {
+    // Counted from the end, the new axis takes the old one's number; from the start, the next.
+    let inserted = axis < 0 ? axis : axis + 1
+    let newAxis = try integerConstant(c.name + "__new_axis", [inserted])
+    var expanded: [String] = []
+    for (index, input) in c.inputs.enumerated() {
+      expanded.append(step("Unsqueeze", [input, newAxis], "expanded\(index)", c))
+    }
+    let stacked = step(
+      "Concat", expanded, "stacked", c, [.init(name: "axis", value: .int(inserted))])
+    let shape = step("Shape", [c.inputs[0]], "shape", c)
+    var parts: [String] = []
+    if axis != 0 {
+      let starts = try integerConstant(c.name + "__before_starts", [0])
+      let ends = try integerConstant(c.name + "__before_ends", [axis])
+      parts.append(step("Slice", [shape, starts, ends], "before", c))
+    }
+    parts.append(try integerConstant(c.name + "__merged", [-1]))
+    if axis != -1 {
+      let starts = try integerConstant(c.name + "__after_starts", [axis + 1])
+      let ends = try integerConstant(c.name + "__after_ends", [.max])
+      parts.append(step("Slice", [shape, starts, ends], "after", c))
+    }
+    let target = step("Concat", parts, "target", c, [.init(name: "axis", value: .int(0))])
+    nodes.append(node("Reshape", c.name, [stacked, target], c.output))
   }
 
   /// Crops the amounts of a single input's borders.
@@ -105,6 +140,86 @@ extension CoreMLNetworkLowering {
       ]
     }
     nodes.append(node("Resize", c.name, [c.inputs[0], "", scales], c.output, attributes))
+  }
+
+  /// `resizeBilinear`: bilinear resampling to a fixed height and width on one of Core ML's four
+  /// sampling grids, each an ONNX coordinate transform.
+  ///
+  /// The aligned-endpoints grid is `tf_crop_and_resize` over the whole input (it samples the
+  /// centre when the output has one row); the RoI Align grid samples `(i + 0.5) * (X - 1) / N`,
+  /// which is `tf_crop_and_resize` over the region from `0.5 / N` to `(N - 0.5) / N`.
+  private mutating func resizeBilinear(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+    let size = try sizes(p.integers(1), default: 1, c)
+    guard size.allSatisfy({ $0 > 0 }) else {
+      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' resizes to \(size)")
+    }
+    let grid = try p.message(2)?.integer(1) ?? 0
+    let transforms = [
+      0: "align_corners", 1: "tf_crop_and_resize", 2: "asymmetric", 3: "tf_crop_and_resize",
+    ]
+    guard let transform = transforms[Int(clamping: grid)] else {
+      throw NeuralCoreError(
+        .unsupported, "Core ML layer '\(c.name)': sampling mode \(grid) is not known")
+    }
+    var region = ""
+    if grid == 1 {
+      region = try constant(c.name + "__roi", [0, 0, 1, 1], shape: [4])
+    } else if grid == 3 {
+      let (height, width) = (Float(size[0]), Float(size[1]))
+      region = try constant(
+        c.name + "__roi",
+        [0.5 / height, 0.5 / width, (height - 0.5) / height, (width - 0.5) / width], shape: [4])
+    }
+    let target = try integerConstant(c.name + "__sizes", size.map(Int64.init))
+    nodes.append(
+      node(
+        "Resize", c.name, [c.inputs[0], region, "", target], c.output,
+        [
+          .init(name: "mode", value: .string("linear")),
+          .init(name: "coordinate_transformation_mode", value: .string(transform)),
+          .init(name: "axes", value: .ints([-2, -1])),
+        ]))
+  }
+
+  /// `reorganizeData`: space to depth, depth to space, or the pixel shuffle (depth to space
+  /// with each channel's block kept together, ONNX's `CRD` order).
+  private mutating func reorganizeData(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+    let block = p.integer(2)
+    guard (2...4096).contains(block) else {
+      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has block size \(block)")
+    }
+    let size = ONNXAttribute(name: "blocksize", value: .int(block))
+    switch p.integer(1) {
+    case 0: add("SpaceToDepth", c, [size])
+    case 1: add("DepthToSpace", c, [size, .init(name: "mode", value: .string("DCR"))])
+    case 2: add("DepthToSpace", c, [size, .init(name: "mode", value: .string("CRD"))])
+    case let other:
+      throw NeuralCoreError(
+        .unsupported, "Core ML layer '\(c.name)': reorganization mode \(other) is not known")
+    }
+  }
+
+  /// The rank-N `constantPad`: a value before and after each axis, in axis order.
+  ///
+  /// Amounts given as a second input, and amounts that name the output size, are not run.
+  private mutating func constantPad(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+    guard c.inputs.count == 1, p.integer(3) == 0 else {
+      throw NeuralCoreError(
+        .unsupported,
+        "Core ML layer '\(c.name)': padding by a second input or to an output size is not run")
+    }
+    let amounts = try p.integers(2)
+    guard !amounts.isEmpty, amounts.count % 2 == 0, amounts.count <= 2 * limits.maximumRank,
+      amounts.allSatisfy({ (0...65_536).contains($0) })
+    else {
+      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' pads by \(amounts)")
+    }
+    // Core ML lists (before, after) per axis; ONNX all befores, then all afters.
+    let pairs = stride(from: 0, to: amounts.count, by: 2)
+    let pads = try integerConstant(
+      c.name + "__pads", pairs.map { amounts[$0] } + pairs.map { amounts[$0 + 1] })
+    let value = try constant(c.name + "__value", [p.float(1)], shape: [])
+    nodes.append(node("Pad", c.name, [c.inputs[0], pads, value], c.output))
   }
 
   private mutating func loadConstant(_ kind: Int, _ p: CoreMLMessage, _ c: Context)

@@ -10,22 +10,57 @@ struct CoreMLNetworkLowering {
   var nodes: [ONNXNode] = []
   var initializers: [ONNXTensor] = []
 
-  /// The `NeuralNetworkLayer` one-of field numbers this importer knows, named for messages.
+  /// The `NeuralNetworkLayer` one-of field numbers this importer runs, named for messages.
   static let layerKinds: [Int: String] = [
-    100: "convolution", 120: "pooling", 130: "activation", 140: "innerProduct",
-    160: "batchnorm", 170: "l2normalize", 175: "softmax", 180: "lrn", 190: "crop",
-    200: "padding", 210: "upsample", 220: "unary", 230: "add", 231: "multiply", 240: "average",
-    245: "scale", 250: "bias", 260: "max", 261: "min", 290: "loadConstant", 300: "reshape",
-    301: "flatten", 310: "permute", 320: "concat", 660: "clip", 870: "minBroadcastable",
-    875: "maxBroadcastable", 880: "addBroadcastable", 885: "powBroadcastable",
-    890: "divideBroadcastable", 900: "multiplyBroadcastable", 905: "subtractBroadcastable",
-    950: "softmaxND", 980: "concatND", 985: "transpose", 1070: "loadConstantND",
-    1120: "squeeze", 1125: "expandDims", 1130: "flattenTo2D", 1140: "reshapeStatic",
-    1260: "reduceMax", 1270: "reduceSum", 1280: "reduceMean",
+    100: "convolution", 120: "pooling", 130: "activation", 140: "innerProduct", 160: "batchnorm",
+    165: "mvn", 170: "l2normalize", 175: "softmax", 180: "lrn", 190: "crop", 200: "padding",
+    210: "upsample", 211: "resizeBilinear", 220: "unary", 230: "add", 231: "multiply",
+    240: "average", 245: "scale", 250: "bias", 260: "max", 261: "min", 280: "reduce",
+    290: "loadConstant", 300: "reshape", 301: "flatten", 310: "permute", 320: "concat",
+    330: "split", 345: "reorganizeData", 350: "slice", 600: "copy", 660: "clip", 790: "erf",
+    795: "gelu", 870: "minBroadcastable", 875: "maxBroadcastable", 880: "addBroadcastable",
+    885: "powBroadcastable", 890: "divideBroadcastable", 900: "multiplyBroadcastable",
+    905: "subtractBroadcastable", 950: "softmaxND", 975: "splitND", 980: "concatND",
+    985: "transpose", 995: "sliceStatic", 1020: "argMin", 1025: "argMax", 1045: "batchedMatmul",
+    1070: "loadConstantND", 1120: "squeeze", 1125: "expandDims", 1130: "flattenTo2D",
+    1140: "reshapeStatic", 1155: "constantPad", 1250: "reduceL1", 1255: "reduceL2",
+    1260: "reduceMax", 1265: "reduceMin", 1270: "reduceSum", 1275: "reduceProd", 1280: "reduceMean",
+    1285: "reduceLogSum", 1290: "reduceSumSquare", 1295: "reduceLogSumExp", 1460: "clampedReLU",
+  ]
+  /// The other kinds NeuralNetwork.proto lists, named in the message that refuses them: layers
+  /// of sequence, text, video and detection models, control flow, random values, comparisons,
+  /// element-wise functions and shapes computed while running, which image classifiers do not
+  /// use (ImportingModels.md in the documentation says why for each).
+  static let refusedKinds: [Int: String] = [
+    150: "embedding", 212: "cropResize", 270: "dot", 340: "sequenceRepeat", 400: "simpleRecurrent",
+    410: "gru", 420: "uniDirectionalLSTM", 430: "biDirectionalLSTM", 500: "custom", 605: "branch",
+    615: "loop", 620: "loopBreak", 625: "loopContinue", 635: "rangeStatic", 640: "rangeDynamic",
+    665: "ceil", 670: "floor", 680: "sign", 685: "round", 700: "exp2", 710: "sin", 715: "cos",
+    720: "tan", 730: "asin", 735: "acos", 740: "atan", 750: "sinh", 755: "cosh", 760: "tanh",
+    770: "asinh", 775: "acosh", 780: "atanh", 815: "equal", 820: "notEqual", 825: "lessThan",
+    827: "lessEqual", 830: "greaterThan", 832: "greaterEqual", 840: "logicalOr", 845: "logicalXor",
+    850: "logicalNot", 855: "logicalAnd", 865: "modBroadcastable", 895: "floorDivBroadcastable",
+    920: "tile", 925: "stack", 930: "gather", 935: "scatter", 940: "gatherND", 945: "scatterND",
+    952: "gatherAlongAxis", 954: "scatterAlongAxis", 960: "reverse", 965: "reverseSeq",
+    1000: "sliceDynamic", 1005: "slidingWindows", 1015: "topK", 1040: "embeddingND",
+    1065: "getShape", 1080: "fillLike", 1085: "fillStatic", 1090: "fillDynamic",
+    1100: "broadcastToLike", 1105: "broadcastToStatic", 1110: "broadcastToDynamic",
+    1135: "reshapeLike", 1145: "reshapeDynamic", 1150: "rankPreservingReshape",
+    1170: "randomNormalLike", 1175: "randomNormalStatic", 1180: "randomNormalDynamic",
+    1190: "randomUniformLike", 1195: "randomUniformStatic", 1200: "randomUniformDynamic",
+    1210: "randomBernoulliLike", 1215: "randomBernoulliStatic", 1220: "randomBernoulliDynamic",
+    1230: "categoricalDistribution", 1313: "whereNonZero", 1315: "matrixBandPart",
+    1320: "lowerTriangular", 1325: "upperTriangular", 1330: "whereBroadcastable",
+    1350: "layerNormalization", 1400: "NonMaximumSuppression", 1450: "oneHot", 1455: "cumSum",
+    1461: "argSort", 1465: "pooling3d", 1466: "globalPooling3d", 1470: "sliceBySize",
+    1471: "convolution3d",
   ]
   private static let layerKindNumbers = layerKinds.keys.sorted()
+  private static let refusedKindNumbers = refusedKinds.keys.sorted()
   /// The layers that take no input.
   private static let constantKinds: Set<Int> = [290, 1070]
+  /// The layers with more than one output.
+  private static let splitKinds: Set<Int> = [330, 975]
 
   init(limits: ImportLimits) {
     self.limits = limits
@@ -36,26 +71,35 @@ struct CoreMLNetworkLowering {
     let name = layer.string(1)
     let inputs = layer.strings(2)
     let outputs = layer.strings(3)
-    let kind = layer.oneOf(Self.layerKindNumbers)
-    let takesInputs = !Self.constantKinds.contains(kind ?? 0)
-    guard inputs.isEmpty != takesInputs, outputs.count == 1 else {
+    guard let kind = layer.oneOf(Self.layerKindNumbers), let params = try layer.message(kind)
+    else {
+      let refused = layer.oneOf(Self.refusedKindNumbers).flatMap { Self.refusedKinds[$0] }
+      throw NeuralCoreError(
+        .unsupported,
+        "Core ML layer '\(name)' is "
+          + (refused.map { "a \($0) layer, which this importer does not run" }
+            ?? "of a kind this importer does not run"))
+    }
+    let takesInputs = !Self.constantKinds.contains(kind)
+    let outputCounts = Self.splitKinds.contains(kind) ? 1...Int.max : 1...1
+    guard inputs.isEmpty != takesInputs, outputCounts.contains(outputs.count) else {
       throw NeuralCoreError(
         .malformedFile,
         "Core ML layer '\(name)' has \(inputs.count) inputs and \(outputs.count) outputs")
     }
-    guard let kind, let params = try layer.message(kind) else {
-      throw NeuralCoreError(
-        .unsupported, "Core ML layer '\(name)' is of a kind this importer does not run")
-    }
-    let context = Context(name: name, inputs: inputs, output: outputs[0])
+    let context = Context(name: name, inputs: inputs, outputs: outputs)
     if try lowerArithmetic(kind, params, context) { return }
+    if try lowerReduction(kind, params, context) { return }
     if try lowerLayout(kind, params, context) { return }
+    if try lowerSlicing(kind, params, context) { return }
     switch kind {
     case 100: try convolution(params, context)
     case 120: try pooling(params, context)
     case 130: try activation(params, context)
     case 140: try innerProduct(params, context)
     case 175: add("Softmax", context, [.init(name: "axis", value: .int(1))])
+    // coremltools writes MIL's identity as a copy (DenseNet has four).
+    case 600: add("Identity", context, [])
     case 950:
       add("Softmax", context, [.init(name: "axis", value: .int(params.integer(1)))])
     default:
@@ -80,10 +124,14 @@ struct CoreMLNetworkLowering {
 
   // MARK: - Layers
 
+  /// A layer's name and blobs.
   struct Context {
     var name: String
     var inputs: [String]
-    var output: String
+    /// At least one name (``lower(_:)`` checks).
+    var outputs: [String]
+    /// The first (for most layers the only) output.
+    var output: String { outputs[0] }
   }
 
   private mutating func convolution(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
@@ -250,6 +298,17 @@ struct CoreMLNetworkLowering {
     initializers.append(
       ONNXTensor(name: name, dataType: .int64, value: .integer(values, shape: [values.count])))
     return name
+  }
+
+  /// `op` of `inputs` as a new blob, named after the layer's output and `suffix`; returns its
+  /// name.
+  mutating func step(
+    _ op: String, _ inputs: [String], _ suffix: String, _ c: Context,
+    _ attributes: [ONNXAttribute] = []
+  ) -> String {
+    let output = c.output + "__" + suffix
+    nodes.append(node(op, c.name + "__" + suffix, inputs, output, attributes))
+    return output
   }
 
   /// `input * factor` as a new blob; returns its name.
