@@ -33,7 +33,9 @@ struct CoreMLRobustnessTests {
   /// header and first records, and truncations) under the real program: every outcome is a
   /// model or a `NeuralCoreError`, and the first mutant that still reads is planned and run.
   @Test func survivesMutationsOfAnMLProgram() throws {
-    let package = Self.fixture("mobilenet_v2-mlprogram.mlpackage/Data/com.apple.CoreML")
+    // The small vision transformer: FP16 weights and 17 operation types, read in well under a
+    // second even in debug builds, so each mutant's weights are all read.
+    let package = Self.fixture("mlprogram-vit-fp16-rgb.mlpackage/Data/com.apple.CoreML")
     let program = try FileBytesForTests.read(package.appendingPathComponent("model.mlmodel").path)
     let weights = try FileBytesForTests.read(
       package.appendingPathComponent("weights/weight.bin").path)
