@@ -40,7 +40,8 @@ and `.outputs.npy` (float32 [N, 1000] logits, computed in float64):
     mobilenet_v2 int8 per output channel: iOS16 constexpr_affine_dequantize and iOS18
         constexpr_blockwise_shift_scale
     vit: torchvision's VisionTransformer at a toy size (2 layers, hidden 64), FP16 and FP32;
-        attention is decomposed (matmul, softmax) at the default target
+        attention is decomposed (matmul, softmax) at the default target, and one iOS18 FP16
+        conversion whose attention is iOS18's scaled_dot_product_attention
     squeezenet1_1 FP32 with a flexible image side (160...320, run at 224)
     layers_a, layers_b: hand-built networks whose programs hold 34 and 41 MIL op types
         (mlprogram_networks.py)
@@ -117,6 +118,7 @@ ML_PROGRAM_FIXTURES = [
     ("mlprogram-mobilenet_v2-int8ios18-bgr", "mobilenet_v2", "int8", "BGR", "iOS18", None),
     ("mlprogram-vit-fp16-rgb", "vit", "fp16", "RGB", None, None),
     ("mlprogram-vit-fp32-bgr", "vit", "fp32", "BGR", None, None),
+    ("mlprogram-vit-fp16ios18-bgr", "vit", "fp16", "BGR", "iOS18", None),
     ("mlprogram-squeezenet1_1-flexible-rgb", "squeezenet1_1", "fp32", "RGB", None, (160, 320)),
     ("mlprogram-layers_a-fp32-rgb", "layers_a", "fp32", "RGB", None, None),
     ("mlprogram-layers_b-fp32-rgb", "layers_b", "fp32", "RGB", None, None),

@@ -28,6 +28,7 @@ struct CoreMLFixtureTests {
       "mlprogram-resnet18-fp16-rgb", "mlprogram-mobilenet_v2-pal4-rgb",
       "mlprogram-resnet18-pal6-bgr", "mlprogram-mobilenet_v2-int8ios16-rgb",
       "mlprogram-mobilenet_v2-int8ios18-bgr", "mlprogram-vit-fp16-rgb", "mlprogram-vit-fp32-bgr",
+      "mlprogram-vit-fp16ios18-bgr",
       "mlprogram-squeezenet1_1-flexible-rgb", "mlprogram-layers_a-fp32-rgb",
       "mlprogram-layers_b-fp32-rgb",
     ]

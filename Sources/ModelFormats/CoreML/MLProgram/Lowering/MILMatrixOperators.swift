@@ -1,6 +1,7 @@
 import NeuralCore
 
-/// Matrix products: `linear` (`x W^T + b`), `matmul` with its transpositions, and `einsum`.
+/// Matrix products: `linear` (`x W^T + b`), `matmul` with its transpositions, `einsum`, and
+/// iOS 18's `scaled_dot_product_attention`.
 enum MILMatrixOperators {
   static let entries: [MILOperatorEntry] = [
     MILOperatorEntry("linear", inputs: ["x", "weight", "bias"]) {
@@ -53,6 +54,11 @@ enum MILMatrixOperators {
       }
       try lowering.emit("MatMul", operation, operands)
     },
+    MILOperatorEntry(
+      "scaled_dot_product_attention", inputs: ["query", "key", "value", "attn_mask"]
+    ) { lowering, operation throws(NeuralCoreError) in
+      try attention(&lowering, operation)
+    },
     MILOperatorEntry("einsum", inputs: ["values", "equation"]) {
       lowering, operation throws(NeuralCoreError) in
       let equation = try lowering.string(operation, "equation", default: nil)
@@ -61,6 +67,64 @@ enum MILMatrixOperators {
         [.init(name: "equation", value: .string(equation))])
     },
   ]
+
+  /// iOS 18's `scaled_dot_product_attention`, as PyTorch defines it:
+  /// `softmax(Q K^T / sqrt(E) + mask) V`, a boolean mask adding `-inf` where it is false.
+  private static func attention(_ lowering: inout MILProgramLowering, _ operation: MILOperation)
+    throws(NeuralCoreError)
+  {
+    let name = MILProgramLowering.name(of: operation)
+    let rank = try lowering.requiredRank(operation, "query")
+    let query = try lowering.tensor(operation, "query")
+    guard rank >= 2,
+      let width = MILNormalizationOperators.dimension(lowering, query, axis: rank - 1),
+      width > 0
+    else {
+      throw NeuralCoreError(
+        .unsupported,
+        "ML Program: '\(name)' attends with a query width the program does not declare")
+    }
+    var perm = Array(0..<rank).map(Int64.init)
+    perm.swapAt(rank - 1, rank - 2)
+    lowering.emit(
+      "Transpose", name + "__key_t", [try lowering.tensor(operation, "key")], [name + "__key_t"],
+      [.init(name: "perm", value: .ints(perm))])
+    lowering.emit("MatMul", name + "__scores", [query, name + "__key_t"], [name + "__scores"])
+    let scale = try lowering.floatConstant(
+      name + "__scale", [1 / Float(width).squareRoot()], shape: [])
+    var logits = name + "__scaled"
+    lowering.emit("Mul", logits, [name + "__scores", scale], [logits])
+    if lowering.has(operation, "attn_mask") {
+      let mask = try attentionMask(&lowering, operation)
+      lowering.emit("Add", name + "__masked", [logits, mask], [name + "__masked"])
+      logits = name + "__masked"
+    }
+    lowering.emit(
+      "Softmax", name + "__weights", [logits], [name + "__weights"],
+      [.init(name: "axis", value: .int(-1))])
+    try lowering.emit(
+      "MatMul", operation, [name + "__weights", lowering.tensor(operation, "value")])
+  }
+
+  /// The mask as scores to add: a float mask as it is, a boolean one as 0 where true and
+  /// `-inf` where false.
+  private static func attentionMask(
+    _ lowering: inout MILProgramLowering, _ operation: MILOperation
+  ) throws(NeuralCoreError) -> String {
+    let name = MILProgramLowering.name(of: operation)
+    if let constant = try lowering.constant(operation, "attn_mask"),
+      case .bools(let flags) = constant.values
+    {
+      return try lowering.floatConstant(
+        name + "__mask", flags.map { $0 ? 0 : -.infinity }, shape: constant.shape)
+    }
+    let mask = try lowering.tensor(operation, "attn_mask")
+    guard lowering.types[mask]?.dataType == .bool else { return mask }
+    let zero = try lowering.floatConstant(name + "__keep", [0], shape: [])
+    let blocked = try lowering.floatConstant(name + "__drop", [-.infinity], shape: [])
+    lowering.emit("Where", name + "__mask", [mask, zero, blocked], [name + "__mask"])
+    return name + "__mask"
+  }
 
   /// A row-major `rows x (count / rows)` matrix, transposed.
   static func transpose(_ values: [Float], rows: Int) -> [Float] {
