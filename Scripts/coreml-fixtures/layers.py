@@ -199,12 +199,17 @@ def build_rank5(layout: str, scale: float, biases: list[float], seed: int):
     return builder.spec, reference
 
 
-def build_nd(layout: str, scale: float, biases: list[float], seed: int):
-    w = Weights(seed)
-    builder = NeuralNetworkBuilder(
+def nd_builder() -> NeuralNetworkBuilder:
+    """A classifier over a 224 x 224 RGB image with rank-N (not rank-5) blobs."""
+    return NeuralNetworkBuilder(
         [("image", datatypes.Array(1, 3, 224, 224))],
         [("scores", datatypes.Array(1, len(CLASSES)))],
         mode="classifier", disable_rank5_shape_mapping=True)
+
+
+def build_nd(layout: str, scale: float, biases: list[float], seed: int):
+    w = Weights(seed)
+    builder = nd_builder()
     add = builder
     add.add_pooling("down", 4, 4, 4, 4, "AVERAGE", "VALID", "image", "down")
     w1, t1 = conv_weight(w, 3, 3, 6)
@@ -307,10 +312,7 @@ def build_nd(layout: str, scale: float, biases: list[float], seed: int):
 
 def build_reduce(layout: str, scale: float, biases: list[float], seed: int):
     w = Weights(seed)
-    builder = NeuralNetworkBuilder(
-        [("image", datatypes.Array(1, 3, 224, 224))],
-        [("scores", datatypes.Array(1, len(CLASSES)))],
-        mode="classifier", disable_rank5_shape_mapping=True)
+    builder = nd_builder()
     add = builder
     features: list[str] = []
     # Each feature blob's columns of the dense layer are scaled so that no blob dominates.

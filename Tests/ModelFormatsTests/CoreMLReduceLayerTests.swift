@@ -29,18 +29,7 @@ struct CoreMLReduceLayerTests {
   static func network(_ layers: [Layer]) -> [UInt8] {
     var writer = ProtobufWriter()
     writer.int(1, 4)
-    writer.message(2) { description in
-      description.message(1) { feature in
-        feature.string(1, "image")
-        feature.message(3) { type in
-          type.message(4) { image in
-            image.int(1, 3)
-            image.int(2, 2)
-            image.int(3, 20)
-          }
-        }
-      }
-    }
+    writer.imageDescription(width: 3, height: 2)
     writer.message(500) { network in
       for (index, layer) in layers.enumerated() {
         network.message(1) { written in

@@ -123,18 +123,7 @@ struct CoreMLWrittenModelTests {
   ) -> [UInt8] {
     var writer = ProtobufWriter()
     writer.int(1, 4)
-    writer.message(2) { description in
-      description.message(1) { feature in
-        feature.string(1, "image")
-        feature.message(3) { type in
-          type.message(4) { image in
-            image.int(1, 4)
-            image.int(2, 4)
-            image.int(3, 20)
-          }
-        }
-      }
-    }
+    writer.imageDescription(width: 4, height: 4)
     writer.message(500) { network in
       network.message(1) { layer in
         layer.string(1, "conv")

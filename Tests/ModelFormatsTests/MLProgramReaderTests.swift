@@ -251,65 +251,58 @@ struct MLProgramReaderTests {
 
   @Test func refusesDamagedBlobFiles() throws {
     let valid = Self.blobFile(payload: Self.floatBytes([1, 2, 3, 4]))
-    func refuses(
-      _ code: NeuralCoreError.Code, _ phrase: String,
-      sourceLocation: SourceLocation = #_sourceLocation,
-      _ body: () throws -> Void
-    ) {
-      let error = #expect(throws: NeuralCoreError.self, sourceLocation: sourceLocation) {
-        try body()
-      }
-      #expect(error?.code == code, "\(String(describing: error))", sourceLocation: sourceLocation)
-      #expect(
-        error?.message.contains(phrase) == true, "\(String(describing: error))",
-        sourceLocation: sourceLocation)
+    Self.refuses(.malformedFile, "64-byte header") {
+      _ = try MILBlobFile(bytes: Array(valid[..<40]))
     }
-    refuses(.malformedFile, "64-byte header") { _ = try MILBlobFile(bytes: Array(valid[..<40])) }
-    refuses(.malformedFile, "past the end") {
+    Self.refuses(.malformedFile, "past the end") {
       _ = try MILBlobFile(bytes: Array(valid[..<140])).floats(at: 64)
     }
-    refuses(.malformedFile, "counts 1 blobs, but 100 bytes hold at most 0") {
+    Self.refuses(.malformedFile, "counts 1 blobs, but 100 bytes hold at most 0") {
       _ = try MILBlobFile(bytes: Array(valid[..<100]))
     }
-    refuses(.malformedFile, "sentinel 0xdeadbeaf") {
+    Self.refuses(.malformedFile, "sentinel 0xdeadbeaf") {
       _ = try MILBlobFile(bytes: Self.blobFile(payload: [0, 0, 0, 0], sentinel: 0xDEAD_BEAF))
         .floats(at: 64)
     }
-    refuses(.malformedFile, "outside") { _ = try MILBlobFile(bytes: valid).floats(at: 1 << 40) }
-    refuses(.malformedFile, "outside") { _ = try MILBlobFile(bytes: valid).floats(at: .max) }
-    refuses(.malformedFile, "outside") { _ = try MILBlobFile(bytes: valid).floats(at: 0) }
-    refuses(.malformedFile, "aligned") { _ = try MILBlobFile(bytes: valid).floats(at: 65) }
-    refuses(.malformedFile, "past the end") {
+    Self.refuses(.malformedFile, "outside") {
+      _ = try MILBlobFile(bytes: valid).floats(at: 1 << 40)
+    }
+    Self.refuses(.malformedFile, "outside") { _ = try MILBlobFile(bytes: valid).floats(at: .max) }
+    Self.refuses(.malformedFile, "outside") { _ = try MILBlobFile(bytes: valid).floats(at: 0) }
+    Self.refuses(.malformedFile, "aligned") { _ = try MILBlobFile(bytes: valid).floats(at: 65) }
+    Self.refuses(.malformedFile, "past the end") {
       _ = try MILBlobFile(bytes: Self.blobFile(payload: [0, 0, 0, 0], size: .max)).floats(at: 64)
     }
-    refuses(.malformedFile, "past the end") {
+    Self.refuses(.malformedFile, "past the end") {
       _ = try MILBlobFile(bytes: Self.blobFile(payload: [0, 0, 0, 0], dataOffset: .max - 2))
         .floats(at: 64)
     }
-    refuses(.malformedFile, "inside or before its metadata") {
+    Self.refuses(.malformedFile, "inside or before its metadata") {
       _ = try MILBlobFile(bytes: Self.blobFile(payload: [0, 0, 0, 0], dataOffset: 64))
         .floats(at: 64)
     }
-    refuses(.malformedFile, "counts 4294967295 blobs") {
+    Self.refuses(.malformedFile, "counts 4294967295 blobs") {
       _ = try MILBlobFile(bytes: Self.blobFile(payload: [], count: .max))
     }
-    refuses(.unsupported, "version 1") {
+    Self.refuses(.unsupported, "version 1") {
       _ = try MILBlobFile(bytes: Self.blobFile(payload: [], version: 1))
     }
-    refuses(.unsupported, "unknown data type 99") {
+    Self.refuses(.unsupported, "unknown data type 99") {
       _ = try MILBlobFile(bytes: Self.blobFile(dataType: 99, payload: [0, 0, 0, 0])).floats(at: 64)
     }
-    refuses(.malformedFile, "not the 20") {
+    Self.refuses(.malformedFile, "not the 20") {
       _ = try MILBlobFile(bytes: valid).floats(at: 64, count: 5)
     }
-    refuses(.limitExceeded, "above the limit") {
+    Self.refuses(.limitExceeded, "above the limit") {
       _ = try MILBlobFile(bytes: valid).floats(at: 64, count: Int.max)
     }
-    refuses(.malformedFile, "not integers") { _ = try MILBlobFile(bytes: valid).integers(at: 64) }
-    refuses(.malformedFile, "not floats") {
+    Self.refuses(.malformedFile, "not integers") {
+      _ = try MILBlobFile(bytes: valid).integers(at: 64)
+    }
+    Self.refuses(.malformedFile, "not floats") {
       _ = try MILBlobFile(bytes: Self.blobFile(dataType: 3, payload: [1])).floats(at: 64)
     }
-    refuses(.limitExceeded, "above the limit") {
+    Self.refuses(.limitExceeded, "above the limit") {
       _ = try MILBlobFile(bytes: valid, limits: ImportLimits(maximumFileBytes: 100))
     }
   }

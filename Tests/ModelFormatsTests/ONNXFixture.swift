@@ -1,4 +1,5 @@
 import ModelFormats
+
 @testable import NeuralCore
 
 /// Small ONNX models for tests: `y = Relu(x)` with one initializer described by the caller.

@@ -35,24 +35,7 @@ enum MILElementwiseOperators {
         if try fuseAffine(&lowering, operation, x: x, y: y) { return }
         try lowering.emit("Add", operation, [x, y])
       },
-      MILOperatorEntry("not_equal", inputs: ["x", "y"]) {
-        lowering, operation throws(NeuralCoreError) in
-        let name = MILProgramLowering.name(of: operation)
-        lowering.emit(
-          "Equal", name + "__equal",
-          [try lowering.tensor(operation, "x"), try lowering.tensor(operation, "y")],
-          [name + "__equal"])
-        try lowering.emit("Not", operation, [name + "__equal"])
-      },
-      MILOperatorEntry("floor_div", inputs: ["x", "y"]) {
-        lowering, operation throws(NeuralCoreError) in
-        let name = MILProgramLowering.name(of: operation)
-        lowering.emit(
-          "Div", name + "__div",
-          [try lowering.tensor(operation, "x"), try lowering.tensor(operation, "y")],
-          [name + "__div"])
-        try lowering.emit("Floor", operation, [name + "__div"])
-      },
+      binary("not_equal", "Equal", then: "Not"), binary("floor_div", "Div", then: "Floor"),
       MILOperatorEntry("select", inputs: ["cond", "a", "b"]) {
         lowering, operation throws(NeuralCoreError) in
         try lowering.emit(
@@ -123,10 +106,20 @@ enum MILElementwiseOperators {
     return true
   }
 
-  private static func binary(_ type: String, _ onnx: String) -> MILOperatorEntry {
+  /// An operation on `x` and `y` that is one ONNX operator, or one followed by a unary one
+  /// (`not_equal` is `Not(Equal)`, `floor_div` is `Floor(Div)`).
+  private static func binary(_ type: String, _ onnx: String, then unary: String? = nil)
+    -> MILOperatorEntry
+  {
     MILOperatorEntry(type, inputs: ["x", "y"]) { lowering, operation throws(NeuralCoreError) in
-      try lowering.emit(
-        onnx, operation, [lowering.tensor(operation, "x"), lowering.tensor(operation, "y")])
+      let operands = [try lowering.tensor(operation, "x"), try lowering.tensor(operation, "y")]
+      guard let unary else {
+        try lowering.emit(onnx, operation, operands)
+        return
+      }
+      let inner = MILProgramLowering.name(of: operation) + "__" + onnx.lowercased()
+      lowering.emit(onnx, inner, operands, [inner])
+      try lowering.emit(unary, operation, [inner])
     }
   }
 

@@ -150,9 +150,7 @@ struct MILProgramLowering {
     throws(NeuralCoreError) -> MILConstant
   {
     guard let value = try constant(operation, parameter) else {
-      throw NeuralCoreError(
-        .malformedFile,
-        "ML Program: '\(Self.name(of: operation))' (\(operation.type)) has no '\(parameter)'")
+      throw Self.missing(operation, parameter)
     }
     return value
   }
@@ -174,63 +172,69 @@ struct MILProgramLowering {
     }
   }
 
+  /// A parameter's constant read by `read`, or `defaultValue` when it is absent (an error when
+  /// there is no default).
+  private mutating func parameter<Value>(
+    _ operation: MILOperation, _ parameter: String, default defaultValue: Value?,
+    _ read: (MILConstant, String) throws(NeuralCoreError) -> Value
+  ) throws(NeuralCoreError) -> Value {
+    guard let value = try constant(operation, parameter) else {
+      guard let defaultValue else { throw Self.missing(operation, parameter) }
+      return defaultValue
+    }
+    return try read(value, "'\(Self.name(of: operation))' \(parameter)")
+  }
+
+  private static func missing(_ operation: MILOperation, _ parameter: String) -> NeuralCoreError {
+    NeuralCoreError(
+      .malformedFile,
+      "ML Program: '\(name(of: operation))' (\(operation.type)) has no '\(parameter)'")
+  }
+
+  /// The one value of a parameter that must hold one.
+  private static func single<Value>(_ values: [Value], _ what: String)
+    throws(NeuralCoreError) -> Value
+  {
+    guard values.count == 1 else {
+      throw NeuralCoreError(
+        .malformedFile, "ML Program: \(what) has \(values.count) values, not 1")
+    }
+    return values[0]
+  }
+
   /// Integer parameters, or `defaultValue` when absent.
   mutating func integers(
     _ operation: MILOperation, _ parameter: String, default defaultValue: [Int]?
-  )
-    throws(NeuralCoreError) -> [Int]
-  {
-    guard let value = try constant(operation, parameter) else {
-      guard let defaultValue else {
-        throw NeuralCoreError(
-          .malformedFile,
-          "ML Program: '\(Self.name(of: operation))' (\(operation.type)) has no '\(parameter)'")
+  ) throws(NeuralCoreError) -> [Int] {
+    try self.parameter(operation, parameter, default: defaultValue) {
+      value, what throws(NeuralCoreError) in
+      var result: [Int] = []
+      for element in try value.integers(what) {
+        guard abs(element) <= 1 << 40 else {
+          throw NeuralCoreError(.malformedFile, "ML Program: \(what) holds \(element)")
+        }
+        result.append(Int(element))
       }
-      return defaultValue
+      return result
     }
-    let what = "'\(Self.name(of: operation))' \(parameter)"
-    var result: [Int] = []
-    for element in try value.integers(what) {
-      guard abs(element) <= 1 << 40 else {
-        throw NeuralCoreError(.malformedFile, "ML Program: \(what) holds \(element)")
-      }
-      result.append(Int(element))
-    }
-    return result
   }
 
   /// One integer parameter, or `defaultValue` when absent.
   mutating func integer(_ operation: MILOperation, _ parameter: String, default defaultValue: Int?)
     throws(NeuralCoreError) -> Int
   {
-    let values = try integers(operation, parameter, default: defaultValue.map { [$0] })
-    guard values.count == 1 else {
-      throw NeuralCoreError(
-        .malformedFile,
-        "ML Program: '\(Self.name(of: operation))' \(parameter) has \(values.count) values, not 1")
-    }
-    return values[0]
+    try Self.single(
+      integers(operation, parameter, default: defaultValue.map { [$0] }),
+      "'\(Self.name(of: operation))' \(parameter)")
   }
 
   /// One float parameter, or `defaultValue` when absent.
   mutating func float(_ operation: MILOperation, _ parameter: String, default defaultValue: Float?)
     throws(NeuralCoreError) -> Float
   {
-    guard let value = try constant(operation, parameter) else {
-      guard let defaultValue else {
-        throw NeuralCoreError(
-          .malformedFile,
-          "ML Program: '\(Self.name(of: operation))' (\(operation.type)) has no '\(parameter)'")
-      }
-      return defaultValue
+    try self.parameter(operation, parameter, default: defaultValue) {
+      value, what throws(NeuralCoreError) in try Self.single(value.floats(what), what)
     }
-    let floats = try value.floats("'\(Self.name(of: operation))' \(parameter)")
-    guard floats.count == 1 else {
-      throw NeuralCoreError(
-        .malformedFile,
-        "ML Program: '\(Self.name(of: operation))' \(parameter) has \(floats.count) values, not 1")
-    }
-    return floats[0]
   }
 
   /// One boolean parameter, or `defaultValue` when absent.
@@ -243,23 +247,14 @@ struct MILProgramLowering {
   /// One string parameter, or `defaultValue` when absent.
   mutating func string(
     _ operation: MILOperation, _ parameter: String, default defaultValue: String?
-  )
-    throws(NeuralCoreError) -> String
-  {
-    guard let value = try constant(operation, parameter) else {
-      guard let defaultValue else {
-        throw NeuralCoreError(
-          .malformedFile,
-          "ML Program: '\(Self.name(of: operation))' (\(operation.type)) has no '\(parameter)'")
+  ) throws(NeuralCoreError) -> String {
+    try self.parameter(operation, parameter, default: defaultValue) {
+      value, what throws(NeuralCoreError) in
+      guard case .strings(let strings) = value.values, strings.count == 1 else {
+        throw NeuralCoreError(.malformedFile, "ML Program: \(what) is not one string")
       }
-      return defaultValue
+      return strings[0]
     }
-    guard case .strings(let strings) = value.values, strings.count == 1 else {
-      throw NeuralCoreError(
-        .malformedFile,
-        "ML Program: '\(Self.name(of: operation))' \(parameter) is not one string")
-    }
-    return strings[0]
   }
 
   // MARK: - Tensors
@@ -277,9 +272,7 @@ struct MILProgramLowering {
     throws(NeuralCoreError) -> [String]
   {
     guard let bindings = operation.inputs[parameter]?.bindings, !bindings.isEmpty else {
-      throw NeuralCoreError(
-        .malformedFile,
-        "ML Program: '\(Self.name(of: operation))' (\(operation.type)) has no '\(parameter)'")
+      throw Self.missing(operation, parameter)
     }
     var names: [String] = []
     for binding in bindings { names.append(try tensor(of: binding, operation, parameter)) }
