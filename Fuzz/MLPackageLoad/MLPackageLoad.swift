@@ -1,12 +1,14 @@
 import ModelFormats
 import NeuralCore
 
-/// Reads one input as an ML package's two files: the first 4 bytes (little-endian) give the
-/// length of the `model.mlmodel` part, and the rest is the MIL blob file (`weight.bin`) every
-/// `@model_path/...` blob value reads from. The model is read as a `CoreMLModel` (the program
-/// lowered, its weights read and decompressed) and, when that succeeds, planned into an
-/// `InferenceSession`; the program alone and the blob file alone are also read, every blob the
-/// program names and every 64-byte-aligned record as floats and as integers.
+/// Reads one input as an ML package's two files.
+///
+/// The first 4 bytes (little-endian) give the length of the `model.mlmodel` part, and the rest
+/// is the MIL blob file (`weight.bin`) every `@model_path/...` blob value reads from. The model
+/// is read as a `CoreMLModel` (the program lowered, its weights read and decompressed) and,
+/// when that succeeds, planned into an `InferenceSession`; the program alone and the blob file
+/// alone are also read, every blob the program names and every 64-byte-aligned record as floats
+/// and as integers.
 ///
 /// An input shorter than 4 bytes, or whose length does not fit, is read whole as both parts.
 /// Any outcome other than a value or a `NeuralCoreError` is a finding.
