@@ -5,7 +5,7 @@ import NeuralCore
 enum MILElementwiseOperators {
   static let entries: [MILOperatorEntry] =
     [
-      ("sub", "Sub"), ("real_div", "Div"), ("pow", "Pow"),
+      ("sub", "Sub"), ("mul", "Mul"), ("real_div", "Div"), ("pow", "Pow"),
       ("maximum", "Max"), ("minimum", "Min"), ("equal", "Equal"), ("greater", "Greater"),
       ("greater_equal", "GreaterOrEqual"), ("less", "Less"), ("less_equal", "LessOrEqual"),
       ("logical_and", "And"), ("logical_or", "Or"), ("logical_xor", "Xor"),
@@ -17,21 +17,9 @@ enum MILElementwiseOperators {
       ("tan", "Tan"), ("logical_not", "Not"), ("identity", "Identity"),
     ].map { MILActivationOperators.direct($0.0, $0.1) }
     + [
-      MILOperatorEntry("mul", inputs: ["x", "y"]) { lowering, operation throws(NeuralCoreError) in
-        let x = try lowering.tensor(operation, "x")
-        let y = try lowering.tensor(operation, "y")
-        try lowering.emit("Mul", operation, [x, y])
-        // A scaling by constants that an `add` may turn into one per-channel affine step.
-        if let factor = lowering.constants[y], lowering.rank(of: x) == 4 {
-          lowering.lastScaling = (
-            try lowering.output(operation), x, try factor.floats(y), factor.shape
-          )
-        }
-      },
       MILOperatorEntry("add", inputs: ["x", "y"]) { lowering, operation throws(NeuralCoreError) in
         let x = try lowering.tensor(operation, "x")
         let y = try lowering.tensor(operation, "y")
-        defer { lowering.lastScaling = nil }
         if try fuseAffine(&lowering, operation, x: x, y: y) { return }
         try lowering.emit("Add", operation, [x, y])
       },
@@ -74,10 +62,12 @@ enum MILElementwiseOperators {
   private static func fuseAffine(
     _ lowering: inout MILProgramLowering, _ operation: MILOperation, x: String, y: String
   ) throws(NeuralCoreError) -> Bool {
-    guard let scaling = lowering.lastScaling, scaling.output == x, lowering.uses[x] == 1,
-      lowering.nodes.last?.outputs == [x], let shifts = try lowering.constants[y]?.floats(y),
-      let shiftShape = lowering.constants[y]?.shape,
-      let channels = MILNormalizationOperators.dimension(lowering, scaling.input, axis: 1)
+    // The node just emitted must be the `mul` of a 4-D tensor by constants that computes `x`,
+    // read by nothing but this `add`.
+    guard let scaling = lowering.nodes.last, scaling.opType == "Mul", scaling.outputs == [x],
+      lowering.uses[x] == 1, scaling.inputs.count == 2, lowering.rank(of: scaling.inputs[0]) == 4,
+      let factor = lowering.constants[scaling.inputs[1]], let shift = lowering.constants[y],
+      let channels = lowering.dimension(of: scaling.inputs[0], axis: 1)
     else { return false }
     // Each operand is one value, or one per channel shaped [1, C, 1, 1] or [C, 1, 1].
     let perChannel = { (values: [Float], shape: [Int]) -> [Float]? in
@@ -87,13 +77,13 @@ enum MILElementwiseOperators {
       else { return nil }
       return values
     }
-    guard let factors = perChannel(scaling.factors, scaling.shape),
-      let biases = perChannel(shifts, shiftShape)
+    guard let factors = perChannel(try factor.floats(scaling.inputs[1]), factor.shape),
+      let biases = perChannel(try shift.floats(y), shift.shape)
     else { return false }
     lowering.nodes.removeLast()
     let name = MILProgramLowering.name(of: operation)
     let inputs = [
-      scaling.input,
+      scaling.inputs[0],
       try lowering.floatConstant(name + "__factors", factors, shape: [channels]),
       try lowering.floatConstant(name + "__shifts", biases, shape: [channels]),
       try lowering.floatConstant(

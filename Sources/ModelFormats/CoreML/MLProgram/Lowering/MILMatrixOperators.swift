@@ -77,7 +77,7 @@ enum MILMatrixOperators {
     let rank = try lowering.requiredRank(operation, "query")
     let query = try lowering.tensor(operation, "query")
     guard rank >= 2,
-      let width = MILNormalizationOperators.dimension(lowering, query, axis: rank - 1),
+      let width = lowering.dimension(of: query, axis: rank - 1),
       width > 0
     else {
       throw NeuralCoreError(

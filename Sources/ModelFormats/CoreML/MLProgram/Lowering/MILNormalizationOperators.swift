@@ -20,7 +20,7 @@ enum MILNormalizationOperators {
     MILOperatorEntry("instance_norm", inputs: ["x", "gamma", "beta", "epsilon"]) {
       lowering, operation throws(NeuralCoreError) in
       let x = try lowering.tensor(operation, "x")
-      var channels = dimension(lowering, x, axis: 1)
+      var channels = lowering.dimension(of: x, axis: 1)
       for parameter in ["beta", "gamma"] {
         if let value = try lowering.constant(operation, parameter) { channels = value.count }
       }
@@ -55,7 +55,7 @@ enum MILNormalizationOperators {
       }
       let normalized =
         try lowering.constant(operation, "gamma")?.shape
-        ?? (first..<rank).map { dimension(lowering, x, axis: $0) }.reduce([Int]?([])) {
+        ?? (first..<rank).map { lowering.dimension(of: x, axis: $0) }.reduce([Int]?([])) {
           shape, size in
           guard let shape, let size else { return nil }
           return shape + [size]
@@ -100,13 +100,5 @@ enum MILNormalizationOperators {
     return try lowering.floatConstant(
       MILProgramLowering.name(of: operation) + "__" + parameter,
       [Float](repeating: value, count: count), shape: shape)
-  }
-
-  /// A dimension the program declares, if it does.
-  static func dimension(_ lowering: MILProgramLowering, _ name: String, axis: Int) -> Int? {
-    guard let type = lowering.types[name], axis < type.dimensions.count,
-      case .constant(let size) = type.dimensions[axis]
-    else { return nil }
-    return size
   }
 }

@@ -35,8 +35,6 @@ struct MILProgramLowering {
   var aliases: [String: String] = [:]
   /// How many operations (and block outputs) read each value.
   private(set) var uses: [String: Int] = [:]
-  /// The `mul` by a constant just emitted as the last node: its output, input and factors.
-  var lastScaling: (output: String, input: String, factors: [Float], shape: [Int])?
 
   init(limits: ImportLimits, readBlobFile: @escaping BlobFileReader) {
     self.limits = limits
@@ -326,6 +324,17 @@ struct MILProgramLowering {
     if let constant = constants[name] { return constant.shape.count }
     guard let type = types[name], type.rank >= 0 else { return nil }
     return type.rank
+  }
+
+  /// A dimension of a tensor, when the program declares it.
+  func dimension(of name: String, axis: Int) -> Int? {
+    if let constant = constants[name] {
+      return constant.shape.indices.contains(axis) ? constant.shape[axis] : nil
+    }
+    guard let type = types[name], type.dimensions.indices.contains(axis),
+      case .constant(let size) = type.dimensions[axis]
+    else { return nil }
+    return size
   }
 
   /// The rank of a parameter's tensor, which the lowering needs.

@@ -28,7 +28,7 @@ enum MILReductionOperators {
       var axis = try lowering.integer(operation, "axis", default: -1)
       if axis < 0 { axis += rank }
       guard (0..<rank).contains(axis),
-        let length = MILNormalizationOperators.dimension(lowering, x, axis: axis), length > 0,
+        let length = lowering.dimension(of: x, axis: axis), length > 0,
         length < 1 << 24
       else {
         throw NeuralCoreError(
