@@ -2,9 +2,10 @@
  * Differential test of every CNative kernel set against scalar references written here,
  * independently of the kernels: direct convolution, matrix product, im2col and mean by their
  * definitions. Built and run by Scripts/check-kernels.sh for the host (every set the CPU runs)
- * and for aarch64 under qemu (the NEON set). Exit status 0 when every case matches.
+ * and for aarch64 under qemu (the NEON set); the int8 variants are checked by int8_check.c.
+ * Exit status 0 when every case matches.
  *
- *   kernel_check [set ...]   (default: every set this machine runs)
+ *   kernel_check [set or int8 variant ...]   (default: every set and variant this machine runs)
  */
 
 #include <math.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "CNativeKernels.h"
+#include "int8_check.h"
 
 static int failures = 0;
 static int cases = 0;
@@ -662,6 +664,9 @@ int main(int argc, char **argv) {
     check_set(sets[i]);
     checked++;
   }
+  int int8_cases = 0;
+  failures += check_int8(argc, argv, &int8_cases);
+  cases += int8_cases;
   printf("%d cases, %d failures, %d kernel sets\n", cases, failures, checked);
   return failures == 0 && checked > 0 ? 0 : 1;
 }

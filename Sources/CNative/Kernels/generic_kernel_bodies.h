@@ -3,7 +3,7 @@
  * the type vf of VL floats; v_zero, v_set1, v_load, v_store, v_add, v_sub, v_mul, v_fma
  * (a * b + c), v_max (NaN when either operand is), v_clamp (NaN stays NaN), v_keep (zero lanes
  * at or past a count), v_load_part and v_store_part (touch only the first count lanes); TARGET,
- * INLINE, SET_NAME and KERNEL(name). The including file is one set (kernels_avx2.c,
+ * INLINE, SET_NAME, KERNEL(name) and INT8_KERNELS (the descriptor's int8 entry). The including file is one set (kernels_avx2.c,
  * kernels_neon.c, kernels_avx512.c), so one source serves every set and they cannot drift
  * apart. Included once per translation unit on purpose: no include guard.
  *
@@ -1051,4 +1051,5 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .max_pool_blocked = max_pool_blocked,
     .winograd_input = winograd_input,
     .winograd_output = winograd_output,
+    .int8 = INT8_KERNELS,
 };

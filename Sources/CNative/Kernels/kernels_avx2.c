@@ -1,4 +1,5 @@
 #include "generic_kernels.h"
+#include "int8_kernels.h"
 
 /* The AVX2 + FMA kernel set: generic_kernel_bodies.h over 8-float ymm vectors. Every function is
    compiled with target("avx2,fma") and reached only through cnk_kernel_set_avx2(), which
@@ -12,6 +13,7 @@
 #define INLINE static inline __attribute__((always_inline))
 #define SET_NAME "avx2"
 #define KERNEL(name) name##_avx2
+#define INT8_KERNELS cnk_int8_for_avx2
 
 enum { VL = 8 };
 

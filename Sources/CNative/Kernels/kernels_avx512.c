@@ -1,4 +1,5 @@
 #include "generic_kernels.h"
+#include "int8_kernels.h"
 
 /* The AVX-512 kernel set: generic_kernel_bodies.h over 16-float zmm vectors, with the register
    budget of 32 zmm (twice AVX2's). Every function is compiled with target("avx512f") and
@@ -13,6 +14,7 @@
 #define INLINE static inline __attribute__((always_inline))
 #define SET_NAME "avx512"
 #define KERNEL(name) name##_avx512
+#define INT8_KERNELS cnk_int8_for_avx512
 
 /* GEMM tile 12 x 32: 24 accumulators, 2 B vectors and a broadcast of 32 registers. */
 #define GEMM_ROWS 12

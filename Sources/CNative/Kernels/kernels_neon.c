@@ -1,4 +1,5 @@
 #include "generic_kernels.h"
+#include "int8_kernels.h"
 
 /* The NEON kernel set: generic_kernel_bodies.h over 8-float vectors held as two float32x4 registers,
    so the blocked layout and the tiles match the AVX2 set (aarch64 has 32 vector registers, AVX2
@@ -13,6 +14,7 @@
 #define INLINE static inline __attribute__((always_inline))
 #define SET_NAME "neon"
 #define KERNEL(name) name##_neon
+#define INT8_KERNELS cnk_int8_for_neon
 
 enum { VL = 8 };
 

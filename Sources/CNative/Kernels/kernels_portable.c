@@ -1,4 +1,5 @@
 #include "generic_kernels.h"
+#include "int8_kernels.h"
 
 /* The portable kernel set: generic_kernel_bodies.h over 4-float vectors of the compiler's vector
    extension, compiled with no target attribute, so it runs on any CPU of the architecture
@@ -14,6 +15,7 @@
 #define INLINE static inline __attribute__((always_inline))
 #define SET_NAME "portable"
 #define KERNEL(name) name##_portable
+#define INT8_KERNELS cnk_int8_for_portable
 
 /* 4 lanes: NR = 8 columns and 12 accumulators fit the 16 xmm registers of baseline x86-64. */
 enum { VL = 4 };

@@ -12,6 +12,8 @@
  *
  * The portable, AVX2 and NEON sets are one source (generic_kernel_bodies.h) compiled per target
  * over a small vector API; the AVX-512 set is hand-tuned separately (masks, gathers, permutes).
+ * Each set also hands out int8 kernels (cnk_int8_kernels, below), likewise one source
+ * (int8_generic_bodies.h) compiled per instruction-set family.
  */
 
 #include <stddef.h>
@@ -216,6 +218,111 @@ typedef void (*cnk_winograd_output_fn)(const float *transformed, int64_t channel
                                        int64_t output_width, int64_t first_tile,
                                        int64_t tile_count);
 
+/*
+ * Int8 kernels (quantized inference). Quantized activations are held as UINT8 in channels-last
+ * images: the channels of one position are consecutive, positions `stride` bytes apart (stride
+ * >= channels rounded up to 4; the engine uses channels rounded up to 16). A signed int8 tensor
+ * is held shifted by 128 (stored = value + 128, zero point + 128), which is exact, so every
+ * kernel multiplies UNSIGNED activations by SIGNED int8 weights. Sums are exact int32 (no
+ * saturation anywhere, whatever the weights: -128...127 and activations 0...255), and every
+ * variant of every set gives bit-identical outputs (the float steps are the same operations in
+ * the same order).
+ */
+
+/* Turns int32 sums into uint8 outputs, per output channel n:
+ *   y = clamp(round_half_even((float)(sum + bias[n]) * scale[n]) + zero_point, minimum, maximum)
+ * where (float) is the round-to-nearest int32 -> float conversion (cvtdq2ps) and the product is
+ * one float multiply (ONNX Runtime's MlasRequantizeOutput computes exactly this). The kernels
+ * clamp the product to [minimum - zero_point, maximum - zero_point] before rounding, which gives
+ * the same bytes and never overflows a conversion; a NaN product (a NaN scale) gives minimum. */
+typedef struct cnk_requantization {
+  const int32_t *bias;   /* one per output channel (the engine folds zero-point terms in) */
+  const float *scale;    /* one per output channel */
+  int32_t zero_point;    /* 0...255 */
+  int32_t minimum;       /* 0...255, minimum <= maximum: the fused activation's clamp */
+  int32_t maximum;
+} cnk_requantization;
+
+/* Bytes the packed form of a [columns][k] int8 weight matrix takes in this set. */
+typedef int64_t (*cnk_qgemm_packed_bytes_fn)(int64_t columns, int64_t k);
+
+/* Packs weights w (row n = output channel n, k values, row stride ldw) into `packed`
+ * (qgemm_packed_bytes(columns, k) bytes, 64-byte aligned by the caller). The layout is the
+ * variant's own (it may store per-column sums the kernel needs, e.g. NEON's sdot compensation,
+ * or per-block forms, e.g. AVX2's), so weights are packed by the variant that runs them. */
+typedef void (*cnk_qgemm_pack_fn)(const int8_t *w, int64_t columns, int64_t k, int64_t ldw,
+                                  void *packed);
+
+/* For rows r < rows and columns n < columns:
+ *   c[r * ldc + n] = requantize(sum over p < k of a[r * lda + p] * w[n][p])
+ * `a` rows may be read up to k rounded up to 4 bytes (the caller guarantees those bytes are
+ * readable; they meet zero weights); nothing at or past column `columns` of c is written.
+ * rows is any count >= 0 (the caller splits rows across threads). */
+typedef void (*cnk_qgemm_fn)(int64_t rows, int64_t k, const uint8_t *a, int64_t lda,
+                             const void *packed, int64_t columns,
+                             const cnk_requantization *requantization, uint8_t *c, int64_t ldc);
+
+/* Bytes the packed depthwise weights of `channels` channels of `taps` taps take
+ * (taps <= CNK_QDEPTHWISE_MAX_TAPS). */
+typedef int64_t (*cnk_qdepthwise_packed_bytes_fn)(int64_t channels, int64_t taps);
+
+/* Packs depthwise weights w ([channel][tap], ONNX order: taps = kernel_height * kernel_width,
+ * row-major) into the variant's layout (qdepthwise_packed_bytes(channels, taps) bytes, 64-byte
+ * aligned by the caller). */
+typedef void (*cnk_qdepthwise_pack_fn)(const int8_t *w, int64_t channels, int64_t taps,
+                                       void *packed);
+
+/* The most taps (kernel_height * kernel_width) a qdepthwise call takes (an 8 x 8 kernel). */
+#define CNK_QDEPTHWISE_MAX_TAPS 64
+
+/* Depthwise convolution of a channels-last uint8 image (height x width positions, `channels`
+ * channels, input positions input_stride bytes apart), output rows first_row..<first_row +
+ * row_count of an output_height x output_width image (positions output_stride bytes apart):
+ *   out[(y, x), c] = requantize(sum over taps of in[(iy, ix), c] * w[c][tap])
+ * where a tap outside the image reads `input_zero_point` (so it contributes zero once the
+ * engine's bias folds -input_zero_point * sum(w[c])). Any window (kernel, stride, dilation,
+ * padding) with at most CNK_QDEPTHWISE_MAX_TAPS taps; 3x3 and 5x5 without dilation are the
+ * fast ones. Reads only the `channels` bytes of each input position; writes only the `channels`
+ * bytes of each output position. */
+typedef void (*cnk_qdepthwise_fn)(const uint8_t *input, int64_t height, int64_t width,
+                                  int64_t channels, int64_t input_stride, const void *packed,
+                                  int32_t input_zero_point, const cnk_window *window,
+                                  const cnk_requantization *requantization, uint8_t *output,
+                                  int64_t output_height, int64_t output_width,
+                                  int64_t output_stride, int64_t first_row, int64_t row_count);
+
+/* Element-wise sum of two uint8 tensors (QLinearAdd), count elements:
+ *   y = clamp(round_half_even(a * a_scale + b * b_scale + offset), minimum, maximum)
+ * in float, each operation rounded in this order: (a * a_scale + b * b_scale) + offset, no
+ * fused multiply-add (the engine precomputes a_scale = sa / sy, b_scale = sb / sy,
+ * offset = zy - za * a_scale - zb * b_scale; minimum/maximum 0...255). */
+typedef void (*cnk_qadd_fn)(const uint8_t *a, const uint8_t *b, int64_t count, float a_scale,
+                            float b_scale, float offset, int32_t minimum, int32_t maximum,
+                            uint8_t *y);
+
+/* Quantizes floats: y = clamp(round_half_even(x * inverse_scale) + zero_point, minimum,
+ * maximum), count elements; NaN gives zero_point clamped. (QuantizeLinear divides by the scale;
+ * the engine passes 1/scale only when that is exact, else uses its own path.) */
+typedef void (*cnk_quantize_fn)(const float *x, int64_t count, float inverse_scale,
+                                int32_t zero_point, int32_t minimum, int32_t maximum,
+                                uint8_t *y);
+
+/* One int8 variant's entry points, all non-NULL: what a set's int8 entry chooses for this CPU
+ * (AVX-512 + VNNI, AVX-VNNI, AVX2, NEON with or without dot product, portable). Every variant
+ * computes the same bytes; only the packed layouts differ between variants. */
+typedef struct cnk_int8_kernels {
+  /* "avx512-vnni", "avx-vnni", "avx2", "neon-dotprod", "neon", "portable" */
+  const char *name;
+  cnk_qgemm_packed_bytes_fn qgemm_packed_bytes;
+  cnk_qgemm_pack_fn qgemm_pack;
+  cnk_qgemm_fn qgemm;
+  cnk_qdepthwise_packed_bytes_fn qdepthwise_packed_bytes;
+  cnk_qdepthwise_pack_fn qdepthwise_pack;
+  cnk_qdepthwise_fn qdepthwise;
+  cnk_qadd_fn qadd;
+  cnk_quantize_fn quantize;
+} cnk_int8_kernels;
+
 /* One kernel set: its geometry and every entry point, all non-NULL. */
 typedef struct cnk_kernel_set {
   /* "portable", "avx512", "avx2" or "neon". */
@@ -244,6 +351,8 @@ typedef struct cnk_kernel_set {
   cnk_max_pool_blocked_fn max_pool_blocked;
   cnk_winograd_input_fn winograd_input;
   cnk_winograd_output_fn winograd_output;
+  /* The best int8 entry points of this set on this CPU (never NULL). */
+  const cnk_int8_kernels *(*int8)(void);
 } cnk_kernel_set;
 
 /* The portable set (4-float vectors, baseline instructions): on every CPU, never NULL. */
@@ -254,6 +363,14 @@ const cnk_kernel_set *cnk_kernel_set_avx512(void);
 const cnk_kernel_set *cnk_kernel_set_avx2(void);
 /* The NEON set on aarch64 (where NEON is baseline), else NULL. */
 const cnk_kernel_set *cnk_kernel_set_neon(void);
+
+/*
+ * One int8 variant by name ("avx512-vnni", "avx-vnni", "avx2", "neon-dotprod", "neon",
+ * "portable") when this build and CPU run it, else NULL: for tests and benchmarks that compare
+ * variants, or to force one (a set's int8 entry already returns the best of that set; the
+ * AVX-512 set's falls back to AVX-VNNI, then AVX2, on a CPU without AVX-512 VNNI).
+ */
+const cnk_int8_kernels *cnk_int8_kernels_variant(const char *name);
 
 /* Copies blocks first_block..<first_block + block_count of an NCHW image into blocked layout
    with `lanes` channels per block. */
