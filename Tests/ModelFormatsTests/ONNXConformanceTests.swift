@@ -46,8 +46,12 @@ func onnxBackendNodeTestsPassForClaimedOperators(kernels: KernelSet) throws {
       skippedNonTensor += 1
       continue
     }
+    let quantized = !Set(testCase.opTypes).isDisjoint(with: quantizedOperators)
     let hasOnlyFloatData = testCase.dataSets.allSatisfy { dataSet in
-      dataSet.outputs.allSatisfy { [.float, .double, .bool].contains($0.dataType) }
+      dataSet.outputs.allSatisfy {
+        [.float, .double, .bool].contains($0.dataType)
+          || (quantized && $0.dataType.isHeldAsInteger)
+      }
         && dataSet.inputs.allSatisfy {
           $0.dataType == .float || $0.dataType == .double || $0.integerValues() != nil
         }
@@ -84,6 +88,38 @@ func onnxBackendNodeTestsPassForClaimedOperators(kernels: KernelSet) throws {
   #expect(neverRun.isEmpty, "claimed operators without a runnable case: \(neverRun.sorted())")
 }
 
+/// The operators whose cases also compare integer outputs (quantized data, int32 sums), which
+/// must match exactly: the engine holds those types at run time for them.
+private let quantizedOperators: Set<String> = [
+  "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "QLinearConv", "QLinearMatMul",
+  "ConvInteger", "MatMulInteger",
+]
+
+/// The inputs of the quantized operators that are scales, zero points or biases, which the
+/// engine reads while planning and the cases feed as constants; their other inputs, integer or
+/// float, are fed at run time.
+private let quantizationParameters: [String: Set<Int>] = [
+  "QuantizeLinear": [1, 2], "DequantizeLinear": [1, 2], "QLinearConv": [1, 2, 4, 5, 6, 7, 8],
+  "QLinearMatMul": [1, 2, 4, 5, 6, 7], "ConvInteger": [2, 3], "MatMulInteger": [2, 3],
+]
+
+/// Whether a graph input is fed at run time: float data, and the integer data of quantized
+/// operators; every other input is bound as a constant.
+private func isFedAtRunTime(_ name: String, _ tensor: ONNXTensor, _ model: ONNXModel) -> Bool {
+  if planningInputs(model).contains(name) { return false }
+  var readAsData = false
+  for node in model.graph.nodes {
+    for (position, input) in node.inputs.enumerated() where input == name {
+      if let parameters = quantizationParameters[node.opType] {
+        if parameters.contains(position) { return false }
+        readAsData = true
+      }
+    }
+  }
+  return tensor.dataType == .float || tensor.dataType == .double
+    || (readAsData && tensor.dataType.isHeldAsInteger)
+}
+
 /// Cases of claimed operators that exercise behaviour an inference engine refuses, with why.
 private let documentedExclusions: [String: String] = [
   "test_training_dropout": "training-mode Dropout draws random masks",
@@ -95,6 +131,12 @@ private let documentedExclusions: [String: String] = [
   "test_not_2d": "the model imports opset 1; NeuralCore refuses opsets older than 7",
   "test_not_3d": "the model imports opset 1; NeuralCore refuses opsets older than 7",
   "test_not_4d": "the model imports opset 1; NeuralCore refuses opsets older than 7",
+  "test_dynamicquantizelinear_expanded":
+    "QuantizeLinear with a scale computed at run time: NeuralCore reads scales while planning",
+  "test_dynamicquantizelinear_max_adjusted_expanded":
+    "QuantizeLinear with a scale computed at run time: NeuralCore reads scales while planning",
+  "test_dynamicquantizelinear_min_adjusted_expanded":
+    "QuantizeLinear with a scale computed at run time: NeuralCore reads scales while planning",
   "test_range_float_type_positive_delta":
     "Range over run-time scalars: its length depends on values the planner must know",
 ]
@@ -105,7 +147,7 @@ private func isRefusedAsUnsupported(_ testCase: ONNXNodeTestCase) -> Bool {
   let planning = planningInputs(testCase.model)
   for (info, tensor) in zip(
     testCase.model.graph.runtimeInputs, testCase.dataSets.first?.inputs ?? [])
-  where tensor.dataType != .float || planning.contains(info.name) {
+  where !isFedAtRunTime(info.name, tensor, testCase.model) || planning.contains(info.name) {
     var constant = tensor
     constant.name = info.name
     model.graph.initializers.append(constant)
@@ -136,11 +178,15 @@ private func check(_ testCase: ONNXNodeTestCase, kernels: KernelSet) -> String? 
     var model = testCase.model
     var feeds: [String: Tensor] = [:]
     for (info, tensor) in zip(graphInputs, dataSet.inputs) {
-      if tensor.dataType == .float, !planning.contains(info.name),
-        case .float(let value) = tensor.value
-      {
+      let runTime = isFedAtRunTime(info.name, tensor, testCase.model)
+      if runTime, case .float(let value) = tensor.value {
         feeds[info.name] = value
-      } else if case .double(let values, let shape) = tensor.value {
+      } else if runTime, case .integer(let values, let shape) = tensor.value {
+        guard let value = try? Tensor(shape: shape, scalars: values.map { Float($0) }) else {
+          return "integer input of \(shape) does not fit its values"
+        }
+        feeds[info.name] = value
+      } else if case .double(let values, let shape) = tensor.value, !planning.contains(info.name) {
         // The engine computes in float32: float64 data is fed rounded to float32.
         guard let value = try? Tensor(shape: shape, scalars: values.map { Float($0) }) else {
           return "float64 input of \(shape) does not fit its values"
@@ -169,6 +215,12 @@ private func check(_ testCase: ONNXNodeTestCase, kernels: KernelSet) -> String? 
         case .bool(let values, let shape):
           guard let value = try? Tensor(shape: shape, scalars: values.map { $0 ? 1 : 0 }) else {
             return "boolean output of \(shape) does not fit its values"
+          }
+          reference = value
+        case .integer(let values, let shape):
+          // Integer results are float tensors of their values at the API.
+          guard let value = try? Tensor(shape: shape, scalars: values.map { Float($0) }) else {
+            return "integer output of \(shape) does not fit its values"
           }
           reference = value
         default: return "output of another element type"

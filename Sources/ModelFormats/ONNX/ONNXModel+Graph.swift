@@ -8,7 +8,9 @@ extension Graph {
   ///   has no numbers (strings).
   package init(_ model: ONNXModel) throws(NeuralCoreError) {
     var constants: [String: Constant] = [:]
+    var elementTypes: [String: ElementType] = [:]
     for initializer in model.graph.initializers {
+      elementTypes[initializer.name] = initializer.dataType
       guard let constant = Constant(initializer) else {
         throw NeuralCoreError(
           .unsupported, "initializer '\(initializer.name)' has element type \(initializer.dataType)"
@@ -21,10 +23,16 @@ extension Graph {
     for opset in model.opsetImports.reversed() {
       opsets[opset.domain == "ai.onnx" ? "" : opset.domain] = Int(clamping: opset.version)
     }
+    for info in model.graph.inputs + model.graph.outputs {
+      if case .tensor(let type, _)? = info.type, elementTypes[info.name] == nil {
+        elementTypes[info.name] = type
+      }
+    }
     self.init(
       nodes: model.graph.nodes.map(Node.init), constants: constants,
       inputs: model.graph.inputs.map(TensorDescription.init),
-      outputs: model.graph.outputs.map(TensorDescription.init), opsetImports: opsets)
+      outputs: model.graph.outputs.map(TensorDescription.init), opsetImports: opsets,
+      elementTypes: elementTypes)
   }
 }
 

@@ -30,6 +30,8 @@ struct NativeKernels: @unchecked Sendable {
   let maxPoolBlocked: cnk_max_pool_blocked_fn
   let winogradInput: cnk_winograd_input_fn
   let winogradOutput: cnk_winograd_output_fn
+  /// The set's best int8 variant on this CPU.
+  let int8: Int8Kernels
 
   /// Reads a descriptor; `nil` for none (a set this CPU lacks) or one missing an entry point.
   init?(_ descriptor: UnsafePointer<cnk_kernel_set>?) {
@@ -42,7 +44,7 @@ struct NativeKernels: @unchecked Sendable {
       let convDirectBlocked = table.conv_direct_blocked,
       let globalAverageBlocked = table.global_average_blocked,
       let maxPoolBlocked = table.max_pool_blocked, let winogradInput = table.winograd_input,
-      let winogradOutput = table.winograd_output,
+      let winogradOutput = table.winograd_output, let int8 = Int8Kernels(table.int8?()),
       table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0
     else { return nil }
     self.name = String(cString: name)
@@ -64,5 +66,6 @@ struct NativeKernels: @unchecked Sendable {
     self.maxPoolBlocked = maxPoolBlocked
     self.winogradInput = winogradInput
     self.winogradOutput = winogradOutput
+    self.int8 = int8
   }
 }

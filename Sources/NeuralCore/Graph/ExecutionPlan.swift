@@ -32,6 +32,8 @@ struct ExecutionPlan: Sendable {
   var steps: [Step]
   var constants: [Float]
   var bufferSizes: [Int]
+  /// Each buffer's element type; an integer buffer holds one `Int32` per element slot.
+  var bufferTypes: [ElementType]
   var bufferOffsets: [Int]
   var arenaSize: Int
   var inputBuffers: [String: Int]
@@ -81,6 +83,20 @@ struct ExecutionPlan: Sendable {
     return (offsets, end)
   }
 
+  /// Checks that a tensor fed to an integer input holds integers of its type.
+  static func checkIntegers(
+    _ tensor: Tensor, named name: String, as type: ElementType
+  ) throws(NeuralCoreError) {
+    guard let range = type.integerRange else { return }
+    for value in tensor.scalars {
+      guard let integer = Int32(exactly: value), range.contains(integer) else {
+        throw NeuralCoreError(
+          .invalidArgument,
+          "input '\(name)' is \(type) and holds \(value), not an integer in \(range)")
+      }
+    }
+  }
+
   /// Runs the plan with `arena` as scratch memory.
   ///
   /// Every copy across the arena's edge is checked by element count, not only by shape, so an
@@ -103,6 +119,7 @@ struct ExecutionPlan: Sendable {
           "input '\(name)' has \(tensor.count) elements, the plan's buffer holds \(bufferSizes[id])"
         )
       }
+      try Self.checkIntegers(tensor, named: name, as: bufferTypes[id])
     }
     // assignOffsets places every buffer inside `arenaSize`; checked once per run because the
     // step kernels below write through raw pointers.
@@ -125,6 +142,13 @@ struct ExecutionPlan: Sendable {
         let constantBase = constantBuffer.baseAddress ?? UnsafePointer(base)
         for (name, id) in inputBuffers {
           guard let tensor = inputs[name] else { continue }
+          if bufferTypes[id] != .float {
+            let target = UnsafeMutableRawPointer(base + bufferOffsets[id])
+            for (index, value) in tensor.scalars.enumerated() {
+              target.storeBytes(of: Int32(value), toByteOffset: index * 4, as: Int32.self)
+            }
+            continue
+          }
           tensor.scalars.withUnsafeBufferPointer { source in
             guard let from = source.baseAddress else { return }
             (base + bufferOffsets[id]).update(from: from, count: source.count)
@@ -159,7 +183,13 @@ struct ExecutionPlan: Sendable {
               return
             }
             let start = base + bufferOffsets[id]
-            let scalars = Array(UnsafeBufferPointer(start: start, count: count))
+            let scalars =
+              bufferTypes[id] == .float
+              ? Array(UnsafeBufferPointer(start: start, count: count))
+              : (0..<count).map { index in
+                Float(
+                  UnsafeRawPointer(start).load(fromByteOffset: index * 4, as: Int32.self))
+              }
             do throws(NeuralCoreError) {
               results[name] = try Tensor(shape: shape, scalars: scalars)
             } catch {

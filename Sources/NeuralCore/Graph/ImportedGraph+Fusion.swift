@@ -5,6 +5,7 @@ extension ImportedGraph {
   mutating func fuse() throws(NeuralCoreError) {
     try foldBatchNormalization()
     try fuseActivations()
+    try fuseQuantizedOperators()
     try packConvolutions()
   }
 

@@ -28,6 +28,12 @@ struct ImportedGraph: Sendable {
   let kernels: KernelSet
   var nodes: [Node]
   var constants: [String: Graph.Constant]
+  /// The declared or folded element types of integer values, by name (see
+  /// ``Graph/elementTypes``).
+  var elementTypes: [String: ElementType]
+  /// The `DequantizeLinear` nodes of constants folded while importing, by output: where the
+  /// int8 weights of a QDQ model's convolution come from.
+  var foldedDequantizations: [String: Graph.Node] = [:]
   var inputs: [TensorDescription]
   var outputs: [TensorDescription]
 
@@ -41,6 +47,8 @@ struct ImportedGraph: Sendable {
       throw NeuralCoreError(.unsupported, "ONNX opset \(opset) is older than 7")
     }
     var constants = graph.constants
+    var elementTypes = graph.elementTypes
+    var foldedDequantizations: [String: Graph.Node] = [:]
     var nodes: [Node] = []
     for source in try ImportedGraph.sorted(graph) {
       let imported = graph.opsetVersion(forDomain: source.domain)
@@ -55,16 +63,42 @@ struct ImportedGraph: Sendable {
         constants[output] = try fold(attributes)
         continue
       }
+      if let fold = entry.constantInputs,
+        source.inputs.allSatisfy({ $0.isEmpty || constants[$0] != nil }),
+        let folded = try fold(
+          attributes, source.inputs.map { $0.isEmpty ? nil : constants[$0] },
+          source.inputs.map { ImportedGraph.elementType(of: $0, constants, elementTypes) })
+      {
+        for (output, value) in zip(source.outputs, folded) where !output.isEmpty {
+          constants[output] = value.value
+          elementTypes[output] = value.elementType
+        }
+        if source.operatorName == "DequantizeLinear", let output = source.outputs.first {
+          foldedDequantizations[output] = source
+        }
+        continue
+      }
       nodes.append(
         Node(
           source: source, inputs: source.inputs, outputs: source.outputs, opset: nodeOpset,
           entry: entry))
     }
     self.constants = constants
+    self.elementTypes = elementTypes
+    self.foldedDequantizations = foldedDequantizations
     self.nodes = nodes
     inputs = graph.inputs.filter { constants[$0.name] == nil }
     outputs = graph.outputs
     try fuse()
+  }
+
+  /// The element type of a constant: declared, or float and int64 by its kind.
+  static func elementType(
+    of name: String, _ constants: [String: Graph.Constant], _ types: [String: ElementType]
+  ) -> ElementType {
+    if let type = types[name] { return type }
+    if case .integer? = constants[name] { return .int64 }
+    return .float
   }
 
   /// The value of a `Constant` node, from whichever `value*` attribute it has.

@@ -107,6 +107,7 @@ extension PlanBuilder {
       ? [batch, weightShape[0], size.height, size.width] : [batch, weightShape[0], size.width]
     var packed = node.convolution
     if packed == nil { packed = try graph.packedConvolution(node) }
+    if packed == nil { packed = try plannedConvolution(node, groups: groups, window: window) }
     if let packed {
       let convolution = packed.with(window: window)
       try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, threads in
@@ -140,6 +141,24 @@ extension PlanBuilder {
         input: inputs[0], batch: batch, height: height, width: width, output: outputs[0],
         threads: threads)
     }
+  }
+
+  /// The convolution of weights and bias that became constants while planning (the centered
+  /// weights of a quantized convolution), packed once; `nil` when either is computed.
+  private func plannedConvolution(
+    _ node: ImportedGraph.Node, groups: Int, window: Window
+  ) throws(NeuralCoreError) -> Convolution? {
+    guard case .constant(.float(let weights))? = try value(node, 1) else { return nil }
+    var bias: [Float]?
+    if let value = try value(node, 2) {
+      guard case .constant(.float(let constant)) = value, constant.count == weights.shape[0]
+      else { return nil }
+      bias = constant.scalars
+    }
+    return Convolution(
+      weights: weights.scalars, bias: bias, outputChannels: weights.shape[0],
+      inputChannels: weights.shape[1] * groups, groups: groups, window: window,
+      activation: node.activation, kernels: graph.kernels)
   }
 
   /// Plans `MaxPool` (`maximum`) or `AveragePool` over 1, 2 or more spatial axes.

@@ -174,6 +174,23 @@ extension PlanBuilder {
     }
   }
 
+  /// Casts an integer tensor computed at run time (a quantized operator's): to float, or to
+  /// the same type (a copy of the buffer's binding).
+  private mutating func castInteger(
+    _ node: ImportedGraph.Node, buffer id: Int, shape: [Int], to type: ElementType
+  ) throws(NeuralCoreError) {
+    if type == bufferTypes[id] { return try bind(node, .runtime(id: id, shape: shape)) }
+    guard type == .float || type == .double else {
+      throw node.attributes.error(
+        .unsupported, "run-time cast of \(bufferTypes[id]) to \(type) is not supported")
+    }
+    let count = Tensor.elementCount(of: shape) ?? 0
+    try addStep(node, inputs: [.buffer(id)], outputShapes: [shape]) { inputs, outputs, _ in
+      IntegerConversion.centered(
+        UnsafeRawPointer(inputs[0]), count: count, zeroPoints: [], inner: 1, into: outputs[0])
+    }
+  }
+
   /// Casts the first input.
   ///
   /// Float data stays float32: a cast to float64 (which expanded ONNX
@@ -190,6 +207,8 @@ extension PlanBuilder {
     ].contains(type)
     let input = try requiredValue(node, 0)
     switch input {
+    case .runtime(let id, let shape) where bufferTypes[id] != .float:
+      try castInteger(node, buffer: id, shape: shape, to: type)
     case .runtime(_, let shape):
       if isFloat {
         try bind(node, input)

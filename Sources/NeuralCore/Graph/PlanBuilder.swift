@@ -39,19 +39,31 @@ struct PlanBuilder {
   var foldablePointwise: FoldablePointwise?
   var steps: [ExecutionPlan.Step] = []
   var bufferSizes: [Int] = []
+  /// Each buffer's element type: float, or an integer type held as one `Int32` per element.
+  var bufferTypes: [ElementType] = []
   var constants: [Float] = []
   var internedConstants: [String: Int] = [:]
+  /// Quantized images held in the int8 kernels' channels-last layout; a value held only here
+  /// is copied to an NCHW integer tensor before a node that needs NCHW reads it.
+  var channelsLast: [String: ChannelsLastValue] = [:]
+  /// The values some node's channels-last planner reads.
+  let channelsLastReaders: Set<String>
+  /// The element types of integer values folded while planning.
+  var foldedTypes: [String: ElementType] = [:]
   var inputBuffers: [String: Int] = [:]
 
   init(graph: ImportedGraph, inputShapes: [String: [Int]]) throws(NeuralCoreError) {
     self.graph = graph
     uses = graph.useCounts()
+    channelsLastReaders = Set(
+      graph.nodes.filter { $0.entry.planChannelsLast != nil }.flatMap(\.inputs))
     for (name, constant) in graph.constants { values[name] = .constant(constant) }
     for input in graph.inputs {
       guard let shape = inputShapes[input.name] else {
         throw NeuralCoreError(.missingValue, "input '\(input.name)' was not given")
       }
-      let id = try newBuffer(shape: shape, for: input.name)
+      let type = graph.elementTypes[input.name].flatMap { $0.isHeldAsInteger ? $0 : nil }
+      let id = try newBuffer(shape: shape, for: input.name, type: type ?? .float)
       inputBuffers[input.name] = id
       values[input.name] = .runtime(id: id, shape: shape)
     }
@@ -59,11 +71,17 @@ struct PlanBuilder {
 
   mutating func build() throws(NeuralCoreError) -> ExecutionPlan {
     for node in graph.nodes {
+      if try planChannelsLast(node) { continue }
+      try releaseChannelsLastInputs(of: node)
+      try checkIntegerInputs(of: node)
       if try planBlocked(node) { continue }
       try unblockInputs(of: node)
       try plan(node)
     }
-    for output in graph.outputs { try unblock(output.name) }
+    for output in graph.outputs {
+      try unblock(output.name)
+      try releaseChannelsLast(output.name)
+    }
     var outputs: [(name: String, value: ExecutionPlan.Output)] = []
     var keep = Set<Int>()
     for output in graph.outputs {
@@ -80,7 +98,7 @@ struct PlanBuilder {
     let assignment = ExecutionPlan.assignOffsets(
       sizes: bufferSizes, steps: steps, inputs: Array(inputBuffers.values), keep: keep)
     return ExecutionPlan(
-      steps: steps, constants: constants, bufferSizes: bufferSizes,
+      steps: steps, constants: constants, bufferSizes: bufferSizes, bufferTypes: bufferTypes,
       bufferOffsets: assignment.offsets, arenaSize: assignment.arenaSize,
       inputBuffers: inputBuffers, outputs: outputs)
   }
@@ -93,13 +111,37 @@ struct PlanBuilder {
     }
   }
 
-  mutating func newBuffer(shape: [Int], for name: String) throws(NeuralCoreError) -> Int {
+  /// A new buffer of one element slot (4 bytes) per element of `shape`.
+  mutating func newBuffer(
+    shape: [Int], for name: String, type: ElementType = .float
+  ) throws(NeuralCoreError) -> Int {
     guard let count = Tensor.elementCount(of: shape), count <= PlanBuilder.maximumElements else {
       throw NeuralCoreError(
         .limitExceeded, "value '\(name)' of shape \(shape) exceeds the element limit")
     }
     bufferSizes.append(count)
+    bufferTypes.append(type)
     return bufferSizes.count - 1
+  }
+
+  /// The element type of a value: its buffer's, or a constant's declared type.
+  func elementType(of name: String) -> ElementType {
+    if case .runtime(let id, _)? = values[name] { return bufferTypes[id] }
+    if let type = foldedTypes[name] { return type }
+    return ImportedGraph.elementType(of: name, graph.constants, graph.elementTypes)
+  }
+
+  /// Refuses an integer tensor computed at run time as the input of an operator that reads
+  /// floats: its buffer holds `Int32` elements.
+  func checkIntegerInputs(of node: ImportedGraph.Node) throws(NeuralCoreError) {
+    guard !node.entry.readsIntegerTensors else { return }
+    for name in node.inputs where !name.isEmpty {
+      guard case .runtime(let id, _)? = values[name], bufferTypes[id] != .float else { continue }
+      throw node.attributes.error(
+        .unsupported,
+        "\(bufferTypes[id]) tensor '\(name)' is read by \(node.source.operatorName), which runs "
+          + "on floats")
+    }
   }
 
   /// The value of a node input, or `nil` for an absent optional input.
@@ -128,6 +170,10 @@ struct PlanBuilder {
   ) throws(NeuralCoreError) -> (operand: ExecutionPlan.Operand, shape: [Int]) {
     switch try requiredValue(node, position) {
     case .runtime(let id, let shape):
+      guard bufferTypes[id] == .float else {
+        throw node.attributes.error(
+          .unsupported, "\(bufferTypes[id]) tensor '\(node.inputs[position])' used as float data")
+      }
       return (.buffer(id), shape)
     case .constant(.float(let tensor)):
       return (intern(node.inputs[position], tensor), tensor.shape)
@@ -169,6 +215,7 @@ struct PlanBuilder {
   /// Adds a step writing fresh buffers of the given shapes, binding them to the node's outputs.
   mutating func addStep(
     _ node: ImportedGraph.Node, inputs: [ExecutionPlan.Operand], outputShapes: [[Int]],
+    outputTypes: [ElementType] = [],
     execute:
       @escaping @Sendable (
         _ inputs: [UnsafePointer<Float>], _ outputs: [UnsafeMutablePointer<Float>], _ threads: Int
@@ -177,7 +224,8 @@ struct PlanBuilder {
     var ids: [Int] = []
     for (position, shape) in outputShapes.enumerated() {
       let name = position < node.outputs.count ? node.outputs[position] : node.source.name
-      let id = try newBuffer(shape: shape, for: name)
+      let type = position < outputTypes.count ? outputTypes[position] : .float
+      let id = try newBuffer(shape: shape, for: name, type: type)
       ids.append(id)
       if position < node.outputs.count && !node.outputs[position].isEmpty {
         values[node.outputs[position]] = .runtime(id: id, shape: shape)

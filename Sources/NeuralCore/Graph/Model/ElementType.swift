@@ -77,6 +77,26 @@ package struct ElementType: RawRepresentable, Sendable, Hashable, CustomStringCo
     24: "float8e8m0", 25: "uint2", 26: "int2",
   ]
 
+  /// The values of an integer type the engine holds at run time (one `Int32` per element),
+  /// or `nil` for float, 64-bit and unsupported types.
+  package var integerRange: ClosedRange<Int32>? {
+    switch self {
+    case .uint8: 0...255
+    case .int8: -128...127
+    case .uint16: 0...65535
+    case .int16: -32768...32767
+    case .int32: Int32.min...Int32.max
+    case .uint4: 0...15
+    case .int4: -8...7
+    case .uint2: 0...3
+    case .int2: -2...1
+    default: nil
+    }
+  }
+
+  /// Whether the engine holds run-time values of this type as integers (``integerRange``).
+  package var isHeldAsInteger: Bool { integerRange != nil }
+
   /// The type's name as in onnx.proto, lowercased, or its number when unknown.
   package var description: String {
     Self.names[rawValue] ?? "data type \(rawValue)"

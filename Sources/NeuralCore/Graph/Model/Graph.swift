@@ -18,6 +18,12 @@ package struct Graph: Sendable, Hashable {
   /// The version of each operator set domain the graph uses, by domain (`""` for the standard
   /// ONNX domain).
   package var opsetImports: [String: Int]
+  /// The element types the model declares for its integer constants, inputs and outputs.
+  ///
+  /// They decide, for example, whether `QuantizeLinear` writes int8 or uint8. A value without
+  /// an entry is float (a float constant or tensor) or int64 (an
+  /// integer constant).
+  package var elementTypes: [String: ElementType]
 
   /// Creates a graph.
   ///
@@ -28,11 +34,14 @@ package struct Graph: Sendable, Hashable {
   ///   - outputs: The graph's outputs in order.
   ///   - opsetImports: The version of each operator set domain, by domain; `ai.onnx` and `""`
   ///     both name the standard domain.
+  ///   - elementTypes: The declared element types of integer constants, inputs and outputs.
   package init(
     nodes: [Node], constants: [String: Constant], inputs: [TensorDescription],
-    outputs: [TensorDescription], opsetImports: [String: Int]
+    outputs: [TensorDescription], opsetImports: [String: Int],
+    elementTypes: [String: ElementType] = [:]
   ) {
     self.nodes = nodes
+    self.elementTypes = elementTypes
     self.constants = constants
     self.inputs = inputs
     self.outputs = outputs

@@ -16,6 +16,24 @@ struct OperatorEntry: Sendable {
   /// Computes, while importing, the value of an operator that is a constant by definition.
   typealias ConstantFolder = @Sendable (NodeAttributes) throws(NeuralCoreError) -> Graph.Constant
 
+  /// Plans a node on quantized channels-last images, returning `false` when it must run on
+  /// NCHW tensors.
+  typealias ChannelsLastPlanner =
+    @Sendable (inout PlanBuilder, ImportedGraph.Node) throws(NeuralCoreError) -> Bool
+
+  /// Computes, while importing, the outputs of a node whose inputs are all constants, with
+  /// their element types; `nil` when the node must run (QuantizeLinear of a constant, or a
+  /// DequantizeLinear of int8 weights, which then reach their convolution as float weights).
+  typealias ConstantInputsFolder =
+    @Sendable (NodeAttributes, _ inputs: [Graph.Constant?], _ types: [ElementType])
+    throws(NeuralCoreError) -> [Folded]?
+
+  /// A value computed while importing, with its element type.
+  struct Folded: Sendable {
+    var value: Graph.Constant
+    var elementType: ElementType
+  }
+
   /// The activation a node computes when it can be fused into a preceding convolution.
   typealias FusedActivation =
     @Sendable (ImportedGraph, ImportedGraph.Node) throws(NeuralCoreError) -> Activation?
@@ -36,6 +54,13 @@ struct OperatorEntry: Sendable {
   var constantValue: ConstantFolder?
   /// The activation to fuse into a preceding convolution, for element-wise activations.
   var fusedActivation: FusedActivation?
+  /// Plans a node with the int8 kernels on quantized channels-last images.
+  var planChannelsLast: ChannelsLastPlanner?
+  /// Folds a node whose inputs are all constants while importing.
+  var constantInputs: ConstantInputsFolder?
+  /// Whether the operator reads integer tensors computed at run time (the quantized operators,
+  /// and the reshapes that only rename a buffer); any other operator refuses them while planning.
+  var readsIntegerTensors = false
 
   /// Declares an operator.
   ///
@@ -67,6 +92,27 @@ struct OperatorEntry: Sendable {
   func fusing(_ activation: @escaping FusedActivation) -> OperatorEntry {
     var entry = self
     entry.fusedActivation = activation
+    return entry
+  }
+
+  /// This entry folded while importing when every input is a constant.
+  func foldingConstantInputs(_ folder: @escaping ConstantInputsFolder) -> OperatorEntry {
+    var entry = self
+    entry.constantInputs = folder
+    return entry
+  }
+
+  /// This entry with a planner for quantized channels-last images.
+  func channelsLast(_ planner: @escaping ChannelsLastPlanner) -> OperatorEntry {
+    var entry = self
+    entry.planChannelsLast = planner
+    return entry
+  }
+
+  /// This entry allowed to read integer tensors computed at run time.
+  func readingIntegerTensors() -> OperatorEntry {
+    var entry = self
+    entry.readsIntegerTensors = true
     return entry
   }
 

@@ -19,7 +19,8 @@ enum OperatorRegistry {
     grouping: ConvolutionOperators.entries + ElementwiseOperators.entries
       + ActivationOperators.entries + NormalizationOperators.entries
       + ReductionOperators.entries + MatrixOperators.entries + ShapeOperators.entries
-      + LayoutOperators.entries + LogicOperators.entries + ResizeOperators.entries,
+      + LayoutOperators.entries + LogicOperators.entries + ResizeOperators.entries
+      + QuantizationOperators.entries,
     by: { Key(domain: $0.domain, name: $0.name) })
 
   /// The names of the standard ONNX operators with an entry.
