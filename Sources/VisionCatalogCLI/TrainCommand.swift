@@ -11,6 +11,11 @@ struct TrainCommand: Subcommand {
       + "--force is given")
   /// `--force`: existing model files are replaced.
   static let force = Option.flag("force", help: "replace an existing MODEL.onnx and MODEL.json")
+  /// `--int8`: the model is written quantized to int8, calibrated on the training photos.
+  static let int8 = Option.flag(
+    "int8",
+    help: "write the classifier quantized to int8 (QDQ, calibrated on the training photos, "
+      + "as quantize does; layers stay float32 where the top-1 agreement needs it)")
   /// `--from-catalog`: the photos come from the catalog instead of DATA_DIR.
   static let fromCatalog = Option.flag(
     "from-catalog", help: "train on the catalog's product pictures instead of DATA_DIR")
@@ -29,10 +34,13 @@ struct TrainCommand: Subcommand {
     sidecar: labels, preprocessing), which classify, find and evaluate load with --model.
     Prints training and validation accuracy, each label's precision and recall and the
     confusion matrix. Features are cached by the photo bytes' SHA-256, so a second run only
-    reads new photos. The same photos and seed give the same files.
+    reads new photos. The same photos and seed give the same files. With --int8, MODEL.onnx
+    holds the classifier quantized to int8 as quantize writes it, calibrated on the training
+    photos, and the output adds the top-1 agreement with the float32 model.
     """
   let options =
-    [Self.out] + TrainingOptions.all + [Self.force, JSONOutput.option, Self.fromCatalog]
+    [Self.out] + TrainingOptions.all
+    + [Self.force, Self.int8, JSONOutput.option, Self.fromCatalog]
     + CatalogOptions.all
 
   func run(_ parsed: CommandLineArguments) async throws(CLIError) {
@@ -52,20 +60,35 @@ struct TrainCommand: Subcommand {
     let extractor = try Self.backbone(threads: parsed.integer(ModelOptions.threads))
     let trainer = ClassifierTrainer(extractor: extractor, options: options)
     let trained = try Self.train(trainer, photos)
+    var quantized: QuantizedClassifier?
+    if parsed.has(Self.int8) {
+      let quantizer = ClassifierQuantizer(
+        preparation: options.preparation, threadCount: parsed.integer(ModelOptions.threads))
+      quantized = try QuantizeCommand.quantize(
+        trained.quantizable, with: quantizer, photos: photos.map(\.source))
+    }
     do {
-      try trained.write(to: out)
+      if let quantized {
+        try quantized.write(to: out)
+      } else {
+        try trained.write(to: out)
+      }
     } catch {
       throw CLIError.failure(error.message)
     }
+    let quantization = quantized.map { QuantizeCommand.Summary($0.report, model: out) }
     let skipped = unread + trained.skipped
     for photo in skipped {
       StandardError.write("skipped \(photo.name) (\(photo.label)): \(photo.reason)\n")
     }
-    if parsed.has(JSONOutput.option) {
-      try JSONOutput.print(
-        JSONShapes.Train(trained, model: out.path, sidecar: sidecar.path, skipped: skipped))
+    let shape = JSONShapes.Train(trained, model: out.path, sidecar: sidecar.path, skipped: skipped)
+    if parsed.has(JSONOutput.option), let quantization {
+      try JSONOutput.print(Quantized(train: shape, quantization: quantization))
+    } else if parsed.has(JSONOutput.option) {
+      try JSONOutput.print(shape)
     } else {
       print(Self.summary(trained, out: out, sidecar: sidecar, skipped: skipped.count))
+      if let quantization { print(quantization.text) }
     }
   }
 
@@ -116,6 +139,22 @@ struct TrainCommand: Subcommand {
       }
     } catch {
       throw CLIError.failure(error.message)
+    }
+  }
+
+  /// `train --int8 --json`: the training keys and `quantization`, `quantize --json`'s object.
+  struct Quantized: Encodable {
+    let train: JSONShapes.Train
+    let quantization: QuantizeCommand.Summary
+
+    enum CodingKeys: String, CodingKey {
+      case quantization
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      try train.encode(to: encoder)
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(quantization, forKey: .quantization)
     }
   }
 

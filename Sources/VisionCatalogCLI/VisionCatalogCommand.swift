@@ -14,6 +14,7 @@ enum VisionCatalogCommand {
     InferCommand(),
     PreprocessCommand(),
     ProductsCommand(),
+    QuantizeCommand(),
     TrainCommand(),
   ]
 

@@ -43,7 +43,7 @@ struct CoreMLCommandLineTests: CommandLineRunning {
     let lines = result.output.split(separator: "\n")
     #expect(lines.count == names.count, "\(fixture.name): \(result.output)")
     for (row, line) in lines.enumerated() where row < names.count {
-      let report = try JSONDecoder().decode(Report.self, from: Data(line.utf8))
+      let report = try JSONDecoder().decode(ClassifyReport.self, from: Data(line.utf8))
       #expect(report.file == Self.photo(names[row]))
       #expect(
         report.classifications.map(\.label) == fixture.top5[row],
@@ -78,7 +78,7 @@ struct CoreMLCommandLineTests: CommandLineRunning {
       let lines = result.output.split(separator: "\n")
       #expect(lines.count == names.count, "\(fixture.name): \(result.output)")
       for (row, line) in lines.enumerated() where row < names.count {
-        let report = try JSONDecoder().decode(Report.self, from: Data(line.utf8))
+        let report = try JSONDecoder().decode(ClassifyReport.self, from: Data(line.utf8))
         let reference = Array(expected.scalars[(row * classes)..<((row + 1) * classes)])
         let given = report.classifications.map(\.label)
         #expect(
@@ -204,15 +204,5 @@ struct CoreMLCommandLineTests: CommandLineRunning {
     let errors = result.error.split(separator: "\n").filter { $0.hasPrefix("error:") }
     #expect(errors.count == 1, "\(damage): \(result.error)")
     print("damaged package, \(damage): \(errors.first ?? "")")
-  }
-
-  struct Report: Decodable {
-    struct Item: Decodable {
-      var label: String
-      var confidence: Float
-    }
-    /// The photo, given when a run classifies several.
-    var file: String?
-    var classifications: [Item]
   }
 }

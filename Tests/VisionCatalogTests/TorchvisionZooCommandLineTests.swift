@@ -61,23 +61,16 @@ struct TorchvisionZooCommandLineTests: CommandLineRunning {
       contentsOf: folder.appendingPathComponent("labels.txt"), encoding: .utf8
     )
     .split(separator: "\n").map(String.init)
-    let report = try JSONDecoder().decode(Report.self, from: Data(classify.output.utf8))
+    let report = try JSONDecoder().decode(ClassifyReport.self, from: Data(classify.output.utf8))
     #expect(report.classifications.count == 3, "\(name)")
     for item in report.classifications {
-      #expect(labels.indices.contains(item.index), "\(name): index \(item.index)")
-      #expect(labels.indices.contains(item.index) && labels[item.index] == item.label, "\(name)")
+      let index = item.index ?? -1
+      #expect(labels.indices.contains(index), "\(name): index \(index)")
+      #expect(labels.indices.contains(index) && labels[index] == item.label, "\(name)")
     }
     let confidences = report.classifications.map(\.confidence)
     #expect(confidences == confidences.sorted(by: >), "\(name): \(confidences)")
     #expect(confidences.allSatisfy { $0 >= 0 && $0 <= 1 }, "\(name): \(confidences)")
   }
 
-  struct Report: Decodable {
-    struct Item: Decodable {
-      var index: Int
-      var label: String
-      var confidence: Float
-    }
-    var classifications: [Item]
-  }
 }

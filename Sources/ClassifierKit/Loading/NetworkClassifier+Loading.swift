@@ -59,14 +59,7 @@ extension NetworkClassifier {
   public static func onnx(contentsOf url: URL, sidecar: URL? = nil, threadCount: Int? = nil)
     throws(ClassificationError) -> NetworkClassifier
   {
-    let sidecarURL = sidecar ?? url.deletingPathExtension().appendingPathExtension("json")
-    guard FileManager.default.fileExists(atPath: sidecarURL.path) else {
-      throw ClassificationError(
-        .modelUnavailable,
-        "the model \(url.lastPathComponent) needs a JSON sidecar at \(sidecarURL.path) "
-          + "describing its input size, crop, normalization and labels")
-    }
-    let description = try ModelDescription(sidecarAt: sidecarURL)
+    let description = try ModelFiles.description(ofModel: url, sidecar: sidecar)
     try requireKernelSet()
     let session: InferenceSession
     do {

@@ -53,7 +53,7 @@ public struct TrainedClassifier: Sendable {
   /// - Parameter url: The `.onnx` file.
   /// - Returns: The sidecar's URL.
   public static func sidecarURL(for url: URL) -> URL {
-    url.deletingPathExtension().appendingPathExtension("json")
+    ModelFiles.sidecarURL(for: url)
   }
 
   /// Saves the model: the ONNX file at `url` and its sidecar at ``sidecarURL(for:)``.
@@ -65,18 +65,7 @@ public struct TrainedClassifier: Sendable {
   /// - Throws: ``ClassificationError`` with code `invalidArgument` when `url` does not end in
   ///   `.onnx` or a file cannot be written.
   public func write(to url: URL) throws(ClassificationError) {
-    guard url.pathExtension.lowercased() == "onnx" else {
-      throw ClassificationError(
-        .invalidArgument, "the model file \(url.path) must end in .onnx (its sidecar gets .json)")
-    }
-    let bytes: [UInt8]
-    do {
-      bytes = try graph.serializedBytes()
-    } catch {
-      throw ClassificationError(.invalidArgument, "cannot encode the model", underlying: error)
-    }
-    try Self.replace(url, with: Data(bytes))
-    try Self.replace(Self.sidecarURL(for: url), with: try description.sidecarData())
+    try ModelFiles.write(graph, description: description, to: url)
   }
 
   /// The trained classifier, ready to classify photos.
@@ -96,16 +85,5 @@ public struct TrainedClassifier: Sendable {
         .modelUnavailable, "cannot plan the trained model", underlying: error)
     }
     return try NetworkClassifier(session: session, description: description)
-  }
-
-  /// Writes `data` to a temporary file and renames it over `url` (Foundation's atomic write).
-  private static func replace(_ url: URL, with data: Data) throws(ClassificationError) {
-    do {
-      try data.write(to: url, options: .atomic)
-    } catch {
-      throw ClassificationError(
-        .invalidArgument, "cannot write \(url.path)",
-        underlying: FileError(description: "\(error)"))
-    }
   }
 }

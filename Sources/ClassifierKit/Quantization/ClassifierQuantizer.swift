@@ -1,0 +1,212 @@
+public import ImagePipeline
+public import ModelFormats
+import NeuralCore
+
+/// Quantizes a float32 classifier to int8 after training, calibrated on photos.
+///
+/// ``quantize(_:photos:progress:)`` runs the float32 model with NeuralCore on each photo,
+/// prepared as the model's description says, and adds every activation it will quantize to a
+/// bounded histogram (`ActivationHistogram`); the calibration method turns each histogram
+/// into a range, and `ONNXModel.quantized(ranges:keepingFloat:)` writes the QDQ model. The
+/// int8 model then runs on the same photos, and when its top class agrees with the float32
+/// model's on fewer than ``minimumAgreement`` of them, the first layer, then the last (the
+/// classifier), then both are kept in float32, and the first choice that reaches the bar (or
+/// else the best) is kept.
+public struct ClassifierQuantizer: Sendable {
+  /// How activation ranges are calibrated; the 99.99th percentile by default.
+  public var method: CalibrationMethod
+  /// The share of photos, from 0 to 1, whose top class the int8 model must keep before no
+  /// layer is left in float32; 0.95 by default.
+  public var minimumAgreement: Double
+  /// How photos are decoded.
+  public var preparation: PreparationOptions
+  /// The threads one network call may use; `nil` means every active processor.
+  public var threadCount: Int?
+  /// The bins of each activation's histogram.
+  public var binCount: Int
+
+  /// Creates a quantizer.
+  ///
+  /// - Parameters:
+  ///   - method: How activation ranges are calibrated.
+  ///   - minimumAgreement: The share of top classes the int8 model must keep.
+  ///   - preparation: How photos are decoded.
+  ///   - threadCount: The threads one network call may use.
+  ///   - binCount: The bins of each histogram, a multiple of 4 from 8 up.
+  public init(
+    method: CalibrationMethod = .percentile(CalibrationMethod.defaultPercentile),
+    minimumAgreement: Double = 0.95, preparation: PreparationOptions = .default,
+    threadCount: Int? = nil, binCount: Int = ActivationHistogram.defaultBinCount
+  ) {
+    self.method = method
+    self.minimumAgreement = minimumAgreement
+    self.preparation = preparation
+    self.threadCount = threadCount
+    self.binCount = binCount
+  }
+
+  /// Calibrates, quantizes and measures the agreement, keeping layers in float32 as the type
+  /// describes.
+  ///
+  /// - Parameters:
+  ///   - classifier: The float32 classifier.
+  ///   - photos: The calibration photos; those that cannot be read are skipped and reported.
+  ///   - progress: Told after each photo of each pass.
+  /// - Returns: The quantized classifier and its report.
+  /// - Throws: ``ClassificationError``: `invalidArgument` for no photos or a model without
+  ///   layers to quantize; `invalidImage` when no photo can be read; `modelUnavailable` when
+  ///   NeuralCore cannot run the float32 or the quantized model; `inferenceFailed` when a run
+  ///   fails.
+  public func quantize(
+    _ classifier: QuantizableClassifier, photos: [ImageSource],
+    progress: (QuantizationProgress) -> Void = { _ in }
+  ) throws(ClassificationError) -> QuantizedClassifier {
+    let layers = classifier.model.quantizableLayers
+    guard !layers.isEmpty else {
+      throw ClassificationError(
+        .invalidArgument,
+        "the model has no Conv, Gemm or MatMul layer with constant float weights to quantize")
+    }
+    let calibration = try calibrate(classifier, photos: photos, progress: progress)
+    let ranges = calibration.ranges(for: method)
+    var best: (model: ONNXModel, agreement: Double, float: [String])?
+    for keptFloat in Self.fallbacks(layers) {
+      let model = try Self.quantized(classifier.model, ranges: ranges, keepingFloat: keptFloat)
+      let agreement = try self.agreement(
+        of: model, description: classifier.description, calibration: calibration,
+        keepingFloat: keptFloat, progress: progress)
+      if best.map({ agreement > $0.agreement }) ?? true {
+        best = (model, agreement, keptFloat)
+      }
+      if agreement >= minimumAgreement { break }
+    }
+    guard let best else {
+      throw ClassificationError(.invalidArgument, "no layer could be quantized")
+    }
+    let report = QuantizationReport(
+      method: method, calibrationPhotoCount: calibration.topClasses.count,
+      topOneAgreement: best.agreement,
+      quantizedLayers: layers.filter { !best.float.contains($0) }, floatLayers: best.float,
+      skipped: calibration.skipped)
+    return QuantizedClassifier(
+      model: best.model, description: classifier.description, report: report)
+  }
+
+  /// The layer choices to keep in float32, in the order they are tried: none, the first layer,
+  /// the last, both; a choice that keeps every layer is left out.
+  static func fallbacks(_ layers: [String]) -> [[String]] {
+    guard let first = layers.first, let last = layers.last else { return [] }
+    var choices: [[String]] = [[]]
+    for choice in [[first], [last], [first, last]]
+    where Set(choice).count == choice.count && choice.count < layers.count
+      && !choices.contains(choice)
+    {
+      choices.append(choice)
+    }
+    return choices
+  }
+
+  /// `model.quantized(ranges:keepingFloat:)` with its failure as a ``ClassificationError``.
+  private static func quantized(
+    _ model: ONNXModel, ranges: [String: ClosedRange<Float>], keepingFloat: [String]
+  ) throws(ClassificationError) -> ONNXModel {
+    do {
+      return try model.quantized(ranges: ranges, keepingFloat: Set(keepingFloat))
+    } catch {
+      throw ClassificationError(
+        .invalidArgument, "cannot quantize the model: \(error.message)", underlying: error)
+    }
+  }
+
+  /// Runs the float32 model on every photo, accumulating the histogram of each activation the
+  /// quantized model needs and recording the top class.
+  ///
+  /// Only one photo's activations are held at a time: each is folded into the histograms
+  /// before the next photo runs.
+  ///
+  /// - Parameters:
+  ///   - classifier: The float32 classifier.
+  ///   - photos: The calibration photos.
+  ///   - progress: Told after each photo.
+  /// - Returns: The histograms and top classes.
+  /// - Throws: ``ClassificationError`` as ``quantize(_:photos:progress:)`` does.
+  public func calibrate(
+    _ classifier: QuantizableClassifier, photos: [ImageSource],
+    progress: (QuantizationProgress) -> Void = { _ in }
+  ) throws(ClassificationError) -> QuantizationCalibration {
+    guard !photos.isEmpty else {
+      throw ClassificationError(.invalidArgument, "no calibration photos given")
+    }
+    let model = classifier.model
+    let tensors = model.calibrationTensors
+    let runner = try PhotoRunner(
+      model: model.addingOutputs(tensors), description: classifier.description,
+      threadCount: threadCount, what: "the float32 model")
+    var histograms: [String: ActivationHistogram] = [:]
+    for name in tensors { histograms[name] = ActivationHistogram(binCount: binCount) }
+    var topClasses: [Int] = []
+    var used: [ImageSource] = []
+    var skipped: [SkippedPhoto] = []
+    for (index, photo) in photos.enumerated() {
+      defer { progress(.calibrating(photo: index + 1, of: photos.count)) }
+      let input: Tensor
+      do {
+        input = try runner.prepare(photo, preparation: preparation)
+      } catch {
+        skipped.append(
+          SkippedPhoto(
+            name: photo.name, label: "", reason: error.underlying.map { "\($0)" } ?? error.message))
+        continue
+      }
+      let outputs = try runner.run(input)
+      for name in tensors {
+        let values = name == runner.inputName ? input.scalars : outputs[name]?.scalars
+        guard let values else {
+          throw ClassificationError(
+            .inferenceFailed, "the float32 model returned no value '\(name)'")
+        }
+        histograms[name]?.add(values)
+      }
+      topClasses.append(try runner.topClass(outputs))
+      used.append(photo)
+    }
+    guard !used.isEmpty else {
+      throw ClassificationError(
+        .invalidImage,
+        "none of the \(photos.count) calibration photos could be read"
+          + (skipped.first.map { " (\($0.name): \($0.reason))" } ?? ""))
+    }
+    return QuantizationCalibration(
+      histograms: histograms, topClasses: topClasses, photos: used, skipped: skipped)
+  }
+
+  /// The share of calibration photos whose top class a model gives as the float32 model did,
+  /// with both run by NeuralCore.
+  ///
+  /// - Parameters:
+  ///   - model: The quantized model.
+  ///   - description: The classifier's description.
+  ///   - calibration: The photos and the float32 model's top classes.
+  ///   - keepingFloat: The layers kept in float32, for ``QuantizationProgress``.
+  ///   - progress: Told after each photo.
+  /// - Returns: The agreement, from 0 to 1.
+  /// - Throws: ``ClassificationError``: `modelUnavailable` when NeuralCore cannot run the
+  ///   model, `invalidImage` when a photo that calibrated can no longer be read,
+  ///   `inferenceFailed` when a run fails.
+  public func agreement(
+    of model: ONNXModel, description: ModelDescription, calibration: QuantizationCalibration,
+    keepingFloat: [String] = [], progress: (QuantizationProgress) -> Void = { _ in }
+  ) throws(ClassificationError) -> Double {
+    let runner = try PhotoRunner(
+      model: model, description: description, threadCount: threadCount,
+      what: "the quantized model")
+    var agreeing = 0
+    for (index, photo) in calibration.photos.enumerated() {
+      let outputs = try runner.run(try runner.prepare(photo, preparation: preparation))
+      if try runner.topClass(outputs) == calibration.topClasses[index] { agreeing += 1 }
+      progress(
+        .measuring(photo: index + 1, of: calibration.photos.count, floatLayers: keepingFloat))
+    }
+    return calibration.photos.isEmpty ? 0 : Double(agreeing) / Double(calibration.photos.count)
+  }
+}

@@ -1,0 +1,40 @@
+public import ImagePipeline
+public import ModelFormats
+
+/// What running the float32 model on the calibration photos gathered: a histogram per
+/// activation and each photo's top class, for measuring how often a quantized model agrees.
+public struct QuantizationCalibration: Sendable {
+  /// The histogram of each activation ``ClassifierQuantizer`` quantizes, by tensor name.
+  public var histograms: [String: ActivationHistogram]
+  /// The float32 model's top class for each photo that could be prepared, in photo order.
+  public var topClasses: [Int]
+  /// The photos that were prepared and run, in order (those ``topClasses`` describe).
+  public var photos: [ImageSource]
+  /// The photos that could not be decoded or prepared, and why.
+  public var skipped: [SkippedPhoto]
+
+  /// Creates a calibration record.
+  ///
+  /// - Parameters:
+  ///   - histograms: The histogram of each activation, by tensor name.
+  ///   - topClasses: The float32 model's top class per photo.
+  ///   - photos: The photos that were run.
+  ///   - skipped: The photos that were left out, and why.
+  public init(
+    histograms: [String: ActivationHistogram], topClasses: [Int], photos: [ImageSource],
+    skipped: [SkippedPhoto]
+  ) {
+    self.histograms = histograms
+    self.topClasses = topClasses
+    self.photos = photos
+    self.skipped = skipped
+  }
+
+  /// The range of every activation as a calibration method chooses it.
+  ///
+  /// - Parameter method: Percentile or entropy.
+  /// - Returns: One range per histogram, by tensor name.
+  public func ranges(for method: CalibrationMethod) -> [String: ClosedRange<Float>] {
+    histograms.mapValues { $0.range(for: method) }
+  }
+}

@@ -1,0 +1,73 @@
+public import NeuralCore
+
+/// Weights stored as symmetric int8 with one scale per output channel, as ONNX Runtime's
+/// `per_channel` quantization writes them: `q = clamp(round(w / scale[c]), -127, 127)` with
+/// `scale[c] = max |w| of channel c / 127` and zero point 0.
+///
+/// -128 is left unused so the levels are symmetric around the zero point 0 and a channel's
+/// largest weight, of either sign, is exact.
+public struct ChannelQuantizedWeights: Sendable, Hashable {
+  /// The quantized weights in the original row-major order.
+  public var values: [Int8]
+  /// The weights' shape.
+  public var shape: [Int]
+  /// One scale per channel along ``axis``.
+  public var scales: [Float]
+  /// The dimension of the output channels: 0 for a `Conv` weight `[out, in, kh, kw]` or a
+  /// `Gemm` weight with `transB = 1` (`[N, K]`), 1 for a `MatMul` weight or a `Gemm` weight
+  /// with `transB = 0` (`[K, N]`).
+  public var axis: Int
+
+  /// Quantizes weights channel by channel.
+  ///
+  /// - Parameters:
+  ///   - weights: The float weights.
+  ///   - axis: The dimension of the output channels; it must exist in `weights`.
+  public init(_ weights: Tensor, axis: Int) {
+    precondition(axis >= 0 && axis < weights.rank, "the channel axis must be a dimension")
+    let channels = weights.shape[axis]
+    let inner = weights.shape[(axis + 1)...].reduce(1, *)
+    var largest = [Float](repeating: 0, count: channels)
+    for (position, value) in weights.scalars.enumerated() {
+      let channel = (position / inner) % channels
+      largest[channel] = max(largest[channel], abs(value))
+    }
+    let scales = largest.map { $0 > 0 ? $0 / 127 : 1 }
+    values = weights.scalars.enumerated().map { position, value in
+      let level = (value / scales[(position / inner) % channels]).rounded(.toNearestOrEven)
+      return Int8(min(max(level, -127), 127))
+    }
+    shape = weights.shape
+    self.scales = scales
+    self.axis = axis
+  }
+
+  /// The weights the int8 values stand for: `values * scale[channel]`.
+  public var dequantized: [Float] {
+    let channels = shape[axis]
+    let inner = shape[(axis + 1)...].reduce(1, *)
+    return values.enumerated().map { position, value in
+      Float(value) * scales[(position / inner) % channels]
+    }
+  }
+
+  /// A bias quantized to int32 for these weights and an input scale, as ONNX Runtime writes it:
+  /// channel `c` has scale `inputScale * scales[c]` and zero point 0, so the int32 sum of
+  /// products needs no rescaling before the bias is added.
+  ///
+  /// - Parameters:
+  ///   - bias: One value per output channel.
+  ///   - inputScale: The scale of the layer's uint8 input.
+  /// - Returns: The int32 values (rounded half to even, saturated) and their scales.
+  public func quantizedBias(_ bias: [Float], inputScale: Float) -> (
+    values: [Int32], scales: [Float]
+  ) {
+    let biasScales = scales.map { $0 * inputScale }
+    let values = zip(bias, biasScales).map { value, scale -> Int32 in
+      guard scale > 0 else { return 0 }
+      let level = (Double(value) / Double(scale)).rounded(.toNearestOrEven)
+      return Int32(min(max(level, Double(Int32.min)), Double(Int32.max)))
+    }
+    return (values, biasScales)
+  }
+}
