@@ -6,7 +6,9 @@ Cases (same as NeuralCoreBenchmarks.swift): Lite0 batch 1 at 1 and 2 threads on 
 batch 8 at 2 threads on the first 8 images of batch.input.npy; MobileNet v2, ResNet-50 and
 ConvNeXt-Tiny from the generated zoo (.cache/onnx-zoo, Scripts/onnx-zoo/generate.sh) at batch 1,
 1 thread; the ONNX export of the MobileNet v2 ML Program fixture (Scripts/coreml-fixtures) at batch
-1, 1 thread. Each case is timed by the same rule
+1, 1 thread; the int8 fixtures (Scripts/int8-fixtures: EfficientNet-Lite0 QDQ S8S8, QDQ U8S8,
+QOperator U8S8, MobileNet v2 QDQ S8S8 and QOperator U8S8) at batch 1, 1 thread on the first
+photo. Each case is timed by the same rule
 as every other benchmark here (`pillow_bench.measure`: one warm-up run, then runs for at least
 `--min-seconds`, median), after two further warm-up runs.
 """
@@ -88,6 +90,30 @@ def time_ml_program_export(fixtures, filter_text, minimum_seconds):
     return [(name, measure(lambda: session.run(None, feed), minimum_seconds=minimum_seconds))]
 
 
+INT8_FIXTURES = [
+    "lite0-qdq-s8s8", "lite0-qdq-u8s8", "lite0-qop-u8s8", "mobilenet_v2-qdq-s8s8",
+    "mobilenet_v2-qop-u8s8",
+]
+
+
+def time_int8(fixtures, filter_text, minimum_seconds):
+    """Rows for the int8 fixtures (NeuralCore.int8.<fixture>.batch1.threads1), first photo."""
+    rows = []
+    for fixture in INT8_FIXTURES:
+        full = f"NeuralCore.int8.{fixture}.batch1.threads1"
+        model = os.path.join(fixtures, f"{fixture}.onnx")
+        if filter_text not in full or not os.path.exists(model):
+            continue
+        stem = "lite0" if fixture.startswith("lite0") else "mobilenet_v2"
+        photo = np.load(os.path.join(fixtures, f"{stem}.inputs.npy"))[:1]
+        session = open_session(model, 1)
+        feed = {session.get_inputs()[0].name: np.ascontiguousarray(photo, dtype=np.float32)}
+        for _ in range(2):
+            session.run(None, feed)
+        rows.append((full, measure(lambda: session.run(None, feed), minimum_seconds=minimum_seconds)))
+    return rows
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser()
@@ -95,11 +121,13 @@ def main():
     parser.add_argument("--min-seconds", type=float, default=1.0)
     parser.add_argument("--zoo", default=os.path.join(root, ".cache", "onnx-zoo"))
     parser.add_argument("--coreml-fixtures", default=os.path.join(root, ".cache", "coreml-fixtures"))
+    parser.add_argument("--int8-fixtures", default=os.path.join(root, ".cache", "int8-fixtures"))
     parser.add_argument("--filter", default="", help="run only cases whose name contains this")
     arguments = parser.parse_args()
     print("name\tmedian_ms\tmin_ms\titerations")
     rows = time_zoo(arguments.zoo, arguments.filter, arguments.min_seconds)
     rows += time_ml_program_export(arguments.coreml_fixtures, arguments.filter, arguments.min_seconds)
+    rows += time_int8(arguments.int8_fixtures, arguments.filter, arguments.min_seconds)
     for full, (median, minimum, runs) in rows:
         print(f"{full}\t{median:.3f}\t{minimum:.3f}\t{runs}", flush=True)
     model = os.path.join(arguments.models, "onnx", "efficientnet-lite0.onnx")

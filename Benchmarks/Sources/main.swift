@@ -60,6 +60,7 @@ do {
     FileHandle.standardError.write(
       Data("NeuralCore zoo cases skipped: run Scripts/onnx-zoo/generate.sh\n".utf8))
   }
+  all += try Int8Benchmarks.all(filter: filter)
   if MLProgramBenchmarks.files != nil {
     all += try MLProgramBenchmarks.all(filter: filter)
   } else {
