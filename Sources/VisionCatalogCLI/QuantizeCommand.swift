@@ -37,7 +37,8 @@ struct QuantizeCommand: Subcommand {
     symmetric int8 per output channel, biases int32, activations asymmetric uint8 with ranges
     calibrated on the photos of PHOTO_DIR, prepared as the model prepares photos to classify.
     The int8 and the float32 models then classify the same photos; when their top classes
-    agree on fewer than 95 % of them, the first layer, the last layer or both stay in float32.
+    agree on fewer than 95 % of them, the layers nearest the input stay in float32, one more
+    at a time up to a sixth of the layers, then with the last layer too.
     Prints the agreement, the layers kept in float32 and the files written; with --json it
     prints {"model", "sidecar", "calibration_photos", "top1_agreement", "fp32_layers", ...}.
     """

@@ -190,7 +190,8 @@ struct QuantizeCommandTests: CommandLineRunning {
       #expect(summary.method == "percentile")
       #expect(summary.quantizedLayerCount + summary.fp32LayerCount == 50)
       #expect(summary.fp32Layers.count == summary.fp32LayerCount)
-      #expect(summary.top1Agreement >= 11.0 / 12, "\(summary)")
+      // Measured: every layer in int8 keeps 11 of 12; the stem in float32 keeps all 12.
+      #expect(summary.top1Agreement >= 0.95, "\(summary)")
 
       let photo = photos.appendingPathComponent("pizza.jpg").path
       let quantized = try run(["classify", photo, "--model", out.path, "--top", "1"])
@@ -311,25 +312,39 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
     }
   #endif
 
-  /// The trainer's 120 photos: percentile keeps about as many as
-  /// ONNX Runtime's own quantization (2 photos or 2 % fewer at most), entropy twice that.
+  /// The trainer's 120 photos: with no layer in float32, percentile keeps about as many as
+  /// ONNX Runtime's own quantization (2 photos or 2 % fewer at most), entropy twice that; the
+  /// quantizer's own choice (leading layers kept in float32, biases corrected) keeps 95 %, in
+  /// NeuralCore and, within a photo or two, in ONNX Runtime.
   #if !DEBUG
     // Release only (the release command-line job of .ci/run): minutes in a debug build.
     @Test(.enabled(if: TrainingFixtures.isAvailable, TrainingFixtures.skipReason))
     func trainerPhotos() throws {
       let work = try QuantizeCommandTests.folder("qdq-trainer")
       defer { try? FileManager.default.removeItem(at: work) }
-      let all = try PhotoFolder.photos(
+      let paths = try PhotoFolder.photos(
         under: TrainingFixtures.photos.appendingPathComponent("train")
       )
       .sorted { $0.path < $1.path }
-      let paths = all
-      let checks = try Self.quantizeAndCheck(paths, in: work)
-      // Measured: 20 and 18 of every fourth photo (ONNX Runtime's own: 19); 87 and 85 of all 120
-      // (ONNX Runtime's own: 88).
+      let source = try QuantizableClassifier.efficientNetLite0()
+      let quantized = try ClassifierQuantizer().quantize(
+        source, photos: paths.map { ImageSource.file($0) })
+      let chosen = work.appendingPathComponent("int8-chosen.onnx")
+      try quantized.write(to: chosen)
+      let checks = try Self.quantizeAndCheck(paths, source: source, in: work, also: chosen)
+      // Measured on 120 photos: 87 and 85 agree with no layer in float32 (ONNX Runtime's own:
+      // 88); the quantizer keeps the first 5 layers in float32 and corrects the biases: 115
+      // agree in NeuralCore, 114 in ONNX Runtime (photos within a few hundredths of a logit
+      // can go either way between the two engines).
       let slack = max(2, paths.count / 50)
       #expect(checks[0].agreeing + slack >= checks[0].baselineAgreeing, "percentile: \(checks[0])")
       #expect(checks[1].agreeing + 2 * slack >= checks[1].baselineAgreeing, "entropy: \(checks[1])")
+      let report = quantized.report
+      #expect(
+        report.floatLayers == Array(source.model.quantizableLayers.prefix(report.floatLayers.count))
+      )
+      #expect(report.topOneAgreement >= 0.95, "\(report)")
+      #expect(Double(checks[2].agreeing) >= 0.93 * Double(checks[2].inputs), "chosen: \(checks[2])")
     }
   #endif
 
@@ -359,7 +374,7 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
   /// quantized with percentile and with entropy ranges, the float32 model and the prepared
   /// photos, and returns ONNX Runtime's checks in that order.
   static func quantizeAndCheck(
-    _ paths: [URL], source given: QuantizableClassifier? = nil, in work: URL
+    _ paths: [URL], source given: QuantizableClassifier? = nil, in work: URL, also: URL? = nil
   ) throws -> [Check] {
     let source = try given ?? QuantizableClassifier.efficientNetLite0()
     let calibration = try ClassifierQuantizer().calibrate(
@@ -376,10 +391,15 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
       inputs.append(path)
     }
     var checks: [Check] = []
+    var models: [(name: String, file: URL)] = []
     for method in [CalibrationMethod.percentile(99.99), .entropy] {
       let model = try source.model.quantized(ranges: calibration.ranges(for: method))
       let written = work.appendingPathComponent("int8-\(method.name).onnx")
       try Data(model.serializedBytes()).write(to: written)
+      models.append(("\(method)", written))
+    }
+    models += also.map { [("the quantizer's choice", $0)] } ?? []
+    for (name, written) in models {
       let outcome = try QuantizeCommandTests().run(
         program: QuantizeFixtures.python,
         [QuantizeFixtures.script.path, "--fp32", float.path, "--int8", written.path, "--baseline"]
@@ -387,7 +407,7 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
       try #require(outcome.status == 0, "\(outcome.error)")
       let check = try JSONDecoder().decode(Check.self, from: Data(outcome.output.utf8))
       print(
-        "QDQ: ONNX Runtime, \(source.description.name), \(method): \(check.agreeing)/\(check.inputs) agree "
+        "QDQ: ONNX Runtime, \(source.description.name), \(name): \(check.agreeing)/\(check.inputs) agree "
           + "(ONNX Runtime's own quantization: \(check.baselineAgreeing))")
       #expect(check.inputs == paths.count)
       checks.append(check)

@@ -6,6 +6,9 @@ public import ModelFormats
 public struct QuantizationCalibration: Sendable {
   /// The histogram of each activation ``ClassifierQuantizer`` quantizes, by tensor name.
   public var histograms: [String: ActivationHistogram]
+  /// The mean of each channel (dimension 1) of every activation of rank 2 or more, by tensor
+  /// name, for bias correction.
+  public var channelMeans: [String: [Float]]
   /// The float32 model's top class for each photo that could be prepared, in photo order.
   public var topClasses: [Int]
   /// The photos that were prepared and run, in order (those ``topClasses`` describe).
@@ -17,14 +20,16 @@ public struct QuantizationCalibration: Sendable {
   ///
   /// - Parameters:
   ///   - histograms: The histogram of each activation, by tensor name.
+  ///   - channelMeans: The mean of each channel of the activations, by tensor name.
   ///   - topClasses: The float32 model's top class per photo.
   ///   - photos: The photos that were run.
   ///   - skipped: The photos that were left out, and why.
   public init(
-    histograms: [String: ActivationHistogram], topClasses: [Int], photos: [ImageSource],
-    skipped: [SkippedPhoto]
+    histograms: [String: ActivationHistogram], channelMeans: [String: [Float]] = [:],
+    topClasses: [Int], photos: [ImageSource], skipped: [SkippedPhoto]
   ) {
     self.histograms = histograms
+    self.channelMeans = channelMeans
     self.topClasses = topClasses
     self.photos = photos
     self.skipped = skipped

@@ -3,7 +3,7 @@ import ModelFormats
 import NeuralCore
 import Testing
 
-/// `ONNXModel.quantized(ranges:keepingFloat:)` on a small hand-built classifier: the QDQ
+/// `ONNXModel.quantized(ranges:keepingFloat:channelMeans:)` on a small hand-built classifier: the QDQ
 /// structure ONNX Runtime writes, per-channel int8 weights, int32 biases, a ReLU folded into
 /// its convolution's range, layers kept in float, and the refusals.
 struct QDQRewriteTests {

@@ -57,4 +57,56 @@ struct QuantizationParameterTests {
     // 0.3 / 0.001 is 300; -0.25 / 0.1 is -2.5 (a hair under in float32), -2.
     #expect(bias.values == [300, -2])
   }
+
+  /// Bias correction: on an input whose every position holds its channel's mean, a layer with
+  /// the int8 weights and the corrected bias gives the float layer's output, for a grouped
+  /// convolution weight `[out, in / groups, kh, kw]`, a `Gemm` weight `[N, K]` and a matrix
+  /// `[K, N]` (sums worked out here with plain loops).
+  @Test func biasCorrectionRestoresTheMeanOutput() throws {
+    var generator = SystemRandomNumberGenerator()
+    let means: [Float] = (0..<4).map { _ in Float.random(in: -2...3, using: &generator) }
+    func weights(_ shape: [Int]) throws -> Tensor {
+      try Tensor(
+        shape: shape,
+        scalars: (0..<shape.reduce(1, *)).map { _ in Float.random(in: -1...1, using: &generator) })
+    }
+    // [out 6, in 2 per group (2 groups), 3 x 1]: output o reads input channels of group o / 3.
+    let convolution = try weights([6, 2, 3, 1])
+    let convolutionSum = { (values: [Float], output: Int) -> Double in
+      var sum = 0.0
+      for input in 0..<2 {
+        for tap in 0..<3 {
+          let mean = Double(means[(output / 3) * 2 + input])
+          sum += Double(values[(output * 2 + input) * 3 + tap]) * mean
+        }
+      }
+      return sum
+    }
+    let gemm = try weights([5, 4])
+    let gemmSum = { (values: [Float], output: Int) -> Double in
+      (0..<4).reduce(0.0) { $0 + Double(values[output * 4 + $1]) * Double(means[$1]) }
+    }
+    let matrix = try weights([4, 5])
+    let matrixSum = { (values: [Float], output: Int) -> Double in
+      (0..<4).reduce(0.0) { $0 + Double(values[$1 * 5 + output]) * Double(means[$1]) }
+    }
+    let cases: [(Tensor, Int, Int, ([Float], Int) -> Double)] = [
+      (convolution, 0, 6, convolutionSum), (gemm, 0, 5, gemmSum), (matrix, 1, 5, matrixSum),
+    ]
+    for (original, axis, outputs, sum) in cases {
+      let quantized = ChannelQuantizedWeights(original, axis: axis)
+      let correction = try #require(
+        quantized.biasCorrection(from: original, inputMeans: means))
+      #expect(correction.count == outputs)
+      for output in 0..<outputs {
+        let float = sum(original.scalars, output)
+        let int8 = sum(quantized.dequantized, output) + Double(correction[output])
+        #expect(abs(float - int8) < 1e-5, "axis \(axis), output \(output)")
+      }
+    }
+    let wrongMeans = [Float](repeating: 1, count: 3)
+    #expect(
+      ChannelQuantizedWeights(convolution, axis: 0).biasCorrection(
+        from: convolution, inputMeans: wrongMeans) == nil)
+  }
 }

@@ -51,6 +51,49 @@ public struct ChannelQuantizedWeights: Sendable, Hashable {
     }
   }
 
+  /// What to add to each output channel's bias so that, for inputs whose channels have the
+  /// given means, the int8 weights' outputs have the float weights' means (bias correction):
+  /// `-sum((dequantized - original) * mean of the input channel each weight reads)`.
+  ///
+  /// Handles weights whose output channels are along ``axis`` 0 (a `Conv` weight `[out, in /
+  /// groups, ...]`, grouped or depthwise, or a `Gemm` weight `[N, K]`) or along axis 1 of a
+  /// matrix (`[K, N]`).
+  ///
+  /// - Parameters:
+  ///   - original: The float weights these were quantized from.
+  ///   - inputMeans: The mean of each channel of the layer's input.
+  /// - Returns: One correction per output channel, or `nil` when the shapes do not fit.
+  public func biasCorrection(from original: Tensor, inputMeans: [Float]) -> [Float]? {
+    guard original.shape == shape, original.scalars.count == values.count, shape.count >= 2,
+      !inputMeans.isEmpty
+    else { return nil }
+    let dequantized = self.dequantized
+    let channels = shape[axis]
+    var correction = [Double](repeating: 0, count: channels)
+    if axis == 1, shape.count == 2 {
+      guard inputMeans.count == shape[0] else { return nil }
+      for (position, value) in original.scalars.enumerated() {
+        let error = Double(dequantized[position] - value)
+        correction[position % channels] -= error * Double(inputMeans[position / channels])
+      }
+    } else if axis == 0 {
+      let perGroup = shape[1]
+      let spatial = shape[2...].reduce(1, *)
+      guard perGroup > 0, inputMeans.count % perGroup == 0 else { return nil }
+      let groups = inputMeans.count / perGroup
+      guard groups > 0, channels % groups == 0 else { return nil }
+      let outputsPerGroup = channels / groups
+      for (position, value) in original.scalars.enumerated() {
+        let output = position / (perGroup * spatial)
+        let input = (output / outputsPerGroup) * perGroup + (position / spatial) % perGroup
+        correction[output] -= Double(dequantized[position] - value) * Double(inputMeans[input])
+      }
+    } else {
+      return nil
+    }
+    return correction.map { Float($0) }
+  }
+
   /// A bias quantized to int32 for these weights and an input scale, as ONNX Runtime writes it:
   /// channel `c` has scale `inputScale * scales[c]` and zero point 0, so the int32 sum of
   /// products needs no rescaling before the bias is added.

@@ -10,7 +10,8 @@ struct ConstantQuantizer {
 
   private let constants: [String: ONNXTensor]
   /// The weights quantized so far: their `DequantizeLinear` output and values, by name.
-  private var weights: [String: (output: String, values: ChannelQuantizedWeights)] = [:]
+  private var weights:
+    [String: (output: String, values: ChannelQuantizedWeights, original: Tensor)] = [:]
   /// The biases quantized so far, by name and input scale.
   private var biases: [BiasKey: String] = [:]
 
@@ -18,6 +19,7 @@ struct ConstantQuantizer {
     var name: String
     var weight: String
     var inputScale: Float
+    var inputMeans: [Float]?
   }
 
   init(graph: ONNXGraph) {
@@ -39,17 +41,20 @@ struct ConstantQuantizer {
       base: name, values: quantized.values.map(Int64.init), type: .int8, shape: quantized.shape,
       scales: quantized.scales, zeroPointType: .int8, axis: axis,
       suffixes: ("_quantized", "_scale", "_zero_point"), names: &names)
-    weights[name] = (output, quantized)
+    weights[name] = (output, quantized, try tensor.floatTensor())
     return output
   }
 
-  /// The value a layer reads for its bias instead of its third input: int32 values with scale
-  /// `input scale * weight scale` behind a `DequantizeLinear`; `nil` when the layer has no
-  /// constant bias of one value per output channel, or is a `Gemm` whose `alpha` or `beta` is
-  /// not 1 (its bias is left in float).
-  mutating func bias(of node: ONNXNode, input: AffineQuantization, names: inout Names)
-    throws(NeuralCoreError) -> String?
-  {
+  /// The value a layer reads for its bias instead of its third input.
+  ///
+  /// That is int32 values with scale `input scale * weight scale` behind a `DequantizeLinear`;
+  /// `nil` when the layer has no constant bias of one value per output channel, or is a `Gemm`
+  /// whose `alpha` or `beta` is not 1 (its bias is left in float). Given the means of the
+  /// input's channels, the bias is first corrected for the weights' rounding
+  /// (`ChannelQuantizedWeights.biasCorrection(from:inputMeans:)`).
+  mutating func bias(
+    of node: ONNXNode, input: AffineQuantization, inputMeans: [Float]?, names: inout Names
+  ) throws(NeuralCoreError) -> String? {
     guard node.inputs.count >= 3, let tensor = constants[node.inputs[2]],
       let weight = weights[node.inputs[1]]
     else { return nil }
@@ -61,10 +66,16 @@ struct ConstantQuantizer {
     guard case .float = tensor.value, tensor.shape == [weight.values.scales.count] else {
       return nil
     }
-    let key = BiasKey(name: tensor.name, weight: node.inputs[1], inputScale: input.scale)
+    let key = BiasKey(
+      name: tensor.name, weight: node.inputs[1], inputScale: input.scale, inputMeans: inputMeans)
     if let done = biases[key] { return done }
-    let (values, scales) = weight.values.quantizedBias(
-      try tensor.floatTensor().scalars, inputScale: input.scale)
+    var bias = try tensor.floatTensor().scalars
+    if let inputMeans,
+      let correction = weight.values.biasCorrection(from: weight.original, inputMeans: inputMeans)
+    {
+      bias = zip(bias, correction).map { $0 + $1 }
+    }
+    let (values, scales) = weight.values.quantizedBias(bias, inputScale: input.scale)
     let output = try append(
       base: tensor.name, values: values.map(Int64.init), type: .int32, shape: tensor.shape,
       scales: scales, zeroPointType: .int32, axis: 0,

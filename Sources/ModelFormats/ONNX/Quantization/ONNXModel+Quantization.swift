@@ -1,7 +1,7 @@
 public import NeuralCore
 
 extension ONNXModel {
-  /// The layers ``quantized(ranges:keepingFloat:)`` turns to int8, by name, in graph order:
+  /// The layers ``quantized(ranges:keepingFloat:channelMeans:)`` turns to int8, by name, in graph order:
   /// `Conv`, `Gemm` (without `transA`) and `MatMul` nodes whose weight is a float initializer.
   ///
   /// A layer's name is its node's name, or its first output's name when the node has none.
@@ -15,7 +15,7 @@ extension ONNXModel {
   /// The outputs, by name, in model order.
   public var outputNames: [String] { graph.outputs.map(\.name) }
 
-  /// The activations whose calibrated ranges ``quantized(ranges:keepingFloat:)`` needs, by
+  /// The activations whose calibrated ranges ``quantized(ranges:keepingFloat:channelMeans:)`` needs, by
   /// name: the inputs and outputs of every quantized operator when every quantizable layer is
   /// quantized, which covers any layers kept in float too.
   ///
@@ -52,16 +52,24 @@ extension ONNXModel {
   /// alone reads a quantized operator's output is removed: that output's range, calibrated
   /// after the activation, clamps exactly as the activation did, as ONNX Runtime does.
   ///
+  /// With `channelMeans`, each quantized layer's bias is corrected for its weights' rounding
+  /// before it is quantized (bias correction): the mean error that the int8 weights make on
+  /// inputs with those channel means is subtracted, so the layer's outputs keep the float
+  /// layer's means. A layer without a constant bias is left uncorrected.
+  ///
   /// - Parameters:
   ///   - ranges: The calibrated range of each name in ``calibrationTensors``.
   ///   - keepingFloat: Names from ``quantizableLayers`` to leave in float32.
+  ///   - channelMeans: The mean of each channel of layer inputs from ``calibrationTensors``
+  ///     (dimension 1 of the value), by name; none by default.
   /// - Returns: The quantized model; weights no node reads any more are dropped.
   /// - Throws: `NeuralCoreError`: `invalidArgument` when no layer is left to quantize (a model
   ///   without `Conv`, `Gemm` or `MatMul` weights, or every layer kept in float) or the model
   ///   imports the default operator set before version 13 (per-channel `DequantizeLinear`
   ///   needs 13); `missingValue` naming an activation without a range.
   public func quantized(
-    ranges: [String: ClosedRange<Float>], keepingFloat: Set<String> = []
+    ranges: [String: ClosedRange<Float>], keepingFloat: Set<String> = [],
+    channelMeans: [String: [Float]] = [:]
   ) throws(NeuralCoreError) -> ONNXModel {
     let version = opsetVersion(forDomain: "") ?? 0
     guard version >= 13 else {
@@ -80,7 +88,7 @@ extension ONNXModel {
           : "every one of the model's \(layers.count) layers is kept in float, none is quantized")
     }
     var model = self
-    model.graph = try rewriter.rewritten(ranges: ranges)
+    model.graph = try rewriter.rewritten(ranges: ranges, channelMeans: channelMeans)
     return model
   }
 }

@@ -1,6 +1,6 @@
 import NeuralCore
 
-/// The plan and rewrite behind `ONNXModel.quantized(ranges:keepingFloat:)`: which nodes are
+/// The plan and rewrite behind `ONNXModel.quantized(ranges:keepingFloat:channelMeans:)`: which nodes are
 /// quantized, which activations get a `QuantizeLinear`/`DequantizeLinear` pair, and the graph
 /// with the pairs, the int8 weights and the int32 biases.
 struct QDQRewriter {
@@ -159,7 +159,9 @@ struct QDQRewriter {
   }
 
   /// The graph with its quantized operators in QDQ form.
-  func rewritten(ranges: [String: ClosedRange<Float>]) throws(NeuralCoreError) -> ONNXGraph {
+  func rewritten(ranges: [String: ClosedRange<Float>], channelMeans: [String: [Float]] = [:])
+    throws(NeuralCoreError) -> ONNXGraph
+  {
     var names = Names(graph)
     var initializers = graph.initializers
     var pairs: [String: [ONNXNode]] = [:]
@@ -213,7 +215,9 @@ struct QDQRewriter {
       if let layer = layers[index] {
         node.inputs[1] = try constants.weight(original.inputs[1], axis: layer.axis, names: &names)
         if let input = parameters[original.inputs[0]],
-          let bias = try constants.bias(of: original, input: input, names: &names)
+          let bias = try constants.bias(
+            of: original, input: input, inputMeans: channelMeans[original.inputs[0]],
+            names: &names)
         {
           node.inputs[2] = bias
         }

@@ -1,0 +1,34 @@
+import NeuralCore
+
+/// The running mean of each channel (dimension 1) of a value over calibration runs, for bias
+/// correction.
+struct ChannelMeans {
+  private var sums: [Double] = []
+  private var counts: [Int] = []
+
+  /// Adds one run's values; values of rank below 2, or whose channel count differs from
+  /// earlier runs', are ignored.
+  mutating func add(_ values: [Float], shape: [Int]) {
+    guard shape.count >= 2, shape.allSatisfy({ $0 > 0 }),
+      shape.reduce(1, *) == values.count
+    else { return }
+    let channels = shape[1]
+    if sums.isEmpty {
+      sums = [Double](repeating: 0, count: channels)
+      counts = [Int](repeating: 0, count: channels)
+    }
+    guard sums.count == channels else { return }
+    let inner = shape[2...].reduce(1, *)
+    for (position, value) in values.enumerated() {
+      sums[(position / inner) % channels] += Double(value)
+    }
+    let perChannel = values.count / channels
+    for channel in 0..<channels { counts[channel] += perChannel }
+  }
+
+  /// The mean of each channel, or `nil` before any values.
+  var means: [Float]? {
+    guard !sums.isEmpty else { return nil }
+    return zip(sums, counts).map { sum, count in count > 0 ? Float(sum / Double(count)) : 0 }
+  }
+}
