@@ -4,7 +4,8 @@ import NeuralCore
 /// correction.
 struct ChannelMeans {
   private var sums: [Double] = []
-  private var counts: [Int] = []
+  /// The values added to each channel so far (the same for every channel).
+  private var count = 0
 
   /// Adds one run's values; values of rank below 2, or whose channel count differs from
   /// earlier runs', are ignored.
@@ -13,22 +14,18 @@ struct ChannelMeans {
       shape.reduce(1, *) == values.count
     else { return }
     let channels = shape[1]
-    if sums.isEmpty {
-      sums = [Double](repeating: 0, count: channels)
-      counts = [Int](repeating: 0, count: channels)
-    }
+    if sums.isEmpty { sums = [Double](repeating: 0, count: channels) }
     guard sums.count == channels else { return }
     let inner = shape[2...].reduce(1, *)
     for (position, value) in values.enumerated() {
       sums[(position / inner) % channels] += Double(value)
     }
-    let perChannel = values.count / channels
-    for channel in 0..<channels { counts[channel] += perChannel }
+    count += values.count / channels
   }
 
   /// The mean of each channel, or `nil` before any values.
   var means: [Float]? {
-    guard !sums.isEmpty else { return nil }
-    return zip(sums, counts).map { sum, count in count > 0 ? Float(sum / Double(count)) : 0 }
+    guard count > 0 else { return nil }
+    return sums.map { Float($0 / Double(count)) }
   }
 }

@@ -7,13 +7,14 @@ import NeuralCore
 /// ``quantize(_:photos:progress:)`` runs the float32 model with NeuralCore on each photo,
 /// prepared as the model's description says, and adds every activation it will quantize to a
 /// bounded histogram (`ActivationHistogram`) and its channels' means; the calibration method
-/// turns each histogram into a range, and `ONNXModel.quantized(ranges:keepingFloat:channelMeans:)`
-/// writes the QDQ model, each layer's bias corrected for its weights' rounding by the means of
-/// its input's channels. The int8 model then runs on the same photos, and when its top class agrees with the float32
-/// model's on fewer than ``minimumAgreement`` of them, the layers nearest the input are kept in
-/// float32 one more at a time (up to a sixth of the layers), then the best of those choices
-/// with the last layer (the classifier) too; the first choice that reaches the bar (or else the
-/// best) is kept. The first layers work at the highest resolution on the fewest channels, where
+/// turns each histogram into a range, and
+/// `ONNXModel.quantized(ranges:keepingFloat:channelMeans:)` writes the QDQ model, each layer's
+/// bias corrected for its weights' rounding by the means of its input's channels. The int8
+/// model then runs on the same photos, and when its top class agrees with the float32 model's
+/// on fewer than ``minimumAgreement`` of them, the layers nearest the input are kept in float32
+/// one more at a time (up to a sixth of the layers), then the best of those choices with the
+/// last layer (the classifier) too; the first choice that reaches the bar (or else the best) is
+/// kept. The first layers work at the highest resolution on the fewest channels, where
 /// int8 loses the most: on EfficientNet-Lite0, the int8 weights of the first two depthwise
 /// convolutions alone change the top class of 16 and 13 of the trainer's 120 photos.
 public struct ClassifierQuantizer: Sendable {
@@ -74,10 +75,7 @@ public struct ClassifierQuantizer: Sendable {
     let calibration = try calibrate(classifier, photos: photos, progress: progress)
     let ranges = calibration.ranges(for: method)
     var best: (model: ONNXModel, agreement: Double, float: [String])?
-    var choices = Self.fallbacks(layers)
-    var triedLast = false
-    while !choices.isEmpty {
-      let keptFloat = choices.removeFirst()
+    func attempt(_ keptFloat: [String]) throws(ClassificationError) -> Bool {
       let model = try Self.quantized(
         classifier.model, ranges: ranges, keepingFloat: keptFloat,
         channelMeans: calibration.channelMeans)
@@ -87,13 +85,16 @@ public struct ClassifierQuantizer: Sendable {
       if best.map({ agreement > $0.agreement }) ?? true {
         best = (model, agreement, keptFloat)
       }
-      if agreement >= minimumAgreement { break }
-      if choices.isEmpty, !triedLast, let last = layers.last, let chosen = best?.float,
-        !chosen.contains(last), chosen.count + 1 < layers.count
-      {
-        triedLast = true
-        choices.append(chosen + [last])
-      }
+      return agreement >= minimumAgreement
+    }
+    var reached = false
+    for keptFloat in Self.fallbacks(layers) where !reached {
+      reached = try attempt(keptFloat)
+    }
+    if !reached, let last = layers.last, let chosen = best?.float, !chosen.contains(last),
+      chosen.count + 1 < layers.count
+    {
+      _ = try attempt(chosen + [last])
     }
     guard let best else {
       throw ClassificationError(.invalidArgument, "no layer could be quantized")
@@ -116,7 +117,8 @@ public struct ClassifierQuantizer: Sendable {
     return (0...most).map { Array(layers.prefix($0)) }
   }
 
-  /// `model.quantized(ranges:keepingFloat:channelMeans:)` with its failure as a ``ClassificationError``.
+  /// `model.quantized(ranges:keepingFloat:channelMeans:)` with its failure as a
+  /// ``ClassificationError``.
   private static func quantized(
     _ model: ONNXModel, ranges: [String: ClosedRange<Float>], keepingFloat: [String],
     channelMeans: [String: [Float]]

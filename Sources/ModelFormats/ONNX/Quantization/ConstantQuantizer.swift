@@ -9,10 +9,11 @@ struct ConstantQuantizer {
   private(set) var initializers: [ONNXTensor] = []
 
   private let constants: [String: ONNXTensor]
-  /// The weights quantized so far: their `DequantizeLinear` output and values, by name.
+  /// The weights quantized so far: their `DequantizeLinear` output, int8 values and float
+  /// originals (for bias correction), by name.
   private var weights:
     [String: (output: String, values: ChannelQuantizedWeights, original: Tensor)] = [:]
-  /// The biases quantized so far, by name and input scale.
+  /// The biases quantized so far, by name, input scale and input channel means.
   private var biases: [BiasKey: String] = [:]
 
   private struct BiasKey: Hashable {
@@ -36,12 +37,13 @@ struct ConstantQuantizer {
     guard let tensor = constants[name] else {
       throw NeuralCoreError(.missingValue, "the weight '\(name)' is not an initializer")
     }
-    let quantized = ChannelQuantizedWeights(try tensor.floatTensor(), axis: axis)
+    let original = try tensor.floatTensor()
+    let quantized = ChannelQuantizedWeights(original, axis: axis)
     let output = try append(
       base: name, values: quantized.values.map(Int64.init), type: .int8, shape: quantized.shape,
       scales: quantized.scales, zeroPointType: .int8, axis: axis,
       suffixes: ("_quantized", "_scale", "_zero_point"), names: &names)
-    weights[name] = (output, quantized, try tensor.floatTensor())
+    weights[name] = (output, quantized, original)
     return output
   }
 

@@ -1,8 +1,9 @@
 public import NeuralCore
 
 extension ONNXModel {
-  /// The layers ``quantized(ranges:keepingFloat:channelMeans:)`` turns to int8, by name, in graph order:
-  /// `Conv`, `Gemm` (without `transA`) and `MatMul` nodes whose weight is a float initializer.
+  /// The layers ``quantized(ranges:keepingFloat:channelMeans:)`` turns to int8, by name, in
+  /// graph order: `Conv`, `Gemm` (without `transA`) and `MatMul` nodes whose weight is a float
+  /// initializer.
   ///
   /// A layer's name is its node's name, or its first output's name when the node has none.
   public var quantizableLayers: [String] {
@@ -15,9 +16,9 @@ extension ONNXModel {
   /// The outputs, by name, in model order.
   public var outputNames: [String] { graph.outputs.map(\.name) }
 
-  /// The activations whose calibrated ranges ``quantized(ranges:keepingFloat:channelMeans:)`` needs, by
-  /// name: the inputs and outputs of every quantized operator when every quantizable layer is
-  /// quantized, which covers any layers kept in float too.
+  /// The activations whose calibrated ranges ``quantized(ranges:keepingFloat:channelMeans:)``
+  /// needs, by name: the inputs and outputs of every quantized operator when every quantizable
+  /// layer is quantized, which covers any layers kept in float too.
   ///
   /// The list may hold graph inputs (see ``inputNames``); the other names are intermediate
   /// values that ``addingOutputs(_:)`` makes a session return.

@@ -1,8 +1,8 @@
 import NeuralCore
 
-/// The plan and rewrite behind `ONNXModel.quantized(ranges:keepingFloat:channelMeans:)`: which nodes are
-/// quantized, which activations get a `QuantizeLinear`/`DequantizeLinear` pair, and the graph
-/// with the pairs, the int8 weights and the int32 biases.
+/// The plan and rewrite behind `ONNXModel.quantized(ranges:keepingFloat:channelMeans:)`: which
+/// nodes are quantized, which activations get a `QuantizeLinear`/`DequantizeLinear` pair, and
+/// the graph with the pairs, the int8 weights and the int32 biases.
 struct QDQRewriter {
   /// A quantizable layer: its node and the channel axis of its weight.
   struct Layer {
