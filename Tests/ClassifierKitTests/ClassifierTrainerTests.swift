@@ -56,7 +56,7 @@ struct ClassifierTrainerTests {
   @Test func theSameSeedWritesTheSameBytes() throws {
     let folder = try TrainerFixtures.temporaryFolder("trainer-determinism")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let photos = try Self.photos(labels: ["cat", "chelsea", "rocket"])
+    let photos = try Self.photos(labels: ["cat", "chelsea", "rocket"], debugCount: 2)
     var options = ClassifierTrainer.Options(
       validation: .none, maximumIterations: 30, augmentations: [.flip, .crop, .noise], seed: 7)
     options.featureCache = folder.appendingPathComponent("cache")
@@ -102,11 +102,14 @@ struct ClassifierTrainerTests {
     }
   #endif
 
-  /// The training photos the debug build uses: three per label of a few labels.
-  static func photos(labels: Set<String>) throws -> [TrainingPhoto] {
+  /// The training photos of `labels`: all of them in release builds; in debug builds
+  /// `debugCount` per label.
+  static func photos(labels: Set<String>, debugCount: Int = 3) throws -> [TrainingPhoto] {
     let all = try TrainerFixtures.labeled("train", labels: labels)
     #if DEBUG
-      return labels.sorted().flatMap { label in all.filter { $0.label == label }.prefix(3) }
+      return labels.sorted().flatMap { label in
+        all.filter { $0.label == label }.prefix(debugCount)
+      }
     #else
       return all
     #endif
