@@ -5,8 +5,10 @@
 #
 # Each harness is compiled with `swiftc -sanitize=fuzzer,address` together with the module
 # sources it needs (and the C target CNative, built with clang's fuzzer-no-link,address),
-# so Package.swift and `swift build` are untouched. Working corpora live in .cache/fuzz/corpus/,
-# seeded from Fuzz/<Harness>/seeds, ../shared (when present) and Fuzz/Regressions/<Harness>.
+# so Package.swift and `swift build` are untouched. Independent modules, and then the harnesses,
+# build side by side (as many at a time as there are cores). Working corpora live in
+# .cache/fuzz/corpus/, seeded from Fuzz/<Harness>/seeds, ../shared (when present) and
+# Fuzz/Regressions/<Harness>.
 # Crashers, hangs (-timeout=2) and leaks are kept in .cache/fuzz/artifacts/<Harness>/ and make the
 # script exit non-zero; minimize one with `-minimize_crash=1` and commit it to
 # Fuzz/Regressions/<Harness>/ together with the fix and a unit test.
@@ -51,13 +53,16 @@ stale() {
   [ -n "$(find "$@" -newer "$output" -print -quit 2>/dev/null)" ]
 }
 
-build_c() {
+write_modulemap() {
   cat >"$build/modulemap/CNative/module.modulemap" <<MAP
 module CNative {
   header "$root/Sources/CNative/include/CNative.h"
   export *
 }
 MAP
+}
+
+build_c() {
   local file object
   for file in "$root"/Sources/CNative/*/*.c; do
     object="$build/c/$(basename "$file" .c).o"
@@ -121,20 +126,57 @@ seed_corpus() {
   fi
 }
 
-build_c
-# Each needed module once, after the modules it depends on.
-declare -A built=()
+# build_chain LINES: each module of the newline-separated MODULE lines once, after the modules
+# before it on its line.
+build_chain() {
+  local -A seen=()
+  local line module index modules
+  while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    read -r -a modules <<<"$line"
+    for index in "${!modules[@]}"; do
+      module="${modules[$index]}"
+      [ -n "${seen[$module]:-}" ] && continue
+      build_module "$module" "${modules[@]:0:$index}"
+      seen[$module]=1
+    done
+  done <<<"$1"
+}
+
+# wait_all PID...: waits for every job; fails if any failed.
+wait_all() {
+  local pid failed=0
+  for pid in "$@"; do wait "$pid" || failed=1; done
+  return $failed
+}
+
+# The MODULE lines grouped by their first module: groups share no module (each module's line
+# starts at the lowest module it needs), so they build side by side, beside the C objects.
+declare -A chains=()
 for harness in "${harnesses[@]}"; do
   [ -f "$root/Fuzz/$harness/MODULE" ] || { echo "fuzz: no harness $harness" >&2; exit 2; }
-  read -r -a modules <<<"$(modules_of "$harness")"
-  for index in "${!modules[@]}"; do
-    module="${modules[$index]}"
-    [ -n "${built[$module]:-}" ] && continue
-    build_module "$module" "${modules[@]:0:$index}"
-    built[$module]=1
-  done
+  line="$(modules_of "$harness")"
+  chains[${line%% *}]+="$line"$'\n'
 done
-for harness in "${harnesses[@]}"; do build_harness "$harness"; done
+write_modulemap
+jobs_running=()
+build_c &
+jobs_running+=($!)
+for first in "${!chains[@]}"; do
+  build_chain "${chains[$first]}" &
+  jobs_running+=($!)
+done
+wait_all "${jobs_running[@]}" || { echo "fuzz: a module failed to build" >&2; exit 1; }
+# The harnesses, as many at a time as there are cores.
+cores="$(nproc)"
+for ((first = 0; first < ${#harnesses[@]}; first += cores)); do
+  jobs_running=()
+  for harness in "${harnesses[@]:first:cores}"; do
+    build_harness "$harness" &
+    jobs_running+=($!)
+  done
+  wait_all "${jobs_running[@]}" || { echo "fuzz: a harness failed to build" >&2; exit 1; }
+done
 
 status=0
 summary=()
