@@ -83,6 +83,27 @@ enum Layout {
     }
   }
 
+  /// Writes the `columns x rows` transpose of the row-major `rows x columns` matrix `input`,
+  /// in 32 x 32 tiles so that both sides stay in cache (a plain loop misses on every write of a
+  /// large matrix).
+  @_optimize(speed)
+  static func transposeMatrix(
+    input: UnsafePointer<Float>, rows: Int, columns: Int, output: UnsafeMutablePointer<Float>
+  ) {
+    let tile = 32
+    for rowStart in stride(from: 0, to: rows, by: tile) {
+      let rowEnd = min(rowStart + tile, rows)
+      for columnStart in stride(from: 0, to: columns, by: tile) {
+        let columnEnd = min(columnStart + tile, columns)
+        for row in rowStart..<rowEnd {
+          for column in columnStart..<columnEnd {
+            output[column * rows + row] = input[row * columns + column]
+          }
+        }
+      }
+    }
+  }
+
   /// Concatenates tensors along `axis`; `outer` is the product of the dimensions before it
   /// and `blocks[i]` is input i's element count per outer index.
   @_optimize(speed)

@@ -381,9 +381,12 @@ extension PlanBuilder {
       // Constant weights are transposed once here so the GEMM reads B rows contiguously.
       let (rows, columns) = (weights.shape[0], weights.shape[1])
       var transposed = [Float](repeating: 0, count: weights.count)
-      for row in 0..<rows {
-        for column in 0..<columns {
-          transposed[column * rows + row] = weights.scalars[row * columns + column]
+      weights.scalars.withUnsafeBufferPointer { source in
+        transposed.withUnsafeMutableBufferPointer { destination in
+          guard let input = source.baseAddress, let output = destination.baseAddress,
+            source.count == rows * columns, destination.count == source.count
+          else { return }
+          Layout.transposeMatrix(input: input, rows: rows, columns: columns, output: output)
         }
       }
       bShape = [columns, rows]

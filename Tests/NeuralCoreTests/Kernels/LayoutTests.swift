@@ -24,6 +24,25 @@ import Testing
     }
   }
 
+  /// The tiled matrix transpose against the general one, on sizes below, at and across the
+  /// 32-element tile (partial tiles on both sides).
+  @Test(arguments: [(1, 1), (1, 70), (33, 1), (32, 32), (33, 70), (64, 31), (100, 97)])
+  func matrixTransposeMatchesTheReference(rows: Int, columns: Int) {
+    var generator = SeededGenerator(seed: 29)
+    let input = generator.floats(rows * columns)
+    let expected = Layout.transposeReference(
+      input: input, shape: [rows, columns], permutation: [1, 0])
+    var actual = [Float](repeating: .nan, count: input.count)
+    input.withUnsafeBufferPointer { source in
+      actual.withUnsafeMutableBufferPointer { target in
+        // Safety: same element count in and out.
+        guard let from = source.baseAddress, let to = target.baseAddress else { return }
+        Layout.transposeMatrix(input: from, rows: rows, columns: columns, output: to)
+      }
+    }
+    #expect(actual == expected, "\(rows) x \(columns)")
+  }
+
   @Test(arguments: [Layout.PadMode.constant(1.5), .reflect, .edge])
   func padMatchesTheReference(mode: Layout.PadMode) {
     var generator = SeededGenerator(seed: 23)
