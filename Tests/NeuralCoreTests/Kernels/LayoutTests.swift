@@ -12,13 +12,8 @@ import Testing
       let permutation = Array(0..<rank).shuffled(using: &generator)
       let input = generator.floats(shape.reduce(1, *))
       let expected = Layout.transposeReference(input: input, shape: shape, permutation: permutation)
-      var actual = [Float](repeating: .nan, count: input.count)
-      input.withUnsafeBufferPointer { source in
-        actual.withUnsafeMutableBufferPointer { target in
-          // Safety: same element count in and out.
-          guard let from = source.baseAddress, let to = target.baseAddress else { return }
-          Layout.transpose(input: from, shape: shape, permutation: permutation, output: to)
-        }
+      let actual = Self.written(from: input) { from, to in
+        Layout.transpose(input: from, shape: shape, permutation: permutation, output: to)
       }
       #expect(actual == expected, "\(shape) \(permutation)")
     }
@@ -32,15 +27,25 @@ import Testing
     let input = generator.floats(rows * columns)
     let expected = Layout.transposeReference(
       input: input, shape: [rows, columns], permutation: [1, 0])
-    var actual = [Float](repeating: .nan, count: input.count)
-    input.withUnsafeBufferPointer { source in
-      actual.withUnsafeMutableBufferPointer { target in
-        // Safety: same element count in and out.
-        guard let from = source.baseAddress, let to = target.baseAddress else { return }
-        Layout.transposeMatrix(input: from, rows: rows, columns: columns, output: to)
-      }
+    let actual = Self.written(from: input) { from, to in
+      Layout.transposeMatrix(input: from, rows: rows, columns: columns, output: to)
     }
     #expect(actual == expected, "\(rows) x \(columns)")
+  }
+
+  /// What `body` writes from `input` into as many elements (NaN where it writes nothing).
+  static func written(
+    from input: [Float], by body: (UnsafePointer<Float>, UnsafeMutablePointer<Float>) -> Void
+  ) -> [Float] {
+    var output = [Float](repeating: .nan, count: input.count)
+    input.withUnsafeBufferPointer { source in
+      output.withUnsafeMutableBufferPointer { target in
+        // Safety: same element count in and out.
+        guard let from = source.baseAddress, let to = target.baseAddress else { return }
+        body(from, to)
+      }
+    }
+    return output
   }
 
   @Test(arguments: [Layout.PadMode.constant(1.5), .reflect, .edge])
