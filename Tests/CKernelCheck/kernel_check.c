@@ -560,6 +560,83 @@ static void check_layout(const cnk_kernel_set *s, int64_t channels, int64_t posi
 
 /* MARK: Cases */
 
+/* MARK: Element-wise math */
+
+static double activation_reference(const cnk_activation *f, double x) {
+  switch (f->kind) {
+  case CNK_ACTIVATION_CLAMP: return clamp((float)x, f->low, f->high);
+  case CNK_ACTIVATION_SIGMOID: return 1.0 / (1.0 + exp(-x));
+  case CNK_ACTIVATION_SILU: return x / (1.0 + exp(-x));
+  case CNK_ACTIVATION_HARD_SIGMOID: return fmax(0.0, fmin(1.0, f->alpha * x + f->beta));
+  case CNK_ACTIVATION_HARD_SWISH: return x * fmax(0.0, fmin(1.0, x / 6.0 + 0.5));
+  case CNK_ACTIVATION_TANH: return tanh(x);
+  case CNK_ACTIVATION_ERF: return erf(x);
+  case CNK_ACTIVATION_GELU: return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
+  case CNK_ACTIVATION_GELU_TANH:
+    return 0.5 * x * (1.0 + tanh(sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+  case CNK_ACTIVATION_MISH: return x * tanh(x > 30 ? x : log1p(exp(x)));
+  case CNK_ACTIVATION_EXP: return exp(x);
+  default: return x;
+  }
+}
+
+/* Every function against libm in double: within 2e-6 * (1 + |expected|) over -30...30 (exp up
+   to 88), and within 1e-5 relative near zero, where ONNX's tests compare relatively; then the
+   blocked form, whose padding lanes must come out zero. */
+static void check_activation(const cnk_kernel_set *s, cnk_activation f, const char *name) {
+  enum { COUNT = 1037 };
+  float x[COUNT], y[COUNT], expected[COUNT];
+  float top = f.kind == CNK_ACTIVATION_EXP ? 88.0f : 30.0f;
+  for (int i = 0; i < COUNT; i++) {
+    x[i] = i < 5 ? (float[]){0.0f, -0.0f, 1e-8f, -3e-5f, 7e-3f}[i] : random_float() * top;
+    expected[i] = (float)activation_reference(&f, x[i]);
+  }
+  s->activate(&f, x, y, COUNT);
+  char what[64];
+  snprintf(what, sizeof what, "activate %s", name);
+  expect_close(s->name, what, y, expected, COUNT, 2e-6f);
+  for (int i = 0; i < COUNT; i++) x[i] = random_float() * 1e-2f;
+  for (int i = 0; i < COUNT; i++) expected[i] = (float)activation_reference(&f, x[i]);
+  s->activate(&f, x, x, COUNT);
+  cases++;
+  for (int i = 0; i < COUNT; i++) {
+    double e = expected[i];
+    if (f.kind != CNK_ACTIVATION_CLAMP && fabs(x[i] - e) > 1e-5 * fabs(e) + 1e-12) {
+      fprintf(stderr, "FAIL %s %s near zero: index %d got %.9g expected %.9g\n", s->name, what,
+              i, x[i], e);
+      failures++;
+      break;
+    }
+  }
+  int64_t lanes = s->lanes, positions = 7, valid = lanes - 3;
+  float *blocked = random_array(positions * lanes);
+  float *wanted = malloc((size_t)(positions * lanes) * sizeof(float));
+  for (int64_t i = 0; i < positions * lanes; i++)
+    wanted[i] = i % lanes < valid ? (float)activation_reference(&f, blocked[i]) : 0.0f;
+  s->activate_blocked(&f, blocked, positions, valid);
+  snprintf(what, sizeof what, "activate_blocked %s", name);
+  expect_close(s->name, what, blocked, wanted, positions * lanes, 2e-6f);
+  free(blocked);
+  free(wanted);
+}
+
+static void check_activations(const cnk_kernel_set *s) {
+  struct {
+    int32_t kind;
+    const char *name;
+  } kinds[] = {{CNK_ACTIVATION_SIGMOID, "sigmoid"},   {CNK_ACTIVATION_SILU, "silu"},
+               {CNK_ACTIVATION_HARD_SWISH, "hard-swish"}, {CNK_ACTIVATION_TANH, "tanh"},
+               {CNK_ACTIVATION_ERF, "erf"},           {CNK_ACTIVATION_GELU, "gelu"},
+               {CNK_ACTIVATION_GELU_TANH, "gelu-tanh"}, {CNK_ACTIVATION_MISH, "mish"},
+               {CNK_ACTIVATION_EXP, "exp"},           {CNK_ACTIVATION_IDENTITY, "identity"}};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    check_activation(s, (cnk_activation){kinds[i].kind, 0, 0, 0, 0}, kinds[i].name);
+  }
+  check_activation(s, (cnk_activation){CNK_ACTIVATION_HARD_SIGMOID, 0.2f, 0.5f, 0, 0},
+                   "hard-sigmoid");
+  check_activation(s, (cnk_activation){CNK_ACTIVATION_CLAMP, 0, 0, 0.0f, 6.0f}, "relu6");
+}
+
 static cnk_window window(int64_t kernel, int64_t stride, int64_t dilation, int64_t pad) {
   cnk_window w = {kernel, kernel, stride, stride, dilation, dilation, pad, pad};
   return w;
@@ -640,6 +717,7 @@ static void check_set(const cnk_kernel_set *s) {
   check_global_average(s, 21, 1);
   check_layout(s, 21, 13);
   check_layout(s, 8, 4);
+  check_activations(s);
 }
 
 int main(int argc, char **argv) {

@@ -2,7 +2,8 @@
  * Every kernel of a generic set, written once over the vector API the including file defines:
  * the type vf of VL floats; v_zero, v_set1, v_load, v_store, v_add, v_sub, v_mul, v_fma
  * (a * b + c), v_max (NaN when either operand is), v_clamp (NaN stays NaN), v_keep (zero lanes
- * at or past a count), v_load_part and v_store_part (touch only the first count lanes); TARGET,
+ * at or past a count), v_load_part and v_store_part (touch only the first count lanes), and for
+ * the element-wise math v_div, v_min, v_select_less and v_pow2i; TARGET,
  * INLINE, SET_NAME, KERNEL(name) and INT8_KERNELS (the descriptor's int8 entry). The including file is one set (kernels_avx2.c,
  * kernels_neon.c, kernels_avx512.c), so one source serves every set and they cannot drift
  * apart. Included once per translation unit on purpose: no include guard.
@@ -1028,6 +1029,10 @@ TARGET static void global_average_blocked(const float *input, int64_t channels,
 
 #include "window_kernel_bodies.h"
 
+/* MARK: Element-wise math (activations) */
+
+#include "elementwise_kernel_bodies.h"
+
 /* MARK: Descriptor */
 
 const cnk_kernel_set KERNEL(cnk_generic_set) = {
@@ -1051,5 +1056,7 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .max_pool_blocked = max_pool_blocked,
     .winograd_input = winograd_input,
     .winograd_output = winograd_output,
+    .activate = activate,
+    .activate_blocked = activate_blocked,
     .int8 = INT8_KERNELS,
 };

@@ -61,5 +61,17 @@ TARGET INLINE void v_store_part(float *target, vf value, int64_t count) {
   _mm256_maskstore_ps(target, lane_mask(count), value);
 }
 
+/* For the element-wise math kernels: a / b; the smaller of a and b; `yes` where a < b, else
+   `no`; 2^n for integer-valued n in -126...127. */
+TARGET INLINE vf v_div(vf a, vf b) { return _mm256_div_ps(a, b); }
+TARGET INLINE vf v_min(vf a, vf b) { return _mm256_min_ps(a, b); }
+TARGET INLINE vf v_select_less(vf a, vf b, vf yes, vf no) {
+  return _mm256_blendv_ps(no, yes, _mm256_cmp_ps(a, b, _CMP_LT_OQ));
+}
+TARGET INLINE vf v_pow2i(vf n) {
+  __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  return _mm256_castsi256_ps(bits);
+}
+
 #include "generic_kernel_bodies.h"
 #endif

@@ -75,5 +75,17 @@ TARGET INLINE void v_store_part(float *target, vf value, int64_t count) {
   _mm512_mask_storeu_ps(target, lane_mask(count), value);
 }
 
+/* For the element-wise math kernels: a / b; the smaller of a and b; `yes` where a < b, else
+   `no`; 2^n for integer-valued n in -126...127. */
+TARGET INLINE vf v_div(vf a, vf b) { return _mm512_div_ps(a, b); }
+TARGET INLINE vf v_min(vf a, vf b) { return _mm512_min_ps(a, b); }
+TARGET INLINE vf v_select_less(vf a, vf b, vf yes, vf no) {
+  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, b, _CMP_LT_OQ), no, yes);
+}
+TARGET INLINE vf v_pow2i(vf n) {
+  __m512i bits = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
+  return _mm512_castsi512_ps(bits);
+}
+
 #include "generic_kernel_bodies.h"
 #endif

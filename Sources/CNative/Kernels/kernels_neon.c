@@ -73,5 +73,19 @@ INLINE void v_store_part(float *target, vf value, int64_t count) {
   memcpy(target, lanes, (size_t)n * sizeof(float));
 }
 
+/* For the element-wise math kernels: a / b; the smaller of a and b; `yes` where a < b, else
+   `no`; 2^n for integer-valued n in -126...127. */
+INLINE vf v_div(vf a, vf b) { return (vf){vdivq_f32(a.low, b.low), vdivq_f32(a.high, b.high)}; }
+INLINE vf v_min(vf a, vf b) { return (vf){vminq_f32(a.low, b.low), vminq_f32(a.high, b.high)}; }
+INLINE vf v_select_less(vf a, vf b, vf yes, vf no) {
+  return (vf){vbslq_f32(vcltq_f32(a.low, b.low), yes.low, no.low),
+              vbslq_f32(vcltq_f32(a.high, b.high), yes.high, no.high)};
+}
+INLINE float32x4_t pow2i_half(float32x4_t n) {
+  int32x4_t exponent = vaddq_s32(vcvtnq_s32_f32(n), vdupq_n_s32(127));
+  return vreinterpretq_f32_s32(vshlq_n_s32(exponent, 23));
+}
+INLINE vf v_pow2i(vf n) { return (vf){pow2i_half(n.low), pow2i_half(n.high)}; }
+
 #include "generic_kernel_bodies.h"
 #endif

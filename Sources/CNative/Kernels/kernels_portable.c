@@ -76,4 +76,14 @@ INLINE void v_store_part(float *target, vf value, int64_t count) {
   memcpy(target, lanes, (size_t)n * sizeof(float));
 }
 
+/* For the element-wise math kernels: a / b; the smaller of a and b; `yes` where a < b, else
+   `no`; 2^n for integer-valued n in -126...127. */
+INLINE vf v_div(vf a, vf b) { return a / b; }
+INLINE vf v_min(vf a, vf b) { return v_select(b < a, b, a); }
+INLINE vf v_select_less(vf a, vf b, vf yes, vf no) { return v_select(a < b, yes, no); }
+INLINE vf v_pow2i(vf n) {
+  vmask exponent = __builtin_convertvector(n, vmask) + 127;
+  return (vf)(exponent << 23);
+}
+
 #include "generic_kernel_bodies.h"

@@ -218,6 +218,49 @@ typedef void (*cnk_winograd_output_fn)(const float *transformed, int64_t channel
                                        int64_t output_width, int64_t first_tile,
                                        int64_t tile_count);
 
+/* The element-wise functions cnk_activate_fn computes (cnk_activation.kind). */
+enum {
+  CNK_ACTIVATION_IDENTITY = 0,
+  /* min(max(x, low), high): ReLU, ReLU6, Clip; NaN stays NaN. */
+  CNK_ACTIVATION_CLAMP = 1,
+  /* 1 / (1 + e^-x). */
+  CNK_ACTIVATION_SIGMOID = 2,
+  /* x * sigmoid(x) (Swish). */
+  CNK_ACTIVATION_SILU = 3,
+  /* max(0, min(1, alpha * x + beta)). */
+  CNK_ACTIVATION_HARD_SIGMOID = 4,
+  /* x * max(0, min(1, x / 6 + 1 / 2)). */
+  CNK_ACTIVATION_HARD_SWISH = 5,
+  CNK_ACTIVATION_TANH = 6,
+  CNK_ACTIVATION_ERF = 7,
+  /* x * Phi(x), the normal CDF from erf. */
+  CNK_ACTIVATION_GELU = 8,
+  /* GELU with tanh's approximation of Phi. */
+  CNK_ACTIVATION_GELU_TANH = 9,
+  /* x * tanh(softplus(x)). */
+  CNK_ACTIVATION_MISH = 10,
+  CNK_ACTIVATION_EXP = 11,
+};
+
+/* One element-wise function: its kind and the parameters it reads (alpha and beta for hard
+   sigmoid, low and high for the clamp). Results are within a few ulp of the C library's
+   functions (erf: 1.5e-7 absolute); every set computes the same formula. */
+typedef struct cnk_activation {
+  int32_t kind;
+  float alpha, beta;
+  float low, high;
+} cnk_activation;
+
+/* y[i] = f(x[i]) for i < count; x may be y. An unknown kind copies. */
+typedef void (*cnk_activate_fn)(const cnk_activation *activation, const float *x, float *y,
+                                int64_t count);
+
+/* Applies f in place to `positions` consecutive vectors of the set's lanes (one channel block
+   of a blocked image) and writes lanes at or past `valid_lanes` as zero, as the blocked layout
+   keeps its padding channels. */
+typedef void (*cnk_activate_blocked_fn)(const cnk_activation *activation, float *values,
+                                        int64_t positions, int64_t valid_lanes);
+
 /*
  * Int8 kernels (quantized inference). Quantized activations are held as UINT8 in channels-last
  * images: the channels of one position are consecutive, positions `stride` bytes apart (stride
@@ -351,6 +394,8 @@ typedef struct cnk_kernel_set {
   cnk_max_pool_blocked_fn max_pool_blocked;
   cnk_winograd_input_fn winograd_input;
   cnk_winograd_output_fn winograd_output;
+  cnk_activate_fn activate;
+  cnk_activate_blocked_fn activate_blocked;
   /* The best int8 entry points of this set on this CPU (never NULL). */
   const cnk_int8_kernels *(*int8)(void);
 } cnk_kernel_set;

@@ -1,3 +1,4 @@
+import CNative
 import Foundation
 
 /// An element-wise activation function, applied alone or fused into a convolution or GEMM.
@@ -60,55 +61,46 @@ public enum Activation: Sendable, Hashable {
     }
   }
 
-  /// Applies the function in place to `count` values, eight lanes at a time where it can.
-  @_optimize(speed)
-  func apply(_ values: UnsafeMutablePointer<Float>, count: Int) {
+  /// The function as the C kernels take it.
+  var native: cnk_activation {
     switch self {
-    case .identity:
-      return
-    case .relu:
-      applyVector(values, count: count) { $0.replacing(with: 0, where: $0 .< 0) }
-    case .clip(let low, let high):
-      let lowVector = SIMD8<Float>(repeating: low)
-      let highVector = SIMD8<Float>(repeating: high)
-      applyVector(values, count: count) { vector in
-        let raised = vector.replacing(with: lowVector, where: vector .< lowVector)
-        return raised.replacing(with: highVector, where: raised .> highVector)
-      }
-    case .hardSwish:
-      applyVector(values, count: count) {
-        let gate = ($0 * (1.0 / 6.0) + 0.5).clamped(
-          lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 1))
-        return $0 * gate
-      }
+    case .identity: cnk_activation(kind: Int32(CNK_ACTIVATION_IDENTITY))
+    case .relu: cnk_activation(clampingTo: 0, .infinity)
+    case .clip(let low, let high): cnk_activation(clampingTo: low, high)
+    case .sigmoid: cnk_activation(kind: Int32(CNK_ACTIVATION_SIGMOID))
     case .hardSigmoid(let alpha, let beta):
-      applyVector(values, count: count) {
-        ($0 * alpha + beta).clamped(
-          lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 1))
-      }
-    case .sigmoid, .silu:
-      for index in 0..<count { values[index] = self(values[index]) }
+      cnk_activation(
+        kind: Int32(CNK_ACTIVATION_HARD_SIGMOID), alpha: alpha, beta: beta, low: 0, high: 0)
+    case .hardSwish: cnk_activation(kind: Int32(CNK_ACTIVATION_HARD_SWISH))
+    case .silu: cnk_activation(kind: Int32(CNK_ACTIVATION_SILU))
     }
   }
 
-  @_optimize(speed)
-  @inline(__always)
-  private func applyVector(
-    _ values: UnsafeMutablePointer<Float>, count: Int,
-    _ transform: (SIMD8<Float>) -> SIMD8<Float>
-  ) {
-    var index = 0
-    let raw = UnsafeMutableRawPointer(values)
-    while index + 8 <= count {
-      let vector = raw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self)
-      raw.storeBytes(of: transform(vector), toByteOffset: index * 4, as: SIMD8<Float>.self)
-      index += 8
+  /// Whether the function maps zero to zero, so that it keeps the blocked layout's padding
+  /// channels zero.
+  var keepsZero: Bool {
+    switch self {
+    case .identity, .relu, .hardSwish, .silu: true
+    case .clip(let low, let high): low <= 0 && high >= 0
+    case .sigmoid: false
+    case .hardSigmoid(_, let beta): beta <= 0
     }
-    while index < count {
-      var tail = SIMD8<Float>(repeating: 0)
-      tail[0] = values[index]
-      values[index] = transform(tail)[0]
-      index += 1
-    }
+  }
+
+  /// Applies the function in place to `count` values with the kernel set's C kernel.
+  func apply(_ values: UnsafeMutablePointer<Float>, count: Int, kernels: KernelSet = .active) {
+    kernels.native.apply(self, to: values, count: count)
+  }
+}
+
+extension cnk_activation {
+  /// A function of `kind` without parameters.
+  init(kind: Int32) {
+    self.init(kind: kind, alpha: 0, beta: 0, low: 0, high: 0)
+  }
+
+  /// The clamp to `low...high` (the upper bound wins when they cross, as ONNX's Clip says).
+  init(clampingTo low: Float, _ high: Float) {
+    self.init(kind: Int32(CNK_ACTIVATION_CLAMP), alpha: 0, beta: 0, low: low, high: high)
   }
 }

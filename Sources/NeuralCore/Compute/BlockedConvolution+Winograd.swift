@@ -114,5 +114,12 @@ extension BlockedConvolution {
         output, Int64(size.height), Int64(size.width), Int64(first),
         Int64(min(tilesPerPiece, tiles - first)))
     }
+    guard activation != .identity else { return }
+    // The output transform writes whole tiles across rows, so the activation is its own pass.
+    let positions = size.height * size.width
+    Parallel.forEach(layout.blocks(outputChannels), threads: threads) { block in
+      apply(
+        activation, to: output + block * positions * layout.lanes, block: block, count: positions)
+    }
   }
 }

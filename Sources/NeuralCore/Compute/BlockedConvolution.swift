@@ -6,7 +6,9 @@ import CNative
 /// per channel (``BlockedLayout``; 16 lanes for AVX-512, 8 for AVX2 and NEON). In this layout a depthwise convolution and a pointwise
 /// one use every vector lane whatever the plane's size or stride, and consecutive layers need
 /// no transposes. Four shapes of convolution run here; ``init(weights:bias:outputChannels:inputChannels:groups:window:activation:kernels:)``
-/// returns `nil` for any other, and for activations that are not a clamp:
+/// returns `nil` for any other. A clamp (ReLU, ReLU6) is fused into the kernels' stores; any
+/// other activation (SiLU, hard-swish, sigmoid) runs on each work item's output while it is in
+/// cache:
 /// - pointwise: 1x1, one group, blocked input;
 /// - depthwise: one channel per group, blocked input;
 /// - direct: one group over at most ``directInputChannels`` NCHW input channels (a stem);
@@ -32,6 +34,8 @@ struct BlockedConvolution: Sendable {
   let inputChannels: Int
   let outputChannels: Int
   let bounds: (low: Float, high: Float)
+  /// The activation applied after the kernels' stores: one that is not a clamp, or identity.
+  let activation: Activation
   /// Pointwise: `[output block][input channel, padded][lanes]`; depthwise:
   /// `[block][tap][lanes]`; direct: `[output block][input channel][ky][kx][lanes]`; winograd:
   /// 36 pointwise weight sets, one per point of the 6x6 transformed tile.
@@ -44,8 +48,7 @@ struct BlockedConvolution: Sendable {
     weights raw: [Float], bias: [Float]?, outputChannels: Int, inputChannels: Int, groups: Int,
     window: Window, activation: Activation, kernels: KernelSet = .active
   ) {
-    guard let bounds = activation.clampBounds, groups > 0, inputChannels > 0, outputChannels > 0
-    else { return nil }
+    guard groups > 0, inputChannels > 0, outputChannels > 0 else { return nil }
     let layout = BlockedLayout(kernels: kernels)
     let taps = window.kernelHeight * window.kernelWidth
     let kind: Kind
@@ -66,7 +69,8 @@ struct BlockedConvolution: Sendable {
     self.window = window
     self.inputChannels = inputChannels
     self.outputChannels = outputChannels
-    self.bounds = bounds
+    self.bounds = activation.clampBounds ?? (-.infinity, .infinity)
+    self.activation = activation.clampBounds == nil ? activation : .identity
     let lanes = layout.lanes
     let blocks = layout.blocks(outputChannels)
     var padded = [Float](repeating: 0, count: blocks * lanes)
@@ -120,6 +124,7 @@ struct BlockedConvolution: Sendable {
     inputChannels = other.inputChannels
     outputChannels = other.outputChannels
     self.bounds = bounds
+    activation = other.activation
     weights = other.weights
     bias = other.bias
   }
@@ -207,16 +212,24 @@ struct BlockedConvolution: Sendable {
       * positionTile
     positionPieces = (positions + positionsPerPiece - 1) / positionsPerPiece
     let channels = (Int64(inputChannels), Int64(outputChannels))
+    let activation = bounds == nil ? self.activation : .identity
     let bounds = bounds ?? self.bounds
     withUnsafePointer(to: &tiling) { tiling in
       Parallel.forEach(blockPieces * positionPieces, threads: threads) { item in
         let firstBlock = (item % blockPieces) * blocksPerPiece
         let start = (item / blockPieces) * positionsPerPiece
+        let (blockCount, count) = (
+          min(blocksPerPiece, blocks - firstBlock), min(positionsPerPiece, positions - start)
+        )
         native.pointwiseBlocked(
           input, channels.0, Int64(positions), weights, bias, channels.1, Int64(firstBlock),
-          Int64(min(blocksPerPiece, blocks - firstBlock)), Int64(start),
-          Int64(min(positionsPerPiece, positions - start)), residual, bounds.low, bounds.high,
+          Int64(blockCount), Int64(start), Int64(count), residual, bounds.low, bounds.high,
           output, tiling)
+        for block in firstBlock..<(firstBlock + blockCount) {
+          apply(
+            activation, to: output + (block * positions + start) * layout.lanes, block: block,
+            count: count)
+        }
       }
     }
   }
@@ -233,7 +246,7 @@ struct BlockedConvolution: Sendable {
     let (rowsPerPiece, pieces) = Parallel.pieces(of: size.height, groups: blocks, threads: threads)
     var cWindow = window.native
     let channels = Int64(outputChannels)
-    let bounds = self.bounds
+    let (bounds, activation) = (self.bounds, self.activation)
     withUnsafePointer(to: &cWindow) { window in
       Parallel.forEach(blocks * pieces, threads: threads) { item in
         let block = item / pieces
@@ -244,6 +257,10 @@ struct BlockedConvolution: Sendable {
           output + block * size.height * size.width * lanes, Int64(size.height),
           Int64(size.width), Int64(firstRow), Int64(min(rowsPerPiece, size.height - firstRow)),
           bounds.low, bounds.high)
+        apply(
+          activation, to: output + (block * size.height + firstRow) * size.width * lanes,
+          block: block,
+          count: min(rowsPerPiece, size.height - firstRow) * size.width)
       }
     }
   }
@@ -258,7 +275,7 @@ struct BlockedConvolution: Sendable {
     let (rowsPerPiece, pieces) = Parallel.pieces(of: size.height, threads: threads)
     var cWindow = window.native
     let channels = (Int64(inputChannels), Int64(outputChannels))
-    let bounds = self.bounds
+    let (bounds, activation) = (self.bounds, self.activation)
     withUnsafePointer(to: &cWindow) { window in
       Parallel.forEach(pieces, threads: threads) { piece in
         let firstRow = piece * rowsPerPiece
@@ -266,7 +283,29 @@ struct BlockedConvolution: Sendable {
           input, channels.0, Int64(height), Int64(width), weights, bias, channels.1, window,
           output, Int64(size.height), Int64(size.width), 0, Int64(blocks), Int64(firstRow),
           Int64(min(rowsPerPiece, size.height - firstRow)), bounds.low, bounds.high)
+        for block in 0..<blocks {
+          apply(
+            activation, to: output + (block * size.height + firstRow) * size.width * layout.lanes,
+            block: block,
+            count: min(rowsPerPiece, size.height - firstRow) * size.width)
+        }
       }
+    }
+  }
+
+  /// Applies `activation` to `count` positions of output block `block` starting at `values`,
+  /// keeping the block's padding channels zero.
+  func apply(
+    _ activation: Activation, to values: UnsafeMutablePointer<Float>, block: Int, count: Int
+  ) {
+    guard activation != .identity, count > 0 else { return }
+    var function = activation.native
+    let lanes = layout.lanes
+    let valid = activation.keepsZero ? lanes : min(lanes, outputChannels - block * lanes)
+    if valid == lanes {
+      layout.native.activate(&function, values, values, Int64(count * lanes))
+    } else {
+      layout.native.activateBlocked(&function, values, Int64(count), Int64(valid))
     }
   }
 }

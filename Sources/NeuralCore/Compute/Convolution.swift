@@ -234,6 +234,7 @@ struct Convolution: Sendable {
       clamp_max: bounds?.high ?? .infinity)
     let outputChannels = self.outputChannels
     let activation = self.activation
+    let kernels = self.kernels
     channelPanels.withUnsafeBufferPointer { panelBuffer in
       withUnsafePointer(to: &fused) { epilogue in
         // Safety: the panels hold every channel's weights and `packed` every position (this
@@ -250,7 +251,8 @@ struct Convolution: Sendable {
             Int64(channelCount), output + start, Int64(positions), epilogue)
           if bounds == nil {
             for channel in firstChannel..<(firstChannel + channelCount) {
-              activation.apply(output + channel * positions + start, count: count)
+              activation.apply(
+                output + channel * positions + start, count: count, kernels: kernels)
             }
           }
         }
@@ -295,7 +297,8 @@ struct Convolution: Sendable {
               Int64(outputHeight), Int64(outputWidth), bounds?.low ?? -.infinity,
               bounds?.high ?? .infinity)
             if bounds == nil {
-              activation.apply(target, count: count * outputHeight * outputWidth)
+              activation.apply(
+                target, count: count * outputHeight * outputWidth, kernels: kernels)
             }
           }
         }

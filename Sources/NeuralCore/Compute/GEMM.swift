@@ -170,7 +170,8 @@ enum GEMM {
       let rowTile = native.rowTile
       let rows = (panels.lowerBound * rowTile)..<min(m, panels.upperBound * rowTile)
       for row in rows {
-        epilogue.activation.apply(c + row * ldc + columns.lowerBound, count: columns.count)
+        native.apply(
+          epilogue.activation, to: c + row * ldc + columns.lowerBound, count: columns.count)
       }
     }
   }

@@ -30,6 +30,8 @@ struct NativeKernels: @unchecked Sendable {
   let maxPoolBlocked: cnk_max_pool_blocked_fn
   let winogradInput: cnk_winograd_input_fn
   let winogradOutput: cnk_winograd_output_fn
+  let activate: cnk_activate_fn
+  let activateBlocked: cnk_activate_blocked_fn
   /// The set's best int8 variant on this CPU.
   let int8: Int8Kernels
 
@@ -44,7 +46,8 @@ struct NativeKernels: @unchecked Sendable {
       let convDirectBlocked = table.conv_direct_blocked,
       let globalAverageBlocked = table.global_average_blocked,
       let maxPoolBlocked = table.max_pool_blocked, let winogradInput = table.winograd_input,
-      let winogradOutput = table.winograd_output, let int8 = Int8Kernels(table.int8?()),
+      let winogradOutput = table.winograd_output, let activate = table.activate,
+      let activateBlocked = table.activate_blocked, let int8 = Int8Kernels(table.int8?()),
       table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0
     else { return nil }
     self.name = String(cString: name)
@@ -66,6 +69,15 @@ struct NativeKernels: @unchecked Sendable {
     self.maxPoolBlocked = maxPoolBlocked
     self.winogradInput = winogradInput
     self.winogradOutput = winogradOutput
+    self.activate = activate
+    self.activateBlocked = activateBlocked
     self.int8 = int8
+  }
+
+  /// Applies `activation` in place to `count` values with this set's C kernel.
+  func apply(_ activation: Activation, to values: UnsafeMutablePointer<Float>, count: Int) {
+    guard activation != .identity, count > 0 else { return }
+    var function = activation.native
+    activate(&function, values, values, Int64(count))
   }
 }

@@ -1,3 +1,4 @@
+import CNative
 import Foundation
 
 /// An element-wise math function of one tensor, as the ONNX operators of the same names define
@@ -152,8 +153,28 @@ enum UnaryFunction: Sendable, Hashable {
     x > 0 ? x + Foundation.log1p(Foundation.exp(-x)) : Foundation.log1p(Foundation.exp(x))
   }
 
-  /// Applies the function to `count` values.
-  func apply(_ input: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Float>) {
+  /// The function as the C kernels take it, for the functions they compute.
+  var native: cnk_activation? {
+    switch self {
+    case .tanh: cnk_activation(kind: Int32(CNK_ACTIVATION_TANH))
+    case .erf: cnk_activation(kind: Int32(CNK_ACTIVATION_ERF))
+    case .gelu(let tanhApproximation):
+      cnk_activation(
+        kind: Int32(tanhApproximation ? CNK_ACTIVATION_GELU_TANH : CNK_ACTIVATION_GELU))
+    case .mish: cnk_activation(kind: Int32(CNK_ACTIVATION_MISH))
+    default: nil
+    }
+  }
+
+  /// Applies the function to `count` values, with the kernel set's C kernel where it has one.
+  func apply(
+    _ input: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Float>,
+    kernels: KernelSet = .active
+  ) {
+    if var function = native {
+      kernels.native.activate(&function, input, output, Int64(count))
+      return
+    }
     for index in 0..<count { output[index] = self(input[index]) }
   }
 }

@@ -4,6 +4,7 @@ extension ImportedGraph {
   /// Folds BatchNormalization into convolutions, fuses activations into them, packs weights.
   mutating func fuse() throws(NeuralCoreError) {
     try foldBatchNormalization()
+    try fuseGatedActivations()
     try fuseActivations()
     try fuseQuantizedOperators()
     try packConvolutions()
@@ -142,6 +143,50 @@ extension ImportedGraph {
       nodes[convolutionIndex].outputs = node.outputs
       nodes.remove(at: index)
     }
+  }
+
+  /// Fuses each `x * g(x)` whose `x` is a convolution read only by the gate and the product
+  /// (SiLU as `Mul(x, Sigmoid(x))`, hard-swish as `Mul(x, HardSigmoid(x))`) into that
+  /// convolution as one activation, removing the gate and the product.
+  private mutating func fuseGatedActivations() throws(NeuralCoreError) {
+    let uses = useCounts()
+    var index = 0
+    while index < nodes.count {
+      guard let fused = try gatedProduct(at: index, uses: uses) else {
+        index += 1
+        continue
+      }
+      nodes[fused.convolution].activation = fused.activation
+      nodes[fused.convolution].outputs = nodes[index].outputs
+      let gate = fused.gate
+      nodes.remove(at: index)
+      nodes.remove(at: gate)
+      if gate < index { index -= 1 }
+    }
+  }
+
+  /// The convolution, gate and activation of the product at `index` when it is `x * g(x)` with
+  /// `x` a convolution's output that only the gate and the product read.
+  private func gatedProduct(
+    at index: Int, uses: [String: Int]
+  ) throws(NeuralCoreError) -> (convolution: Int, gate: Int, activation: Activation)? {
+    let product = nodes[index]
+    guard product.entry.multipliesGates, product.inputs.count == 2 else { return nil }
+    for (x, gated) in [
+      (product.inputs[0], product.inputs[1]), (product.inputs[1], product.inputs[0]),
+    ]
+    where uses[gated] == 1 && uses[x] == 2 {
+      guard let gate = nodes.firstIndex(where: { $0.outputs.first == gated }),
+        nodes[gate].inputs.first == x, nodes[gate].outputs.count == 1,
+        let activation = try nodes[gate].entry.gatedActivation?(nodes[gate]),
+        let convolution = nodes.firstIndex(where: {
+          $0.source.operatorName == "Conv" && $0.outputs.first == x
+        }),
+        nodes[convolution].activation == .identity, nodes[convolution].outputs.count == 1
+      else { continue }
+      return (convolution, gate, activation)
+    }
+    return nil
   }
 
   private mutating func packConvolutions() throws(NeuralCoreError) {

@@ -201,7 +201,7 @@ extension PlanBuilder {
       shape[0] * layout.imageSize(channels: shape[1], positions: shape[2] * shape[3])
     try addBlockedStep(node, layout, inputs: [blocked.id], shape: shape) { inputs, outputs, _ in
       outputs[0].update(from: inputs[0], count: count)
-      Activation.relu.apply(outputs[0], count: count)
+      layout.native.apply(.relu, to: outputs[0], count: count)
     }
     return true
   }

@@ -22,8 +22,9 @@ extension PlanBuilder {
     }
     let (input, shape) = try floatOperand(node, 0)
     let count = Tensor.elementCount(of: shape) ?? 0
+    let kernels = graph.kernels
     try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
-      function.apply(inputs[0], count: count, into: outputs[0])
+      function.apply(inputs[0], count: count, into: outputs[0], kernels: kernels)
     }
   }
 

@@ -286,9 +286,10 @@ extension PlanBuilder {
   ) throws(NeuralCoreError) {
     let (input, shape) = try floatOperand(node, 0)
     let count = Tensor.elementCount(of: shape) ?? 0
+    let kernels = graph.kernels
     try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
-      outputs[0].update(from: inputs[0], count: count)
-      activation.apply(outputs[0], count: count)
+      var function = activation.native
+      kernels.native.activate(&function, inputs[0], outputs[0], Int64(count))
     }
   }
 
@@ -313,6 +314,7 @@ extension PlanBuilder {
     }
     let fixed = Activation.clip(min: low, max: high)
     let positions = boundPositions
+    let kernels = graph.kernels
     try addStep(node, inputs: operands, outputShapes: [shape]) { inputs, outputs, _ in
       var applied = fixed
       if case .clip(var low, var high) = fixed, !positions.isEmpty {
@@ -321,8 +323,8 @@ extension PlanBuilder {
         }
         applied = .clip(min: low, max: high)
       }
-      outputs[0].update(from: inputs[0], count: count)
-      applied.apply(outputs[0], count: count)
+      var function = applied.native
+      kernels.native.activate(&function, inputs[0], outputs[0], Int64(count))
     }
   }
 

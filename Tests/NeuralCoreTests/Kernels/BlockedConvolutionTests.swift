@@ -321,10 +321,51 @@ struct BlockedConvolutionTests {
       weights: [Float](repeating: 1, count: 8 * 8 * 9), bias: nil, outputChannels: 8,
       inputChannels: 8, groups: 1, window: window, activation: .relu, kernels: kernels)
     #expect(wide == nil)
-    let sigmoid = BlockedConvolution(
-      weights: [Float](repeating: 1, count: 8 * 8), bias: nil, outputChannels: 8,
-      inputChannels: 8, groups: 1, window: Window(kernelHeight: 1, kernelWidth: 1),
-      activation: .sigmoid, kernels: kernels)
-    #expect(sigmoid == nil)
+  }
+
+  /// Activations that are not a clamp run after each kind's stores; with 21 output channels the
+  /// last block has padding lanes, which sigmoid and hard-sigmoid (nonzero at zero) must leave
+  /// zero (``run(_:input:batch:height:width:residual:threads:)`` checks).
+  @Test(arguments: KernelSet.available)
+  func otherActivationsMatchTheReference(kernels: KernelSet) throws {
+    var generator = SeededGenerator(seed: 29)
+    let activations: [Activation] = [
+      .sigmoid, .silu, .hardSwish, .hardSigmoid(alpha: 0.2, beta: 0.5),
+    ]
+    // pointwise, depthwise, direct (3 input channels), winograd (3x3, stride 1)
+    let shapes: [(channels: Int, outputs: Int, kernel: Int, groups: Int)] = [
+      (13, 21, 1, 1), (21, 21, 3, 21), (3, 21, 3, 1), (13, 21, 3, 1),
+    ]
+    for activation in activations {
+      for shape in shapes {
+        let pad = shape.kernel / 2
+        let window = Window(
+          kernelHeight: shape.kernel, kernelWidth: shape.kernel, padTop: pad, padLeft: pad,
+          padBottom: pad, padRight: pad)
+        let size = 19
+        let weights = generator.floats(
+          shape.outputs * shape.channels / shape.groups * shape.kernel * shape.kernel)
+        let bias = generator.floats(shape.outputs)
+        let input = generator.floats(shape.channels * size * size)
+        let convolution = try #require(
+          BlockedConvolution(
+            weights: weights, bias: bias, outputChannels: shape.outputs,
+            inputChannels: shape.channels, groups: shape.groups, window: window,
+            activation: activation, kernels: kernels))
+        let expected = Convolution.reference(
+          input: input, batch: 1, inputChannels: shape.channels, height: size, width: size,
+          weights: weights, bias: bias, outputChannels: shape.outputs, groups: shape.groups,
+          window: window, activation: activation)
+        for threads in [1, 2] {
+          let actual = Self.run(
+            convolution, input: input, batch: 1, height: size, width: size, threads: threads)
+          // Winograd's transforms round more than a direct sum (as in the Winograd test).
+          let tolerance: Float = convolution.kind == .winograd ? 1e-4 : 1e-5
+          #expect(
+            relativeMismatch(actual, expected, tolerance: tolerance) == nil,
+            "\(activation) \(convolution.kind) threads \(threads)")
+        }
+      }
+    }
   }
 }

@@ -13,7 +13,8 @@ enum ActivationOperators {
       OperatorEntry("Sigmoid") { builder, node throws(NeuralCoreError) in
         try builder.planActivation(node, .sigmoid)
       }
-      .fusing { _, _ in .sigmoid },
+      .fusing { _, _ in .sigmoid }
+      .gating { _ in .silu },
       // ONNX defines HardSwish from opset 14; NeuralCore's own writers (Core ML lowering,
       // EfficientNet-Lite graphs) emit it in opset 13 models, so older opsets are accepted.
       OperatorEntry("HardSwish", opsets: .since(7)) { builder, node throws(NeuralCoreError) in
@@ -24,7 +25,12 @@ enum ActivationOperators {
         builder, node throws(NeuralCoreError) in
         try builder.planActivation(node, try hardSigmoid(node.attributes))
       }
-      .fusing { _, node throws(NeuralCoreError) in try hardSigmoid(node.attributes) },
+      .fusing { _, node throws(NeuralCoreError) in try hardSigmoid(node.attributes) }
+      .gating { node throws(NeuralCoreError) in
+        // PyTorch exports hard-swish this way before opset 14.
+        try hardSigmoid(node.attributes) == .hardSigmoid(alpha: 1 / 6, beta: 0.5)
+          ? .hardSwish : nil
+      },
       OperatorEntry("Clip", attributes: ["min", "max"]) { builder, node throws(NeuralCoreError) in
         try builder.planClip(node)
       }

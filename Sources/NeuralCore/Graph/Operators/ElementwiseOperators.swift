@@ -5,7 +5,7 @@ enum ElementwiseOperators {
     binary("Add", .add).blocked { builder, node, layout throws(NeuralCoreError) in
       try builder.planBlockedAdd(node, layout)
     },
-    binary("Sub", .subtract), binary("Mul", .multiply), binary("Div", .divide),
+    binary("Sub", .subtract), binary("Mul", .multiply).multiplyingGates(), binary("Div", .divide),
     binary("Pow", .power), binary("PRelu", .prelu),
     OperatorEntry("Mod", opsets: .since(10), attributes: ["fmod"]) {
       builder, node throws(NeuralCoreError) in

@@ -38,6 +38,13 @@ struct OperatorEntry: Sendable {
   typealias FusedActivation =
     @Sendable (ImportedGraph, ImportedGraph.Node) throws(NeuralCoreError) -> Activation?
 
+  /// The activation `x * g(x)` is when a node of this operator computes the gate `g(x)`
+  /// (Sigmoid gives SiLU, HardSigmoid with alpha 1/6 and beta 1/2 gives hard-swish), for
+  /// gates that an element-wise product with their own input fuses into a preceding
+  /// convolution.
+  typealias GatedActivation =
+    @Sendable (ImportedGraph.Node) throws(NeuralCoreError) -> Activation?
+
   /// The operator set domain: `""` for standard ONNX (which `ai.onnx` also names).
   let domain: String
   /// The operator's name, as ONNX spells it (`Conv`, `ReduceMean`).
@@ -54,6 +61,11 @@ struct OperatorEntry: Sendable {
   var constantValue: ConstantFolder?
   /// The activation to fuse into a preceding convolution, for element-wise activations.
   var fusedActivation: FusedActivation?
+  /// The activation of `x * g(x)` when this operator's node is the gate `g`.
+  var gatedActivation: GatedActivation?
+  /// Whether the operator multiplies its two inputs element-wise, so that `x * g(x)` with a
+  /// gate `g` (``gatedActivation``) fuses into the convolution computing `x`.
+  var multipliesGates = false
   /// Plans a node with the int8 kernels on quantized channels-last images.
   var planChannelsLast: ChannelsLastPlanner?
   /// Folds a node whose inputs are all constants while importing.
@@ -92,6 +104,20 @@ struct OperatorEntry: Sendable {
   func fusing(_ activation: @escaping FusedActivation) -> OperatorEntry {
     var entry = self
     entry.fusedActivation = activation
+    return entry
+  }
+
+  /// This entry as the gate `g` of `x * g(x)`, with the activation that product is.
+  func gating(_ activation: @escaping GatedActivation) -> OperatorEntry {
+    var entry = self
+    entry.gatedActivation = activation
+    return entry
+  }
+
+  /// This entry as the product `x * g(x)` of a gate and its input.
+  func multiplyingGates() -> OperatorEntry {
+    var entry = self
+    entry.multipliesGates = true
     return entry
   }
 

@@ -1,0 +1,186 @@
+/*
+ * The element-wise math kernels of a generic set (activations and the functions they are built
+ * from), written once over the vector API of generic_kernel_bodies.h plus v_div, v_min,
+ * v_select_less and v_pow2i, which each set defines beside the others. Included by
+ * generic_kernel_bodies.h, once per set: no include guard.
+ *
+ * exp is Cephes' expf (range reduction by ln 2 in two parts, a degree-6 polynomial), within 2 ulp
+ * of the C library's over the range that does not overflow; the rest are built from it:
+ * sigmoid and SiLU 1 / (1 + e^-x); tanh (1 - e^-2|x|) / (1 + e^-2|x|) with the sign put back and
+ * its Taylor series near zero; erf the Taylor series below 0.5 and Abramowitz and Stegun's
+ * 7.1.26 above (absolute error under 1.5e-7); Mish x * n / (n + 2) with n = e^x (e^x + 2), which
+ * is x * tanh(softplus(x)) without a logarithm.
+ */
+
+/* Parameters broadcast once per call. */
+typedef struct activation_parameters {
+  vf alpha, beta, low, high;
+} activation_parameters;
+
+TARGET INLINE vf v_exp(vf x) {
+  x = v_min(v_max(x, v_set1(-87.33654f)), v_set1(88.02969f));
+  vf n = v_add(v_mul(x, v_set1(1.44269504088896341f)), v_set1(12582912.0f));
+  n = v_sub(n, v_set1(12582912.0f));
+  vf r = v_fma(n, v_set1(-0.693359375f), x);
+  r = v_fma(n, v_set1(2.12194440e-4f), r);
+  vf p = v_set1(1.9875691500e-4f);
+  p = v_fma(p, r, v_set1(1.3981999507e-3f));
+  p = v_fma(p, r, v_set1(8.3334519073e-3f));
+  p = v_fma(p, r, v_set1(4.1665795894e-2f));
+  p = v_fma(p, r, v_set1(1.6666665459e-1f));
+  p = v_fma(p, r, v_set1(5.0000001201e-1f));
+  vf y = v_fma(v_mul(p, r), r, v_add(r, v_set1(1.0f)));
+  return v_mul(y, v_pow2i(n));
+}
+
+TARGET INLINE vf v_sigmoid(vf x) {
+  vf one = v_set1(1.0f);
+  return v_div(one, v_add(one, v_exp(v_sub(v_zero(), x))));
+}
+
+TARGET INLINE vf v_tanh(vf x) {
+  vf zero = v_zero(), one = v_set1(1.0f);
+  vf negative = v_sub(zero, x);
+  vf magnitude = v_max(x, negative);
+  vf e = v_exp(v_mul(magnitude, v_set1(-2.0f)));
+  vf large = v_div(v_sub(one, e), v_add(one, e));
+  large = v_select_less(x, zero, v_sub(zero, large), large);
+  vf square = v_mul(x, x);
+  vf series = v_fma(square, v_set1(-17.0f / 315.0f), v_set1(2.0f / 15.0f));
+  series = v_fma(series, square, v_set1(-1.0f / 3.0f));
+  series = v_fma(v_mul(series, square), x, x);
+  return v_select_less(magnitude, v_set1(0.0625f), series, large);
+}
+
+TARGET INLINE vf v_erf(vf x) {
+  vf zero = v_zero(), one = v_set1(1.0f);
+  vf magnitude = v_max(x, v_sub(zero, x));
+  vf t = v_div(one, v_fma(magnitude, v_set1(0.3275911f), one));
+  vf p = v_set1(1.061405429f);
+  p = v_fma(p, t, v_set1(-1.453152027f));
+  p = v_fma(p, t, v_set1(1.421413741f));
+  p = v_fma(p, t, v_set1(-0.284496736f));
+  p = v_fma(p, t, v_set1(0.254829592f));
+  vf large = v_sub(one, v_mul(v_mul(p, t), v_exp(v_mul(v_sub(zero, magnitude), magnitude))));
+  large = v_select_less(x, zero, v_sub(zero, large), large);
+  /* 2 / sqrt(pi) * (x - x^3 / 3 + x^5 / 10 - x^7 / 42 + x^9 / 216 - x^11 / 1320 + x^13 / 9360) */
+  vf square = v_mul(x, x);
+  vf series = v_set1(1.0f / 9360.0f);
+  series = v_fma(series, square, v_set1(-1.0f / 1320.0f));
+  series = v_fma(series, square, v_set1(1.0f / 216.0f));
+  series = v_fma(series, square, v_set1(-1.0f / 42.0f));
+  series = v_fma(series, square, v_set1(1.0f / 10.0f));
+  series = v_fma(series, square, v_set1(-1.0f / 3.0f));
+  series = v_fma(series, square, one);
+  series = v_mul(v_mul(series, x), v_set1(1.12837916709551257f));
+  return v_select_less(magnitude, v_set1(0.5f), series, large);
+}
+
+TARGET INLINE vf f_identity(vf x, const activation_parameters *p) {
+  (void)p;
+  return x;
+}
+TARGET INLINE vf f_clamp(vf x, const activation_parameters *p) {
+  return v_clamp(x, p->low, p->high);
+}
+TARGET INLINE vf f_sigmoid(vf x, const activation_parameters *p) {
+  (void)p;
+  return v_sigmoid(x);
+}
+TARGET INLINE vf f_silu(vf x, const activation_parameters *p) {
+  (void)p;
+  return v_mul(x, v_sigmoid(x));
+}
+TARGET INLINE vf f_hard_sigmoid(vf x, const activation_parameters *p) {
+  return v_clamp(v_fma(x, p->alpha, p->beta), v_zero(), v_set1(1.0f));
+}
+TARGET INLINE vf f_hard_swish(vf x, const activation_parameters *p) {
+  (void)p;
+  return v_mul(x, v_clamp(v_fma(x, v_set1(1.0f / 6.0f), v_set1(0.5f)), v_zero(), v_set1(1.0f)));
+}
+TARGET INLINE vf f_tanh(vf x, const activation_parameters *p) {
+  (void)p;
+  return v_tanh(x);
+}
+TARGET INLINE vf f_erf(vf x, const activation_parameters *p) {
+  (void)p;
+  return v_erf(x);
+}
+TARGET INLINE vf f_gelu(vf x, const activation_parameters *p) {
+  (void)p;
+  vf half = v_mul(x, v_set1(0.5f));
+  return v_fma(half, v_erf(v_mul(x, v_set1(0.70710678118654752f))), half);
+}
+TARGET INLINE vf f_gelu_tanh(vf x, const activation_parameters *p) {
+  (void)p;
+  vf half = v_mul(x, v_set1(0.5f));
+  vf cube = v_mul(v_mul(x, x), x);
+  vf inner = v_mul(v_fma(cube, v_set1(0.044715f), x), v_set1(0.79788456080286536f));
+  return v_fma(half, v_tanh(inner), half);
+}
+TARGET INLINE vf f_mish(vf x, const activation_parameters *p) {
+  (void)p;
+  vf e = v_exp(v_min(x, v_set1(20.0f)));
+  vf n = v_mul(e, v_add(e, v_set1(2.0f)));
+  return v_mul(x, v_div(n, v_add(n, v_set1(2.0f))));
+}
+TARGET INLINE vf f_exp(vf x, const activation_parameters *p) {
+  (void)p;
+  return v_exp(x);
+}
+
+/* y = F(x) over count floats, whole vectors then one partial one. */
+#define ACTIVATE_RUN(F)                                                                          \
+  do {                                                                                           \
+    int64_t i = 0;                                                                               \
+    for (; i + LANES <= count; i += LANES) v_store(y + i, F(v_load(x + i), &p));                 \
+    if (i < count) v_store_part(y + i, F(v_load_part(x + i, count - i), &p), count - i);         \
+  } while (0)
+
+/* F applied in place to `positions` vectors, lanes at or past `valid` written as zero. */
+#define ACTIVATE_BLOCKED_RUN(F)                                                                  \
+  do {                                                                                           \
+    for (int64_t i = 0; i < positions; i++) {                                                    \
+      float *v = values + i * LANES;                                                             \
+      v_store(v, v_keep(F(v_load(v), &p), valid));                                               \
+    }                                                                                            \
+  } while (0)
+
+/* Runs RUN(F) with the F of the activation's kind; an unknown kind copies (identity). */
+#define ACTIVATE_DISPATCH(RUN)                                                                   \
+  switch (activation->kind) {                                                                    \
+  case CNK_ACTIVATION_CLAMP: RUN(f_clamp); break;                                                \
+  case CNK_ACTIVATION_SIGMOID: RUN(f_sigmoid); break;                                            \
+  case CNK_ACTIVATION_SILU: RUN(f_silu); break;                                                  \
+  case CNK_ACTIVATION_HARD_SIGMOID: RUN(f_hard_sigmoid); break;                                  \
+  case CNK_ACTIVATION_HARD_SWISH: RUN(f_hard_swish); break;                                      \
+  case CNK_ACTIVATION_TANH: RUN(f_tanh); break;                                                  \
+  case CNK_ACTIVATION_ERF: RUN(f_erf); break;                                                    \
+  case CNK_ACTIVATION_GELU: RUN(f_gelu); break;                                                  \
+  case CNK_ACTIVATION_GELU_TANH: RUN(f_gelu_tanh); break;                                        \
+  case CNK_ACTIVATION_MISH: RUN(f_mish); break;                                                  \
+  case CNK_ACTIVATION_EXP: RUN(f_exp); break;                                                    \
+  default: RUN(f_identity); break;                                                               \
+  }
+
+TARGET INLINE activation_parameters activation_broadcast(const cnk_activation *activation) {
+  activation_parameters p = {v_set1(activation->alpha), v_set1(activation->beta),
+                             v_set1(activation->low), v_set1(activation->high)};
+  return p;
+}
+
+TARGET static void activate(const cnk_activation *activation, const float *x, float *y,
+                            int64_t count) {
+  activation_parameters p = activation_broadcast(activation);
+  ACTIVATE_DISPATCH(ACTIVATE_RUN)
+}
+
+TARGET static void activate_blocked(const cnk_activation *activation, float *values,
+                                    int64_t positions, int64_t valid) {
+  activation_parameters p = activation_broadcast(activation);
+  ACTIVATE_DISPATCH(ACTIVATE_BLOCKED_RUN)
+}
+
+#undef ACTIVATE_RUN
+#undef ACTIVATE_BLOCKED_RUN
+#undef ACTIVATE_DISPATCH
