@@ -97,7 +97,10 @@ enum NeuralCoreBenchmarks {
 
   /// ``printProfile(modelsDirectory:)`` for any ONNX model with a single input, or a Core ML
   /// model (`.mlmodel`, `.mlpackage`) fed 0-255 pixel planes in its colour order.
-  static func printProfile(model: String, input inputPath: String) throws {
+  ///
+  /// Each thread count takes the best of five sets of `runs` runs (30 by default; a large
+  /// transformer wants fewer).
+  static func printProfile(model: String, input inputPath: String, runs: Int = 30) throws {
     let input = try NPYFile.read(contentsOfFile: inputPath)
     var columns: [[StepTiming]] = []
     var wholeRuns: [Double] = []
@@ -113,18 +116,18 @@ enum NeuralCoreBenchmarks {
       var best: [StepTiming] = []
       var fastestRun = Double.infinity
       for _ in 0..<5 {
-        let steps = try session.profile([inputName: input], runs: 30)
+        let steps = try session.profile([inputName: input], runs: runs)
         best =
           best.isEmpty
           ? steps
           : zip(best, steps).map { $0.milliseconds <= $1.milliseconds ? $0 : $1 }
         let clock = ContinuousClock()
         let elapsed = try clock.measure {
-          for _ in 0..<30 { blackHole(try session.run([inputName: input])) }
+          for _ in 0..<runs { blackHole(try session.run([inputName: input])) }
         }
         let milliseconds =
           Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-        fastestRun = min(fastestRun, milliseconds / 30)
+        fastestRun = min(fastestRun, milliseconds / Double(runs))
       }
       columns.append(best)
       wholeRuns.append(fastestRun)

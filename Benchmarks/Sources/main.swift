@@ -4,7 +4,8 @@ import Foundation
 //   swift run -c release Benchmarks [--filter TEXT] [--tsv] [--min-seconds S] [--inputs DIR]
 //   swift run -c release Benchmarks --make-inputs DIR
 //   swift run -c release Benchmarks --profile   (every step of Lite0 at 1 and 2 threads)
-//   swift run -c release Benchmarks --profile MODEL.onnx INPUT.npy   (the same for any model)
+//   swift run -c release Benchmarks --profile MODEL.onnx [--runs R] INPUT.npy   (any model;
+//     the best of 5 sets of R runs, 30 by default)
 //   swift run -c release Benchmarks --dct-accuracy PHOTO...
 //
 // Inputs are made at run time from the bundled sample photo (see BenchmarkInputs), so the
@@ -41,7 +42,8 @@ do {
     [".onnx", ".mlmodel", ".mlpackage"].contains(where: { model.hasSuffix($0) }),
     let input = arguments.last, input.hasSuffix(".npy")
   {
-    try NeuralCoreBenchmarks.printProfile(model: model, input: input)
+    let runs = value(after: "--runs").flatMap(Int.init) ?? 30
+    try NeuralCoreBenchmarks.printProfile(model: model, input: input, runs: max(1, runs))
     exit(0)
   }
   if let models = NeuralCoreBenchmarks.modelsDirectory {

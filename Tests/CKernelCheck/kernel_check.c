@@ -563,6 +563,7 @@ static void check_layout(const cnk_kernel_set *s, int64_t channels, int64_t posi
 /* MARK: Element-wise math */
 
 static double activation_reference(const cnk_activation *f, double x) {
+  if (isnan(x)) return x;
   switch (f->kind) {
   case CNK_ACTIVATION_CLAMP: return clamp((float)x, f->low, f->high);
   case CNK_ACTIVATION_SIGMOID: return 1.0 / (1.0 + exp(-x));
@@ -588,7 +589,7 @@ static void check_activation(const cnk_kernel_set *s, cnk_activation f, const ch
   float x[COUNT], y[COUNT], expected[COUNT];
   float top = f.kind == CNK_ACTIVATION_EXP ? 88.0f : 30.0f;
   for (int i = 0; i < COUNT; i++) {
-    x[i] = i < 5 ? (float[]){0.0f, -0.0f, 1e-8f, -3e-5f, 7e-3f}[i] : random_float() * top;
+    x[i] = i < 6 ? (float[]){0.0f, -0.0f, 1e-8f, -3e-5f, 7e-3f, NAN}[i] : random_float() * top;
     expected[i] = (float)activation_reference(&f, x[i]);
   }
   s->activate(&f, x, y, COUNT);
@@ -620,7 +621,29 @@ static void check_activation(const cnk_kernel_set *s, cnk_activation f, const ch
   free(wanted);
 }
 
+/* Softmax over lines of several lengths (whole vectors and tails) against exp in double. */
+static void check_softmax(const cnk_kernel_set *s, int64_t rows, int64_t length) {
+  float *x = random_array(rows * length), *y = filled(rows * length, NAN);
+  float *expected = malloc((size_t)(rows * length) * sizeof(float));
+  for (int64_t i = 0; i < rows * length; i++) x[i] *= 20.0f;
+  for (int64_t r = 0; r < rows; r++) {
+    double top = -INFINITY, total = 0;
+    for (int64_t i = 0; i < length; i++) top = fmax(top, x[r * length + i]);
+    for (int64_t i = 0; i < length; i++) total += exp(x[r * length + i] - top);
+    for (int64_t i = 0; i < length; i++)
+      expected[r * length + i] = (float)(exp(x[r * length + i] - top) / total);
+  }
+  s->softmax(x, y, rows, length);
+  expect_close(s->name, "softmax", y, expected, rows * length, 2e-6f);
+  free(x);
+  free(y);
+  free(expected);
+}
+
 static void check_activations(const cnk_kernel_set *s) {
+  check_softmax(s, 3, 197);
+  check_softmax(s, 5, 16);
+  check_softmax(s, 2, 3);
   struct {
     int32_t kind;
     const char *name;

@@ -18,7 +18,8 @@ typedef struct activation_parameters {
 } activation_parameters;
 
 TARGET INLINE vf v_exp(vf x) {
-  x = v_min(v_max(x, v_set1(-87.33654f)), v_set1(88.02969f));
+  /* A clamp keeps NaN (min and max alone may drop it). */
+  x = v_clamp(x, v_set1(-87.33654f), v_set1(88.02969f));
   vf n = v_add(v_mul(x, v_set1(1.44269504088896341f)), v_set1(12582912.0f));
   n = v_sub(n, v_set1(12582912.0f));
   vf r = v_fma(n, v_set1(-0.693359375f), x);
@@ -179,6 +180,47 @@ TARGET static void activate_blocked(const cnk_activation *activation, float *val
                                     int64_t positions, int64_t valid) {
   activation_parameters p = activation_broadcast(activation);
   ACTIVATE_DISPATCH(ACTIVATE_BLOCKED_RUN)
+}
+
+/* The largest of `count` floats (NaN when any is) and, after it, the sum of exp(x - largest)
+   written to y: one line of a softmax. */
+TARGET INLINE float softmax_line(const float *x, float *y, int64_t count) {
+  float lanes[LANES];
+  vf top = v_set1(-INFINITY);
+  int64_t i = 0;
+  for (; i + LANES <= count; i += LANES) top = v_max(v_load(x + i), top);
+  v_store(lanes, top);
+  float largest = -INFINITY;
+  for (int l = 0; l < LANES; l++) largest = lanes[l] > largest || lanes[l] != lanes[l] ? lanes[l] : largest;
+  for (; i < count; i++) largest = x[i] > largest || x[i] != x[i] ? x[i] : largest;
+  vf shift = v_set1(largest), sum = v_zero();
+  for (i = 0; i + LANES <= count; i += LANES) {
+    vf e = v_exp(v_sub(v_load(x + i), shift));
+    v_store(y + i, e);
+    sum = v_add(sum, e);
+  }
+  if (i < count) {
+    vf e = v_keep(v_exp(v_sub(v_load_part(x + i, count - i), shift)), count - i);
+    v_store_part(y + i, e, count - i);
+    sum = v_add(sum, e);
+  }
+  v_store(lanes, sum);
+  float total = 0;
+  for (int l = 0; l < LANES; l++) total += lanes[l];
+  return total;
+}
+
+TARGET static void softmax(const float *x, float *y, int64_t rows, int64_t length) {
+  for (int64_t row = 0; row < rows; row++) {
+    const float *in = x + row * length;
+    float *out = y + row * length;
+    vf scale = v_set1(1.0f / softmax_line(in, out, length));
+    int64_t i = 0;
+    for (; i + LANES <= length; i += LANES) v_store(out + i, v_mul(v_load(out + i), scale));
+    if (i < length) {
+      v_store_part(out + i, v_mul(v_load_part(out + i, length - i), scale), length - i);
+    }
+  }
 }
 
 #undef ACTIVATE_RUN

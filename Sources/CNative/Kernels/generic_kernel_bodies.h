@@ -1058,5 +1058,6 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .winograd_output = winograd_output,
     .activate = activate,
     .activate_blocked = activate_blocked,
+    .softmax = softmax,
     .int8 = INT8_KERNELS,
 };

@@ -261,6 +261,10 @@ typedef void (*cnk_activate_fn)(const cnk_activation *activation, const float *x
 typedef void (*cnk_activate_blocked_fn)(const cnk_activation *activation, float *values,
                                         int64_t positions, int64_t valid_lanes);
 
+/* The softmax of each of `rows` consecutive lines of `length` floats: exp(x - max) / sum, with
+   the set's exp; a line holding NaN gives NaN. x may be y. */
+typedef void (*cnk_softmax_fn)(const float *x, float *y, int64_t rows, int64_t length);
+
 /*
  * Int8 kernels (quantized inference). Quantized activations are held as UINT8 in channels-last
  * images: the channels of one position are consecutive, positions `stride` bytes apart (stride
@@ -396,6 +400,7 @@ typedef struct cnk_kernel_set {
   cnk_winograd_output_fn winograd_output;
   cnk_activate_fn activate;
   cnk_activate_blocked_fn activate_blocked;
+  cnk_softmax_fn softmax;
   /* The best int8 entry points of this set on this CPU (never NULL). */
   const cnk_int8_kernels *(*int8)(void);
 } cnk_kernel_set;

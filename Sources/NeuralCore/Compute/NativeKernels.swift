@@ -32,6 +32,7 @@ struct NativeKernels: @unchecked Sendable {
   let winogradOutput: cnk_winograd_output_fn
   let activate: cnk_activate_fn
   let activateBlocked: cnk_activate_blocked_fn
+  let softmax: cnk_softmax_fn
   /// The set's best int8 variant on this CPU.
   let int8: Int8Kernels
 
@@ -47,7 +48,8 @@ struct NativeKernels: @unchecked Sendable {
       let globalAverageBlocked = table.global_average_blocked,
       let maxPoolBlocked = table.max_pool_blocked, let winogradInput = table.winograd_input,
       let winogradOutput = table.winograd_output, let activate = table.activate,
-      let activateBlocked = table.activate_blocked, let int8 = Int8Kernels(table.int8?()),
+      let activateBlocked = table.activate_blocked, let softmax = table.softmax,
+      let int8 = Int8Kernels(table.int8?()),
       table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0
     else { return nil }
     self.name = String(cString: name)
@@ -71,6 +73,7 @@ struct NativeKernels: @unchecked Sendable {
     self.winogradOutput = winogradOutput
     self.activate = activate
     self.activateBlocked = activateBlocked
+    self.softmax = softmax
     self.int8 = int8
   }
 

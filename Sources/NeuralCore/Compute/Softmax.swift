@@ -1,3 +1,4 @@
+import CNative
 import Foundation
 
 /// Softmax and its relatives over the middle axis of a `[outer, axis, inner]` view.
@@ -12,12 +13,17 @@ enum Softmax {
     case hardmax
   }
 
-  /// Transforms each of the `outer × inner` lines of `length` values.
+  /// Transforms each of the `outer × inner` lines of `length` values; a softmax over the last
+  /// axis runs in the kernel set's C kernel.
   @_optimize(speed)
   static func run(
     _ kind: Kind = .softmax, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-    outer: Int, length: Int, inner: Int
+    outer: Int, length: Int, inner: Int, kernels: KernelSet = .active
   ) {
+    if kind == .softmax && inner == 1 {
+      kernels.native.softmax(input, output, Int64(outer), Int64(length))
+      return
+    }
     for block in 0..<outer {
       let base = block * length * inner
       for lane in 0..<inner {

@@ -459,6 +459,18 @@ extension PlanBuilder {
     var outputShape = batchShape
     if aShape.count > 1 { outputShape.append(m) }
     if bShape.count > 1 { outputShape.append(n) }
+    if bMatrix.count == 2 && aMatrix.count > 2 {
+      // One B for every batch: A's batches are more rows of one product (a transformer's
+      // [tokens, 1, features] times its weights), not as many matrix-vector products.
+      let rows = aMatrix.dropLast().reduce(1, *)
+      try addStep(node, inputs: [a, b], outputShapes: [outputShape]) { inputs, outputs, threads in
+        GEMM.multiplyStrided(
+          rows: rows, columns: n, depth: k, a: inputs[0], aRowStride: k, aColumnStride: 1,
+          b: inputs[1], bRowStride: n, bColumnStride: 1, alpha: 1, c: outputs[0], ldc: n,
+          accumulates: false, threads: threads)
+      }
+      return
+    }
     let batches = batchShape.reduce(1, *)
     let aStrides = Elementwise.broadcastStrides(Array(aMatrix.dropLast(2)), to: batchShape)
     let bStrides = Elementwise.broadcastStrides(Array(bMatrix.dropLast(2)), to: batchShape)
@@ -495,9 +507,11 @@ extension PlanBuilder {
     let outer = shape[..<axis].reduce(1, *)
     let length = legacy ? shape[axis...].reduce(1, *) : (shape.isEmpty ? 1 : shape[axis])
     let inner = legacy ? 1 : shape.dropFirst(axis + 1).reduce(1, *)
+    let kernels = graph.kernels
     try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
       Softmax.run(
-        kind, input: inputs[0], output: outputs[0], outer: outer, length: length, inner: inner)
+        kind, input: inputs[0], output: outputs[0], outer: outer, length: length, inner: inner,
+        kernels: kernels)
     }
   }
 
