@@ -3,9 +3,9 @@ benchmark inputs and prints the same tab-separated rows as `swift run -c release
 for `Benchmarks/compare`.
 
 Cases (same as NeuralCoreBenchmarks.swift): Lite0 batch 1 at 1 and 2 threads on chelsea.input.npy,
-batch 8 at 2 threads on the first 8 images of batch.input.npy; MobileNet v2, ResNet-50 and
-ConvNeXt-Tiny from the generated zoo (.cache/onnx-zoo, Scripts/onnx-zoo/generate.sh) at batch 1,
-1 thread; the ONNX export of the MobileNet v2 ML Program fixture (Scripts/coreml-fixtures) at batch
+batch 8 at 2 threads on the first 8 images of batch.input.npy; twelve torchvision
+architectures at 224 x 224 (.cache/bench-zoo, Benchmarks/Scripts/make_zoo_models.py) at batch 1,
+1 and 2 threads; the ONNX export of the MobileNet v2 ML Program fixture (Scripts/coreml-fixtures) at batch
 1, 1 thread; the int8 fixtures (Scripts/int8-fixtures: EfficientNet-Lite0 QDQ S8S8, QDQ U8S8,
 QOperator U8S8, MobileNet v2 QDQ S8S8 and QOperator U8S8) at batch 1, 1 thread on the first
 photo. Each case is timed by the same rule
@@ -23,7 +23,11 @@ import onnxruntime as ort
 from pillow_bench import measure
 
 CASES = [("batch1.threads1", 1, 1), ("batch1.threads2", 1, 2), ("batch8.threads2", 8, 2)]
-ZOO_ARCHITECTURES = ["mobilenet_v2", "resnet50", "convnext_tiny"]
+ZOO_ARCHITECTURES = [
+    "efficientnet_b0", "efficientnet_v2_s", "mobilenet_v2", "mobilenet_v3_small",
+    "mobilenet_v3_large", "convnext_tiny", "regnet_y_400mf", "shufflenet_v2_x0_5", "mnasnet0_5",
+    "resnet50", "vit_b_16", "swin_t",
+]
 
 
 def open_session(model, threads, profile_prefix=None):
@@ -57,18 +61,22 @@ def time_ort(model, inputs, filter_text, minimum_seconds):
 
 
 def time_zoo(zoo, filter_text, minimum_seconds):
-    """Rows for the zoo architectures whose case name contains filter_text."""
+    """Rows for the benchmark zoo (Benchmarks/Scripts/make_zoo_models.py) whose case name
+    contains filter_text, at 1 and 2 intra-op threads."""
     rows = []
     for architecture in ZOO_ARCHITECTURES:
-        full = f"NeuralCore.zoo.{architecture}.batch1.threads1"
-        folder = os.path.join(zoo, f"{architecture}-op17")
-        if filter_text not in full or not os.path.exists(os.path.join(folder, "model.onnx")):
+        folder = os.path.join(zoo, architecture)
+        if not os.path.exists(os.path.join(folder, "output.npy")):
             continue
-        session = open_session(os.path.join(folder, "model.onnx"), 1)
-        feed = {"input": np.load(os.path.join(folder, "input.npy"))}
-        for _ in range(2):
-            session.run(None, feed)
-        rows.append((full, measure(lambda: session.run(None, feed), minimum_seconds=minimum_seconds)))
+        for threads in (1, 2):
+            full = f"NeuralCore.zoo.{architecture}.batch1.threads{threads}"
+            if filter_text not in full:
+                continue
+            session = open_session(os.path.join(folder, "model.onnx"), threads)
+            feed = {"input": np.load(os.path.join(folder, "input.npy"))}
+            for _ in range(2):
+                session.run(None, feed)
+            rows.append((full, measure(lambda: session.run(None, feed), minimum_seconds=minimum_seconds)))
     return rows
 
 
@@ -119,7 +127,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--models", default=os.path.join(root, "..", "shared", "models"))
     parser.add_argument("--min-seconds", type=float, default=1.0)
-    parser.add_argument("--zoo", default=os.path.join(root, ".cache", "onnx-zoo"))
+    parser.add_argument("--zoo", default=os.path.join(root, ".cache", "bench-zoo"))
     parser.add_argument("--coreml-fixtures", default=os.path.join(root, ".cache", "coreml-fixtures"))
     parser.add_argument("--int8-fixtures", default=os.path.join(root, ".cache", "int8-fixtures"))
     parser.add_argument("--filter", default="", help="run only cases whose name contains this")

@@ -49,40 +49,50 @@ enum NeuralCoreBenchmarks {
     return benchmarks
   }
 
-  /// The torchvision architectures timed beside Lite0, as `Scripts/onnx-zoo/generate.sh` exports
-  /// them (opset 17, 224 x 224, random weights).
-  static let zooArchitectures = ["mobilenet_v2", "resnet50", "convnext_tiny"]
+  /// The torchvision architectures of `--filter zoo`, as `Benchmarks/Scripts/make_zoo_models.py`
+  /// exports them (opset 17, 224 x 224, batch 1, random weights): one or two of each family users
+  /// bring (inverted residuals with SE and SiLU or hard-swish, ResNets, RegNet, ShuffleNet,
+  /// ConvNeXt, a ViT and a Swin transformer).
+  static let zooArchitectures = [
+    "efficientnet_b0", "efficientnet_v2_s", "mobilenet_v2", "mobilenet_v3_small",
+    "mobilenet_v3_large", "convnext_tiny", "regnet_y_400mf", "shufflenet_v2_x0_5", "mnasnet0_5",
+    "resnet50", "vit_b_16", "swin_t",
+  ]
 
-  /// The generated torchvision zoo under the package's `.cache`, or `nil` when it is absent.
+  /// The exported benchmark zoo under the package's `.cache`, or `nil` when it is absent.
   static let zooDirectory: String? = {
     let path = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent(".cache/onnx-zoo").path
+      .appendingPathComponent(".cache/bench-zoo").path
     return FileManager.default.fileExists(atPath: path + "/manifest.json") ? path : nil
   }()
 
-  /// Batch 1 at 1 thread for each of ``zooArchitectures`` whose name passes `filter`
-  /// (`NeuralCore.zoo.<architecture>.batch1.threads1`), checked against ONNX Runtime's logits
-  /// within the zoo test's tolerance before anything is timed.
+  /// Batch 1 at 1 and 2 threads for each of ``zooArchitectures`` whose case name passes
+  /// `filter` (`NeuralCore.zoo.<architecture>.batch1.threads<N>`), checked against ONNX
+  /// Runtime's logits within 1e-3 (relative to the largest logit when it is over 1) before
+  /// anything is timed.
   static func zoo(directory: String, filter: String) throws -> [Benchmark] {
     var benchmarks: [Benchmark] = []
     for architecture in zooArchitectures {
-      let name = "NeuralCore.zoo.\(architecture).batch1.threads1"
-      guard filter.isEmpty || name.contains(filter) else { continue }
-      let folder = "\(directory)/\(architecture)-op17"
-      let session = try InferenceSession(
-        contentsOf: URL(fileURLWithPath: "\(folder)/model.onnx"),
-        options: SessionOptions(threadCount: 1))
-      let input = try NPYFile.read(contentsOfFile: "\(folder)/input.npy")
-      let expected = try NPYFile.read(contentsOfFile: "\(folder)/output.npy")
-      let logits = try session.run(["input": input])["logits"]
-      let tolerance = 1e-3 * max(1, expected.scalars.map(abs).max() ?? 0)
-      let difference = zip(logits?.scalars ?? [], expected.scalars).map { abs($0 - $1) }.max()
-      guard let difference, difference <= tolerance else {
-        throw NeuralCoreError(.shapeMismatch, "\(name): logits differ from ONNX Runtime's")
+      let folder = "\(directory)/\(architecture)"
+      guard FileManager.default.fileExists(atPath: "\(folder)/output.npy") else { continue }
+      for threads in [1, 2] {
+        let name = "NeuralCore.zoo.\(architecture).batch1.threads\(threads)"
+        guard filter.isEmpty || name.contains(filter) else { continue }
+        let session = try InferenceSession(
+          contentsOf: URL(fileURLWithPath: "\(folder)/model.onnx"),
+          options: SessionOptions(threadCount: threads))
+        let input = try NPYFile.read(contentsOfFile: "\(folder)/input.npy")
+        let expected = try NPYFile.read(contentsOfFile: "\(folder)/output.npy")
+        let logits = try session.run(["input": input])["logits"]
+        let tolerance = 1e-3 * max(1, expected.scalars.map(abs).max() ?? 0)
+        let difference = zip(logits?.scalars ?? [], expected.scalars).map { abs($0 - $1) }.max()
+        guard let difference, difference <= tolerance else {
+          throw NeuralCoreError(.shapeMismatch, "\(name): logits differ from ONNX Runtime's")
+        }
+        benchmarks.append(
+          Benchmark(name: name) { blackHole(try session.run(["input": input])) })
       }
-      benchmarks.append(
-        Benchmark(name: name) { blackHole(try session.run(["input": input])) })
     }
     return benchmarks
   }

@@ -60,7 +60,7 @@ do {
     all += try NeuralCoreBenchmarks.zoo(directory: zoo, filter: filter)
   } else {
     FileHandle.standardError.write(
-      Data("NeuralCore zoo cases skipped: run Scripts/onnx-zoo/generate.sh\n".utf8))
+      Data("NeuralCore zoo cases skipped: run Benchmarks/Scripts/make_zoo_models.py\n".utf8))
   }
   all += try Int8Benchmarks.all(filter: filter)
   if MLProgramBenchmarks.files != nil {
