@@ -640,7 +640,23 @@ static void check_softmax(const cnk_kernel_set *s, int64_t rows, int64_t length)
   free(expected);
 }
 
+/* One block plane times one factor per lane, by definition. */
+static void check_scale_blocked(const cnk_kernel_set *s, int64_t positions) {
+  int64_t lanes = s->lanes, count = positions * lanes;
+  float *x = random_array(count), *scales = random_array(lanes), *y = filled(count, NAN);
+  float *expected = malloc((size_t)count * sizeof(float));
+  for (int64_t i = 0; i < count; i++) expected[i] = x[i] * scales[i % lanes];
+  s->scale_blocked(x, scales, positions, y);
+  expect_close(s->name, "scale_blocked", y, expected, count, 0.0f);
+  free(x);
+  free(scales);
+  free(y);
+  free(expected);
+}
+
 static void check_activations(const cnk_kernel_set *s) {
+  check_scale_blocked(s, 49);
+  check_scale_blocked(s, 3);
   check_softmax(s, 3, 197);
   check_softmax(s, 5, 16);
   check_softmax(s, 2, 3);

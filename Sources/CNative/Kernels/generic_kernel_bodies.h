@@ -1025,6 +1025,20 @@ TARGET static void global_average_blocked(const float *input, int64_t channels,
   }
 }
 
+/* MARK: Per-channel scale */
+
+TARGET static void scale_blocked(const float *input, const float *scales, int64_t positions,
+                                 float *output) {
+  vf scale = v_load(scales);
+  int64_t p = 0;
+  for (; p + 4 <= positions; p += 4) {
+    for (int i = 0; i < 4; i++) {
+      v_store(output + (p + i) * LANES, v_mul(v_load(input + (p + i) * LANES), scale));
+    }
+  }
+  for (; p < positions; p++) v_store(output + p * LANES, v_mul(v_load(input + p * LANES), scale));
+}
+
 /* MARK: Windows (max pooling, Winograd) */
 
 #include "window_kernel_bodies.h"
@@ -1059,5 +1073,6 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .activate = activate,
     .activate_blocked = activate_blocked,
     .softmax = softmax,
+    .scale_blocked = scale_blocked,
     .int8 = INT8_KERNELS,
 };

@@ -261,6 +261,12 @@ typedef void (*cnk_activate_fn)(const cnk_activation *activation, const float *x
 typedef void (*cnk_activate_blocked_fn)(const cnk_activation *activation, float *values,
                                         int64_t positions, int64_t valid_lanes);
 
+/* Multiplies one channel block of a blocked image (`positions` vectors of the set's lanes) by
+   one factor per lane (`scales`, one vector: a squeeze-excitation gate's block). input may be
+   output. */
+typedef void (*cnk_scale_blocked_fn)(const float *input, const float *scales, int64_t positions,
+                                     float *output);
+
 /* The softmax of each of `rows` consecutive lines of `length` floats: exp(x - max) / sum, with
    the set's exp; a line holding NaN gives NaN. x may be y. */
 typedef void (*cnk_softmax_fn)(const float *x, float *y, int64_t rows, int64_t length);
@@ -401,6 +407,7 @@ typedef struct cnk_kernel_set {
   cnk_activate_fn activate;
   cnk_activate_blocked_fn activate_blocked;
   cnk_softmax_fn softmax;
+  cnk_scale_blocked_fn scale_blocked;
   /* The best int8 entry points of this set on this CPU (never NULL). */
   const cnk_int8_kernels *(*int8)(void);
 } cnk_kernel_set;

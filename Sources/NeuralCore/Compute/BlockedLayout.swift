@@ -60,6 +60,34 @@ struct BlockedLayout: Sendable {
     }
   }
 
+  /// Multiplies `batch` blocked images by one factor per channel: `factors` holds `channels`
+  /// floats per image (NCHW), or whole blocks of them when `padded` (a blocked gate).
+  func scale(
+    _ input: UnsafePointer<Float>, by factors: UnsafePointer<Float>, padded: Bool, batch: Int,
+    channels: Int, positions: Int, into output: UnsafeMutablePointer<Float>, threads: Int
+  ) {
+    let blocks = self.blocks(channels)
+    // An NCHW gate holds `channels` factors per image; the kernel reads whole blocks of them.
+    var gate = [Float](repeating: 0, count: padded ? 0 : batch * blocks * lanes)
+    for image in 0..<(padded ? 0 : batch) {
+      for channel in 0..<channels {
+        gate[image * blocks * lanes + channel] = factors[image * channels + channel]
+      }
+    }
+    gate.withUnsafeBufferPointer { buffer in
+      // Safety: `gate` (or `factors`, when padded) holds batch * blocks * lanes factors; each
+      // item reads and writes one block plane.
+      guard let scales = padded ? factors : buffer.baseAddress.map({ UnsafePointer($0) }) else {
+        return
+      }
+      Parallel.forEach(batch * blocks, threads: threads) { item in
+        let plane = item * positions * lanes
+        native.scaleBlocked(
+          input + plane, scales + item * lanes, Int64(positions), output + plane)
+      }
+    }
+  }
+
   /// The mean of every channel of `batch` blocked images, written as `batch × channels` floats.
   func globalAverage(
     _ input: UnsafePointer<Float>, batch: Int, channels: Int, positions: Int,

@@ -225,6 +225,47 @@ extension PlanBuilder {
     return true
   }
 
+  /// Plans `Mul` of a blocked tensor by one factor per channel (`[N, C, 1, 1]`, blocked or
+  /// NCHW: a squeeze-excitation gate) or by a blocked tensor of its own shape, on blocked
+  /// tensors; any other product runs on NCHW.
+  mutating func planBlockedMul(
+    _ node: ImportedGraph.Node, _ layout: BlockedLayout
+  ) throws(NeuralCoreError) -> Bool {
+    guard node.inputs.count == 2 else { return false }
+    for (image, factors) in [(0, 1), (1, 0)] {
+      guard let x = blockedValues[node.inputs[image]], x.shape.count == 4 else { continue }
+      let name = node.inputs[factors]
+      if let y = blockedValues[name], y.shape == x.shape {
+        let count =
+          x.shape[0] * layout.imageSize(channels: x.shape[1], positions: x.shape[2] * x.shape[3])
+        try addBlockedStep(node, layout, inputs: [x.id, y.id], shape: x.shape) {
+          inputs, outputs, _ in
+          Elementwise.run(
+            .multiply, a: inputs[0], aShape: [count], b: inputs[1], bShape: [count],
+            output: outputs[0], outputShape: [count])
+        }
+        return true
+      }
+      let (batch, channels) = (x.shape[0], x.shape[1])
+      let gate =
+        blockedValues[name]
+        ?? values[name].flatMap { value in
+          guard case .runtime(let id, let shape) = value else { return nil }
+          return (id, shape)
+        }
+      guard let gate, gate.shape == [batch, channels, 1, 1] else { continue }
+      let padded = blockedValues[name] != nil
+      try addBlockedStep(node, layout, inputs: [x.id, gate.id], shape: x.shape) {
+        inputs, outputs, threads in
+        layout.scale(
+          inputs[0], by: inputs[1], padded: padded, batch: batch, channels: channels,
+          positions: x.shape[2] * x.shape[3], into: outputs[0], threads: threads)
+      }
+      return true
+    }
+    return false
+  }
+
   /// Plans a 2-D `MaxPool` of a blocked tensor (no `Indices` output, `storage_order` 0); any
   /// other runs on NCHW.
   mutating func planBlockedMaxPool(

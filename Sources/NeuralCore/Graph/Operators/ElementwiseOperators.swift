@@ -5,7 +5,11 @@ enum ElementwiseOperators {
     binary("Add", .add).blocked { builder, node, layout throws(NeuralCoreError) in
       try builder.planBlockedAdd(node, layout)
     },
-    binary("Sub", .subtract), binary("Mul", .multiply).multiplyingGates(), binary("Div", .divide),
+    binary("Sub", .subtract),
+    binary("Mul", .multiply).multiplyingGates()
+      .blocked { builder, node, layout throws(NeuralCoreError) in
+        try builder.planBlockedMul(node, layout)
+      }, binary("Div", .divide),
     binary("Pow", .power), binary("PRelu", .prelu),
     OperatorEntry("Mod", opsets: .since(10), attributes: ["fmod"]) {
       builder, node throws(NeuralCoreError) in
