@@ -4,6 +4,7 @@ extension ImportedGraph {
   /// Folds BatchNormalization into convolutions, fuses activations into them, packs weights.
   mutating func fuse() throws(NeuralCoreError) {
     try foldBatchNormalization()
+    try rewritePatterns()
     try fuseGatedActivations()
     try fuseActivations()
     try fuseQuantizedOperators()
@@ -142,6 +143,22 @@ extension ImportedGraph {
       nodes[convolutionIndex].activation = activation
       nodes[convolutionIndex].outputs = node.outputs
       nodes.remove(at: index)
+    }
+  }
+
+  /// Applies the pattern rewrites that registry entries declare (``OperatorEntry/rewrite``),
+  /// each at the nodes of its operator, with use counts taken again after each rewrite.
+  private mutating func rewritePatterns() throws(NeuralCoreError) {
+    var uses = useCounts()
+    var index = 0
+    while index < nodes.count {
+      if let rewrite = nodes[index].entry.rewrite, try rewrite(&self, index, uses) {
+        // A rewrite removes nodes around this one; what follows keeps its order.
+        uses = useCounts()
+        index = max(0, index - 1)
+        continue
+      }
+      index += 1
     }
   }
 

@@ -51,7 +51,10 @@ enum ActivationOperators {
   private static let functions: [OperatorEntry] = [
     unary("Abs"), unary("Neg"), unary("Exp"), unary("Log"), unary("Sqrt"),
     unary("Reciprocal"), unary("Tanh"), unary("Floor"), unary("Ceil"), unary("Softplus"),
-    unary("Softsign"), unary("Erf", since: 9), unary("Sign", since: 9), unary("Round", since: 11),
+    unary("Softsign"),
+    unary("Erf", since: 9).rewriting { graph, index, uses throws(NeuralCoreError) in
+      try graph.fuseGELU(at: index, uses: uses)
+    }, unary("Sign", since: 9), unary("Round", since: 11),
     unary("Sin", since: 7), unary("Cos", since: 7), unary("Tan", since: 7),
     unary("Asin", since: 7), unary("Acos", since: 7), unary("Atan", since: 7),
     unary("Sinh", since: 9), unary("Cosh", since: 9), unary("Asinh", since: 9),

@@ -45,6 +45,12 @@ struct OperatorEntry: Sendable {
   typealias GatedActivation =
     @Sendable (ImportedGraph.Node) throws(NeuralCoreError) -> Activation?
 
+  /// Rewrites a pattern of several nodes around this operator's node at an index into fewer
+  /// (GELU's erf form into one `Gelu`), given the graph's use counts; `true` when it did.
+  typealias Rewrite =
+    @Sendable (inout ImportedGraph, _ index: Int, _ uses: [String: Int]) throws(NeuralCoreError)
+    -> Bool
+
   /// The operator set domain: `""` for standard ONNX (which `ai.onnx` also names).
   let domain: String
   /// The operator's name, as ONNX spells it (`Conv`, `ReduceMean`).
@@ -61,6 +67,8 @@ struct OperatorEntry: Sendable {
   var constantValue: ConstantFolder?
   /// The activation to fuse into a preceding convolution, for element-wise activations.
   var fusedActivation: FusedActivation?
+  /// The pattern rewrite rooted at this operator's nodes.
+  var rewrite: Rewrite?
   /// The activation of `x * g(x)` when this operator's node is the gate `g`.
   var gatedActivation: GatedActivation?
   /// Whether the operator multiplies its two inputs element-wise, so that `x * g(x)` with a
@@ -104,6 +112,13 @@ struct OperatorEntry: Sendable {
   func fusing(_ activation: @escaping FusedActivation) -> OperatorEntry {
     var entry = self
     entry.fusedActivation = activation
+    return entry
+  }
+
+  /// This entry with a pattern rewrite rooted at its nodes.
+  func rewriting(_ rewrite: @escaping Rewrite) -> OperatorEntry {
+    var entry = self
+    entry.rewrite = rewrite
     return entry
   }
 
