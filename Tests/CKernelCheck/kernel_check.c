@@ -654,7 +654,54 @@ static void check_scale_blocked(const cnk_kernel_set *s, int64_t positions) {
   free(expected);
 }
 
+/* Layer normalization (centered or RMS, with and without scale and bias) against a two-pass
+   reference in double. */
+static void check_layer_norm(const cnk_kernel_set *s, int64_t rows, int64_t length,
+                             int centering, int affine) {
+  int64_t count = rows * length;
+  float *x = random_array(count), *y = filled(count, NAN);
+  float *scale = random_array(length), *bias = random_array(length);
+  float *expected = malloc((size_t)count * sizeof(float));
+  float *mean = filled(rows, NAN), *inverse = filled(rows, NAN);
+  float *expected_mean = malloc((size_t)rows * sizeof(float));
+  float *expected_inverse = malloc((size_t)rows * sizeof(float));
+  for (int64_t i = 0; i < count; i++) x[i] = x[i] * 3.0f + 0.5f;
+  for (int64_t r = 0; r < rows; r++) {
+    double sum = 0, squares = 0;
+    for (int64_t i = 0; i < length; i++) sum += x[r * length + i];
+    double average = centering ? sum / (double)length : 0;
+    for (int64_t i = 0; i < length; i++) {
+      double d = x[r * length + i] - average;
+      squares += d * d;
+    }
+    double inv = 1.0 / sqrt(squares / (double)length + 1e-5);
+    for (int64_t i = 0; i < length; i++) {
+      double v = (x[r * length + i] - average) * inv;
+      expected[r * length + i] = (float)(affine ? v * scale[i] + bias[i] : v);
+    }
+    expected_mean[r] = (float)average;
+    expected_inverse[r] = (float)inv;
+  }
+  s->layer_norm(x, rows, length, 1e-5f, affine ? scale : NULL, affine ? bias : NULL, y, mean,
+                inverse, centering);
+  expect_close(s->name, "layer_norm", y, expected, count, 1e-5f);
+  expect_close(s->name, "layer_norm mean", mean, expected_mean, rows, 1e-5f);
+  expect_close(s->name, "layer_norm inverse deviation", inverse, expected_inverse, rows, 1e-5f);
+  free(x);
+  free(y);
+  free(scale);
+  free(bias);
+  free(expected);
+  free(mean);
+  free(inverse);
+  free(expected_mean);
+  free(expected_inverse);
+}
+
 static void check_activations(const cnk_kernel_set *s) {
+  check_layer_norm(s, 3, 768, 1, 1);
+  check_layer_norm(s, 5, 21, 0, 1);
+  check_layer_norm(s, 2, 3, 1, 0);
   check_scale_blocked(s, 49);
   check_scale_blocked(s, 3);
   check_softmax(s, 3, 197);

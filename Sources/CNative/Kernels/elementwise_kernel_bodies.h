@@ -12,6 +12,8 @@
  * is x * tanh(softplus(x)) without a logarithm.
  */
 
+#include <math.h>
+
 /* Parameters broadcast once per call. */
 typedef struct activation_parameters {
   vf alpha, beta, low, high;
@@ -220,6 +222,50 @@ TARGET static void softmax(const float *x, float *y, int64_t rows, int64_t lengt
     if (i < length) {
       v_store_part(out + i, v_mul(v_load_part(out + i, length - i), scale), length - i);
     }
+  }
+}
+
+/* The sum of `count` floats: vector partial sums, then the lanes. */
+TARGET INLINE float line_sum(const float *x, int64_t count, float shift, int squares) {
+  float lanes[LANES];
+  vf sum = v_zero(), center = v_set1(shift);
+  int64_t i = 0;
+  for (; i + LANES <= count; i += LANES) {
+    vf d = v_sub(v_load(x + i), center);
+    sum = squares ? v_fma(d, d, sum) : v_add(sum, d);
+  }
+  if (i < count) {
+    vf d = v_keep(v_sub(v_load_part(x + i, count - i), center), count - i);
+    sum = squares ? v_fma(d, d, sum) : v_add(sum, d);
+  }
+  v_store(lanes, sum);
+  float total = 0;
+  for (int l = 0; l < LANES; l++) total += lanes[l];
+  return total;
+}
+
+TARGET static void layer_norm(const float *x, int64_t rows, int64_t length, float epsilon,
+                              const float *scale, const float *bias, float *y, float *mean,
+                              float *inverse_deviation, int centering) {
+  for (int64_t row = 0; row < rows; row++) {
+    const float *in = x + row * length;
+    float *out = y + row * length;
+    float average = centering && length > 0 ? line_sum(in, length, 0.0f, 0) / (float)length : 0.0f;
+    float variance = length > 0 ? line_sum(in, length, average, 1) / (float)length : 0.0f;
+    float inverse = 1.0f / sqrtf(variance + epsilon);
+    vf center = v_set1(average), factor = v_set1(inverse), one = v_set1(1.0f), zero = v_zero();
+    int64_t i = 0;
+    for (; i + LANES <= length; i += LANES) {
+      vf g = scale ? v_load(scale + i) : one, b = bias ? v_load(bias + i) : zero;
+      v_store(out + i, v_fma(v_mul(v_sub(v_load(in + i), center), factor), g, b));
+    }
+    if (i < length) {
+      int64_t n = length - i;
+      vf g = scale ? v_load_part(scale + i, n) : one, b = bias ? v_load_part(bias + i, n) : zero;
+      v_store_part(out + i, v_fma(v_mul(v_sub(v_load_part(in + i, n), center), factor), g, b), n);
+    }
+    if (mean) mean[row] = average;
+    if (inverse_deviation) inverse_deviation[row] = inverse;
   }
 }
 

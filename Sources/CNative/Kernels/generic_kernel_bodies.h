@@ -1074,5 +1074,6 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .activate_blocked = activate_blocked,
     .softmax = softmax,
     .scale_blocked = scale_blocked,
+    .layer_norm = layer_norm,
     .int8 = INT8_KERNELS,
 };

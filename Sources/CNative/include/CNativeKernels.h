@@ -261,6 +261,14 @@ typedef void (*cnk_activate_fn)(const cnk_activation *activation, const float *x
 typedef void (*cnk_activate_blocked_fn)(const cnk_activation *activation, float *values,
                                         int64_t positions, int64_t valid_lanes);
 
+/* Layer normalization of `rows` lines of `length` floats (ONNX LayerNormalization): each line
+   minus its mean (taken as 0 without `centering`: RMS normalization), times 1 / sqrt(variance +
+   epsilon) (two passes over the line), times scale[i] (1 when NULL), plus bias[i] (0 when
+   NULL). mean and inverse_deviation, when not NULL, receive one value per line. */
+typedef void (*cnk_layer_norm_fn)(const float *x, int64_t rows, int64_t length, float epsilon,
+                                  const float *scale, const float *bias, float *y, float *mean,
+                                  float *inverse_deviation, int centering);
+
 /* Multiplies one channel block of a blocked image (`positions` vectors of the set's lanes) by
    one factor per lane (`scales`, one vector: a squeeze-excitation gate's block). input may be
    output. */
@@ -408,6 +416,7 @@ typedef struct cnk_kernel_set {
   cnk_activate_blocked_fn activate_blocked;
   cnk_softmax_fn softmax;
   cnk_scale_blocked_fn scale_blocked;
+  cnk_layer_norm_fn layer_norm;
   /* The best int8 entry points of this set on this CPU (never NULL). */
   const cnk_int8_kernels *(*int8)(void);
 } cnk_kernel_set;

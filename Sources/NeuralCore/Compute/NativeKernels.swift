@@ -34,6 +34,7 @@ struct NativeKernels: @unchecked Sendable {
   let activateBlocked: cnk_activate_blocked_fn
   let softmax: cnk_softmax_fn
   let scaleBlocked: cnk_scale_blocked_fn
+  let layerNorm: cnk_layer_norm_fn
   /// The set's best int8 variant on this CPU.
   let int8: Int8Kernels
 
@@ -50,7 +51,8 @@ struct NativeKernels: @unchecked Sendable {
       let maxPoolBlocked = table.max_pool_blocked, let winogradInput = table.winograd_input,
       let winogradOutput = table.winograd_output, let activate = table.activate,
       let activateBlocked = table.activate_blocked, let softmax = table.softmax,
-      let scaleBlocked = table.scale_blocked, let int8 = Int8Kernels(table.int8?()),
+      let scaleBlocked = table.scale_blocked, let layerNorm = table.layer_norm,
+      let int8 = Int8Kernels(table.int8?()),
       table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0
     else { return nil }
     self.name = String(cString: name)
@@ -76,6 +78,7 @@ struct NativeKernels: @unchecked Sendable {
     self.activateBlocked = activateBlocked
     self.softmax = softmax
     self.scaleBlocked = scaleBlocked
+    self.layerNorm = layerNorm
     self.int8 = int8
   }
 

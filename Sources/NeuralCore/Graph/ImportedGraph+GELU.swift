@@ -11,8 +11,10 @@ extension ImportedGraph {
     let input: String
   }
 
-  /// Replaces each erf-form GELU with one `Gelu` node (run by the C kernels), so five passes
-  /// over the tensor become one. Called for the Erf entry's nodes.
+  /// Replaces the erf-form GELU around the Erf node at `index` with one `Gelu` node.
+  ///
+  /// The C kernels run it in one pass over the tensor instead of five; `false` when the node is
+  /// not part of that pattern.
   mutating func fuseGELU(at index: Int, uses: [String: Int]) throws(NeuralCoreError) -> Bool {
     guard let pattern = geluPattern(at: index, uses: uses) else { return false }
     let last = nodes[pattern.last]

@@ -204,6 +204,7 @@ extension PlanBuilder {
     let wanted = (1..<3).map { $0 < node.outputs.count && !node.outputs[$0].isEmpty }
     let outputShapes =
       [shape] + (wanted[1] ? [statistics, statistics] : wanted[0] ? [statistics] : [])
+    let kernels = graph.kernels
     try addStep(node, inputs: operands, outputShapes: outputShapes) { inputs, outputs, _ in
       // Scale and bias broadcast to one row of the normalized axes.
       var broadcast = [Float](repeating: 0, count: 2 * length)
@@ -223,7 +224,8 @@ extension PlanBuilder {
           inputs[0], rows: rows, length: length, epsilon: epsilon, scale: rowsBase,
           bias: bias == nil ? nil : UnsafePointer(rowsBase + length), output: outputs[0],
           mean: outputs.count > 1 ? outputs[1] : nil,
-          inverseDeviation: outputs.count > 2 ? outputs[2] : nil, centering: centering)
+          inverseDeviation: outputs.count > 2 ? outputs[2] : nil, centering: centering,
+          kernels: kernels)
       }
     }
   }
@@ -260,6 +262,7 @@ extension PlanBuilder {
     }
     let images = shape[0]
     let positions = shape[2...].reduce(1, *)
+    let kernels = graph.kernels
     try addStep(node, inputs: [input, scale, bias], outputShapes: [shape]) {
       inputs, outputs, _ in
       for plane in 0..<(images * channels) {
@@ -268,7 +271,7 @@ extension PlanBuilder {
         let target = outputs[0] + plane * positions
         LayerNormalization.run(
           inputs[0] + plane * positions, rows: 1, length: positions, epsilon: epsilon,
-          scale: nil, bias: nil, output: target)
+          scale: nil, bias: nil, output: target, kernels: kernels)
         for index in 0..<positions { target[index] = target[index] * factor + shift }
       }
     }
