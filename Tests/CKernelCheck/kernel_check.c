@@ -698,7 +698,27 @@ static void check_layer_norm(const cnk_kernel_set *s, int64_t rows, int64_t leng
   free(expected_inverse);
 }
 
+/* Row-major rows packed as GEMM A panels, by the layout's definition. */
+static void check_pack_rows(const cnk_kernel_set *s, int64_t rows, int64_t k, int64_t lda) {
+  int64_t tile = s->gemm_row_tile, panels = (rows + tile - 1) / tile;
+  float *a = random_array(rows * lda), *packed = filled(panels * tile * k, NAN);
+  float *expected = malloc((size_t)(panels * tile * k) * sizeof(float));
+  for (int64_t row = 0; row < panels * tile; row++) {
+    for (int64_t p = 0; p < k; p++) {
+      expected[(row / tile) * tile * k + p * tile + row % tile] =
+          row < rows ? a[row * lda + p] * 0.5f : 0.0f;
+    }
+  }
+  s->pack_rows(a, rows, k, lda, 0.5f, packed);
+  expect_close(s->name, "pack_rows", packed, expected, panels * tile * k, 0.0f);
+  free(a);
+  free(packed);
+  free(expected);
+}
+
 static void check_activations(const cnk_kernel_set *s) {
+  check_pack_rows(s, 197, 37, 40);
+  check_pack_rows(s, 5, 3, 3);
   check_layer_norm(s, 3, 768, 1, 1);
   check_layer_norm(s, 5, 21, 0, 1);
   check_layer_norm(s, 2, 3, 1, 0);

@@ -174,6 +174,23 @@ TARGET static void gemm_tile(int64_t k, const float *packed_a, int64_t first_pan
   }
 }
 
+/* Packs rows 0..<rows of a row-major A (row stride lda) times `scale` as panels of MR rows:
+   element (row, p) of panel row / MR at p * MR + row % MR; rows past `rows` are zero. */
+TARGET static void pack_rows(const float *a, int64_t rows, int64_t k, int64_t lda, float scale,
+                             float *packed) {
+  for (int64_t first = 0; first < rows; first += MR) {
+    float *panel = packed + first * k;
+    int64_t height = rows - first < MR ? rows - first : MR;
+    for (int64_t r = 0; r < height; r++) {
+      const float *row = a + (first + r) * lda;
+      for (int64_t p = 0; p < k; p++) panel[p * MR + r] = row[p] * scale;
+    }
+    for (int64_t r = height; r < MR; r++) {
+      for (int64_t p = 0; p < k; p++) panel[p * MR + r] = 0.0f;
+    }
+  }
+}
+
 /* Packs positions start..<start + count of X as panels of MR; lanes past `count` untouched. */
 TARGET static void pack_positions(const float *x, int64_t k, int64_t ldx, int64_t start,
                                   int64_t count, float *packed) {
@@ -1075,5 +1092,6 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .softmax = softmax,
     .scale_blocked = scale_blocked,
     .layer_norm = layer_norm,
+    .pack_rows = pack_rows,
     .int8 = INT8_KERNELS,
 };

@@ -261,6 +261,12 @@ typedef void (*cnk_activate_fn)(const cnk_activation *activation, const float *x
 typedef void (*cnk_activate_blocked_fn)(const cnk_activation *activation, float *values,
                                         int64_t positions, int64_t valid_lanes);
 
+/* Packs rows 0..<rows of a row-major matrix A (k columns, row stride lda) times `scale` as the
+   GEMM's A panels (gemm_row_tile rows each: element (row, p) of a panel at p * gemm_row_tile +
+   row % gemm_row_tile), zero past the last row. */
+typedef void (*cnk_pack_rows_fn)(const float *a, int64_t rows, int64_t k, int64_t lda,
+                                 float scale, float *packed);
+
 /* Layer normalization of `rows` lines of `length` floats (ONNX LayerNormalization): each line
    minus its mean (taken as 0 without `centering`: RMS normalization), times 1 / sqrt(variance +
    epsilon) (two passes over the line), times scale[i] (1 when NULL), plus bias[i] (0 when
@@ -417,6 +423,7 @@ typedef struct cnk_kernel_set {
   cnk_softmax_fn softmax;
   cnk_scale_blocked_fn scale_blocked;
   cnk_layer_norm_fn layer_norm;
+  cnk_pack_rows_fn pack_rows;
   /* The best int8 entry points of this set on this CPU (never NULL). */
   const cnk_int8_kernels *(*int8)(void);
 } cnk_kernel_set;

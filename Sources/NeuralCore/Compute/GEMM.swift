@@ -90,9 +90,13 @@ enum GEMM {
   ///
   /// When B is a plain row-major matrix (`directB`, rows `directRowStride` apart), the kernels
   /// read its whole column panels in place and pack only a last partial panel.
+  ///
+  /// With `prepackedB` (B packed once by ``packB(depth:_:rowStride:columnStride:start:width:columnTile:into:)``
+  /// over all its columns), nothing is packed per call.
   static func multiply(
     rows m: Int, columns n: Int, depth k: Int, packedA: UnsafePointer<Float>,
     packB: PackB, directB: UnsafePointer<Float>? = nil, directRowStride: Int = 0,
+    prepackedB: UnsafePointer<Float>? = nil,
     c: UnsafeMutablePointer<Float>, ldc: Int, epilogue: Epilogue, threads: Int,
     kernels: KernelSet
   ) {
@@ -131,8 +135,15 @@ enum GEMM {
         // column tile), 64-byte aligned; it is filled as floats through a rebound view.
         guard let vectors = scratch.baseAddress else { return }
         let columns = min(width, n - start)
+        let tileRange = firstPanel..<min(panels, firstPanel + panelsPerGroup)
+        if let prepackedB {
+          computeTile(
+            native, rows: m, depth: k, packedA: packedA, b: prepackedB + start * k, ldb: 0,
+            panels: tileRange, columns: start..<(start + columns), c: c, ldc: ldc,
+            epilogue: epilogue)
+          return
+        }
         vectors.withMemoryRebound(to: Float.self, capacity: tileFloats) { packed in
-          let tileRange = firstPanel..<min(panels, firstPanel + panelsPerGroup)
           let inPlace = directB == nil ? 0 : columns / columnTile * columnTile
           if let directB, inPlace > 0 {
             computeTile(
@@ -181,7 +192,7 @@ enum GEMM {
     rows m: Int, columns n: Int, depth k: Int, a: UnsafePointer<Float>, aRowStride: Int,
     aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, bColumnStride: Int,
     alpha: Float, c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int,
-    kernels: KernelSet = .active
+    prepackedB: UnsafePointer<Float>? = nil, kernels: KernelSet = .active
   ) {
     if m <= fewRows && bColumnStride == 1 {
       multiplyFewRows(
@@ -190,23 +201,52 @@ enum GEMM {
         ldc: ldc, accumulates: accumulates, threads: threads, kernels: kernels)
       return
     }
-    var packed = [Float](repeating: 0, count: packedSize(rows: m, depth: k, kernels: kernels))
-    packed.withUnsafeMutableBufferPointer { buffer in
-      // Safety: buffer holds packedSize(rows: m, depth: k) floats, as packA writes.
-      guard let base = buffer.baseAddress else { return }
-      packA(
-        rows: m, depth: k, a, rowStride: aRowStride, columnStride: aColumnStride, scale: alpha,
-        kernels: kernels, into: base)
+    let size = packedSize(rows: m, depth: k, kernels: kernels)
+    // The calling thread's workspace (reused across calls, so no pages are faulted in per call)
+    // holds packed A while the product runs; nothing else on this thread uses it meanwhile.
+    let scratch = cnk_thread_scratch(size * 4).map { $0.assumingMemoryBound(to: Float.self) }
+    var fallback = [Float](repeating: 0, count: scratch == nil ? size : 0)
+    fallback.withUnsafeMutableBufferPointer { buffer in
+      // Safety: the workspace or the buffer holds packedSize(rows: m, depth: k) floats, as
+      // packA writes.
+      guard let base = scratch ?? buffer.baseAddress else { return }
+      if aColumnStride == 1 {
+        kernels.native.packRows(a, Int64(m), Int64(k), Int64(aRowStride), alpha, base)
+      } else {
+        packA(
+          rows: m, depth: k, a, rowStride: aRowStride, columnStride: aColumnStride, scale: alpha,
+          kernels: kernels, into: base)
+      }
       multiply(
         rows: m, columns: n, depth: k, packedA: base,
         packB: { start, width, destination in
           packB(
             depth: k, b, rowStride: bRowStride, columnStride: bColumnStride, start: start,
             width: width, columnTile: kernels.columnTile, into: destination)
-        }, c: c, ldc: ldc,
+        }, prepackedB: prepackedB, c: c, ldc: ldc,
         epilogue: Epilogue(bias: nil, accumulates: accumulates, activation: .identity),
         threads: threads, kernels: kernels)
     }
+  }
+
+  /// All of a constant B (`k × n`, element `(p, j)` at `b[p * rowStride + j * columnStride]`)
+  /// packed once as the column panels ``multiply(rows:columns:depth:packedA:packB:directB:directRowStride:prepackedB:c:ldc:epilogue:threads:kernels:)``
+  /// reads: `ceil(n / columnTile)` panels of `k × columnTile` floats, zero-padded.
+  static func prepackB(
+    depth k: Int, columns n: Int, _ b: UnsafePointer<Float>, rowStride: Int, columnStride: Int,
+    kernels: KernelSet
+  ) -> [Float] {
+    let tile = kernels.columnTile
+    let width = (n + tile - 1) / tile * tile
+    var packed = [Float](repeating: 0, count: width * k)
+    packed.withUnsafeMutableBufferPointer { buffer in
+      // Safety: buffer holds every panel of the padded width.
+      guard let base = buffer.baseAddress else { return }
+      packB(
+        depth: k, b, rowStride: rowStride, columnStride: columnStride, start: 0, width: n,
+        columnTile: tile, into: base)
+    }
+    return packed
   }
 
   /// The most rows of A that ``multiplyFewRows`` takes: a classifier head at every batch size a

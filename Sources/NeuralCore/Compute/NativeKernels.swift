@@ -35,6 +35,7 @@ struct NativeKernels: @unchecked Sendable {
   let softmax: cnk_softmax_fn
   let scaleBlocked: cnk_scale_blocked_fn
   let layerNorm: cnk_layer_norm_fn
+  let packRows: cnk_pack_rows_fn
   /// The set's best int8 variant on this CPU.
   let int8: Int8Kernels
 
@@ -52,6 +53,7 @@ struct NativeKernels: @unchecked Sendable {
       let winogradOutput = table.winograd_output, let activate = table.activate,
       let activateBlocked = table.activate_blocked, let softmax = table.softmax,
       let scaleBlocked = table.scale_blocked, let layerNorm = table.layer_norm,
+      let packRows = table.pack_rows,
       let int8 = Int8Kernels(table.int8?()),
       table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0
     else { return nil }
@@ -79,6 +81,7 @@ struct NativeKernels: @unchecked Sendable {
     self.softmax = softmax
     self.scaleBlocked = scaleBlocked
     self.layerNorm = layerNorm
+    self.packRows = packRows
     self.int8 = int8
   }
 

@@ -379,6 +379,7 @@ extension PlanBuilder {
     var transposeB = try attributes.int("transB", default: 0) != 0
     let b: ExecutionPlan.Operand
     let bShape: [Int]
+    var constantB = knownFloats(try value(node, 1))
     if transposeB, case .constant(.float(let weights))? = try value(node, 1), weights.rank == 2 {
       // Constant weights are transposed once here so the GEMM reads B rows contiguously.
       let (rows, columns) = (weights.shape[0], weights.shape[1])
@@ -392,6 +393,7 @@ extension PlanBuilder {
         }
       }
       bShape = [columns, rows]
+      constantB = transposed
       b = intern(
         node.inputs[1] + "::transposed", try Tensor(shape: bShape, scalars: transposed))
       transposeB = false
@@ -422,6 +424,17 @@ extension PlanBuilder {
     }
     let fixedCShape = cShape
     let (bRowStride, bColumnStride) = transposeB ? (1, k) : (n, 1)
+    // Constant weights are packed for the kernels once, here.
+    let packed = constantB.map { weights in
+      weights.withUnsafeBufferPointer { buffer in
+        buffer.baseAddress.map {
+          GEMM.prepackB(
+            depth: k, columns: n, $0, rowStride: bRowStride, columnStride: bColumnStride,
+            kernels: graph.kernels)
+        }
+      }
+    }
+    let kernels = graph.kernels
     try addStep(node, inputs: operands, outputShapes: [[m, n]]) { inputs, outputs, threads in
       if let cShape = fixedCShape {
         withUnsafePointer(to: beta) { betaPointer in
@@ -430,12 +443,24 @@ extension PlanBuilder {
             outputShape: [m, n])
         }
       }
-      GEMM.multiplyStrided(
-        rows: m, columns: n, depth: k, a: inputs[0], aRowStride: transposeA ? 1 : k,
-        aColumnStride: transposeA ? m : 1, b: inputs[1], bRowStride: bRowStride,
-        bColumnStride: bColumnStride, alpha: alpha, c: outputs[0], ldc: n,
-        accumulates: fixedCShape != nil, threads: threads)
+      let multiply = { (prepacked: UnsafePointer<Float>?) in
+        GEMM.multiplyStrided(
+          rows: m, columns: n, depth: k, a: inputs[0], aRowStride: transposeA ? 1 : k,
+          aColumnStride: transposeA ? m : 1, b: inputs[1], bRowStride: bRowStride,
+          bColumnStride: bColumnStride, alpha: alpha, c: outputs[0], ldc: n,
+          accumulates: fixedCShape != nil, threads: threads, prepackedB: prepacked,
+          kernels: kernels)
+      }
+      // Safety: the packed weights hold every column panel of B and outlive the call.
+      guard let packed = packed ?? nil else { return multiply(nil) }
+      packed.withUnsafeBufferPointer { multiply($0.baseAddress) }
     }
+  }
+
+  /// The floats of a float constant, or `nil` for a value computed at run time.
+  private func knownFloats(_ value: PlanBuilder.Value?) -> [Float]? {
+    guard case .constant(.float(let tensor))? = value else { return nil }
+    return tensor.scalars
   }
 
   /// Plans `MatMul` with NumPy batch broadcasting.
@@ -459,15 +484,30 @@ extension PlanBuilder {
     var outputShape = batchShape
     if aShape.count > 1 { outputShape.append(m) }
     if bShape.count > 1 { outputShape.append(n) }
-    if bMatrix.count == 2 && aMatrix.count > 2 {
+    if bMatrix.count == 2 && aShape.count >= 2 {
       // One B for every batch: A's batches are more rows of one product (a transformer's
-      // [tokens, 1, features] times its weights), not as many matrix-vector products.
+      // [tokens, 1, features] times its weights), not as many matrix-vector products. Constant
+      // weights are packed for the kernels once, here.
       let rows = aMatrix.dropLast().reduce(1, *)
+      let packed = knownFloats(try value(node, 1)).map { weights in
+        weights.withUnsafeBufferPointer { buffer in
+          buffer.baseAddress.map {
+            GEMM.prepackB(
+              depth: k, columns: n, $0, rowStride: n, columnStride: 1, kernels: graph.kernels)
+          }
+        }
+      }
+      let kernels = graph.kernels
       try addStep(node, inputs: [a, b], outputShapes: [outputShape]) { inputs, outputs, threads in
-        GEMM.multiplyStrided(
-          rows: rows, columns: n, depth: k, a: inputs[0], aRowStride: k, aColumnStride: 1,
-          b: inputs[1], bRowStride: n, bColumnStride: 1, alpha: 1, c: outputs[0], ldc: n,
-          accumulates: false, threads: threads)
+        let multiply = { (prepacked: UnsafePointer<Float>?) in
+          GEMM.multiplyStrided(
+            rows: rows, columns: n, depth: k, a: inputs[0], aRowStride: k, aColumnStride: 1,
+            b: inputs[1], bRowStride: n, bColumnStride: 1, alpha: 1, c: outputs[0], ldc: n,
+            accumulates: false, threads: threads, prepackedB: prepacked, kernels: kernels)
+        }
+        // Safety: the packed weights hold every column panel of B and outlive the call.
+        guard let packed = packed ?? nil else { return multiply(nil) }
+        packed.withUnsafeBufferPointer { multiply($0.baseAddress) }
       }
       return
     }
