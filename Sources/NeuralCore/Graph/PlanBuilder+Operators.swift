@@ -425,7 +425,8 @@ extension PlanBuilder {
     let fixedCShape = cShape
     let (bRowStride, bColumnStride) = transposeB ? (1, k) : (n, 1)
     // Constant weights are packed for the kernels once, here.
-    let packed = constantB.map { weights in
+    // (Up to GEMM.fewRows rows read B in place, so it is not packed for them.)
+    let packed = (m > GEMM.fewRows ? constantB : nil).map { weights in
       weights.withUnsafeBufferPointer { buffer in
         buffer.baseAddress.map {
           GEMM.prepackB(
@@ -489,7 +490,7 @@ extension PlanBuilder {
       // [tokens, 1, features] times its weights), not as many matrix-vector products. Constant
       // weights are packed for the kernels once, here.
       let rows = aMatrix.dropLast().reduce(1, *)
-      let packed = knownFloats(try value(node, 1)).map { weights in
+      let packed = (rows > GEMM.fewRows ? knownFloats(try value(node, 1)) : nil).map { weights in
         weights.withUnsafeBufferPointer { buffer in
           buffer.baseAddress.map {
             GEMM.prepackB(
