@@ -293,6 +293,33 @@ extension PlanBuilder {
     return true
   }
 
+  /// Plans `ReduceMean` over the two spatial axes of a blocked 4-D tensor (as ShuffleNet and
+  /// MnasNet end) with the global average pool's kernel; other reductions run on NCHW.
+  mutating func planBlockedSpatialMean(
+    _ node: ImportedGraph.Node, _ layout: BlockedLayout
+  ) throws(NeuralCoreError) -> Bool {
+    guard let input = node.inputs.first, let blocked = blockedValues[input],
+      blocked.shape.count == 4, node.outputs.count == 1
+    else { return false }
+    var listed = try node.attributes.ints("axes")
+    if let axesInput = try value(node, 1) {
+      guard case .constant(.integer(let values, _)) = axesInput else { return false }
+      listed = values.map { Int(clamping: $0) }
+    }
+    guard let listed, Set(listed.map { $0 < 0 ? $0 + 4 : $0 }) == [2, 3], listed.count == 2
+    else { return false }
+    let keepDimensions = try node.attributes.int("keepdims", default: 1) != 0
+    let shape = blocked.shape
+    let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
+    let outputShape = keepDimensions ? [batch, channels, 1, 1] : [batch, channels]
+    try addStep(node, inputs: [.buffer(blocked.id)], outputShapes: [outputShape]) {
+      inputs, outputs, _ in
+      layout.globalAverage(
+        inputs[0], batch: batch, channels: channels, positions: positions, into: outputs[0])
+    }
+    return true
+  }
+
   /// Plans `GlobalAveragePool` of a blocked tensor.
   mutating func planBlockedGlobalAverage(
     _ node: ImportedGraph.Node, _ layout: BlockedLayout
