@@ -124,16 +124,36 @@ enum Elementwise {
     return offsets
   }
 
-  /// Applies `operation` to `a` and `b` broadcast to `outputShape`.
+  /// Applies `operation` to `a` and `b` broadcast to `outputShape`, on up to `threads` threads
+  /// for a large output (each takes whole runs of the innermost collapsed axis).
   @_optimize(speed)
   static func run(
     _ operation: Operation, a: UnsafePointer<Float>, aShape: [Int], b: UnsafePointer<Float>,
-    bShape: [Int], output: UnsafeMutablePointer<Float>, outputShape: [Int]
+    bShape: [Int], output: UnsafeMutablePointer<Float>, outputShape: [Int], threads: Int = 1
   ) {
     guard let count = Tensor.elementCount(of: outputShape), count > 0 else { return }
     let (shape, aStrides, bStrides) = collapse(
       outputShape, broadcastStrides(aShape, to: outputShape),
       broadcastStrides(bShape, to: outputShape))
+    let inner = shape.last ?? 1
+    let lines = count / inner
+    // Below about 64K elements a second thread costs more than it saves.
+    let pieces = threads > 1 && count >= 65_536 ? min(lines, 4 * threads) : 1
+    let perPiece = (lines + pieces - 1) / pieces
+    Parallel.forEach((lines + perPiece - 1) / perPiece, threads: threads) { piece in
+      let first = piece * perPiece
+      runLines(
+        operation, a: a, aStrides: aStrides, b: b, bStrides: bStrides, output: output,
+        shape: shape, lines: first..<min(lines, first + perPiece))
+    }
+  }
+
+  /// Lines `lines` (runs of the innermost collapsed axis) of ``run(_:a:aShape:b:bShape:output:outputShape:threads:)``.
+  @_optimize(speed)
+  private static func runLines(
+    _ operation: Operation, a: UnsafePointer<Float>, aStrides: [Int], b: UnsafePointer<Float>,
+    bStrides: [Int], output: UnsafeMutablePointer<Float>, shape: [Int], lines: Range<Int>
+  ) {
     let inner = shape.last ?? 1
     let aInner = aStrides.last ?? 0
     let bInner = bStrides.last ?? 0
@@ -141,7 +161,16 @@ enum Elementwise {
     var index = [Int](repeating: 0, count: outerRank)
     var aOffset = 0
     var bOffset = 0
-    var outputOffset = 0
+    // The coordinates of the first line, from the last outer axis (fastest) to the first.
+    var remainder = lines.lowerBound
+    for axis in stride(from: outerRank - 1, through: 0, by: -1) {
+      index[axis] = remainder % shape[axis]
+      remainder /= shape[axis]
+      aOffset += index[axis] * aStrides[axis]
+      bOffset += index[axis] * bStrides[axis]
+    }
+    var outputOffset = lines.lowerBound * inner
+    let count = lines.upperBound * inner
     while outputOffset < count {
       innerLoop(
         operation, a: a + aOffset, aStride: aInner, b: b + bOffset, bStride: bInner,

@@ -16,10 +16,17 @@ enum LayerNormalization {
     scale: UnsafePointer<Float>?, bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>,
     mean: UnsafeMutablePointer<Float>? = nil,
     inverseDeviation: UnsafeMutablePointer<Float>? = nil, centering: Bool = true,
-    kernels: KernelSet = .active
+    kernels: KernelSet = .active, threads: Int = 1
   ) {
-    kernels.native.layerNorm(
-      input, Int64(rows), Int64(length), epsilon, scale, bias, output, mean, inverseDeviation,
-      centering ? 1 : 0)
+    let native = kernels.native
+    let (size, pieces) = Parallel.pieces(
+      of: rows, threads: rows * length >= 65_536 ? threads : 1)
+    Parallel.forEach(pieces, threads: threads) { piece in
+      let first = piece * size
+      native.layerNorm(
+        input + first * length, Int64(min(size, rows - first)), Int64(length), epsilon, scale,
+        bias, output + first * length, mean.map { $0 + first },
+        inverseDeviation.map { $0 + first }, centering ? 1 : 0)
+    }
   }
 }

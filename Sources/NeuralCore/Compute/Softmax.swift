@@ -18,10 +18,18 @@ enum Softmax {
   @_optimize(speed)
   static func run(
     _ kind: Kind = .softmax, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-    outer: Int, length: Int, inner: Int, kernels: KernelSet = .active
+    outer: Int, length: Int, inner: Int, kernels: KernelSet = .active, threads: Int = 1
   ) {
     if kind == .softmax && inner == 1 {
-      kernels.native.softmax(input, output, Int64(outer), Int64(length))
+      let native = kernels.native
+      let (size, pieces) = Parallel.pieces(
+        of: outer, threads: outer * length >= 65_536 ? threads : 1)
+      Parallel.forEach(pieces, threads: threads) { piece in
+        let first = piece * size
+        native.softmax(
+          input + first * length, output + first * length, Int64(min(size, outer - first)),
+          Int64(length))
+      }
       return
     }
     for block in 0..<outer {

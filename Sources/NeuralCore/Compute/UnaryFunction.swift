@@ -169,10 +169,10 @@ enum UnaryFunction: Sendable, Hashable {
   /// Applies the function to `count` values, with the kernel set's C kernel where it has one.
   func apply(
     _ input: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Float>,
-    kernels: KernelSet = .active
+    kernels: KernelSet = .active, threads: Int = 1
   ) {
-    if var function = native {
-      kernels.native.activate(&function, input, output, Int64(count))
+    if let function = native {
+      kernels.native.activate(function, input, output, count: count, threads: threads)
       return
     }
     for index in 0..<count { output[index] = self(input[index]) }

@@ -217,10 +217,11 @@ extension PlanBuilder {
     if foldResidualAdd(node, a, b) { return true }
     let count =
       a.shape[0] * layout.imageSize(channels: a.shape[1], positions: a.shape[2] * a.shape[3])
-    try addBlockedStep(node, layout, inputs: [a.id, b.id], shape: a.shape) { inputs, outputs, _ in
+    try addBlockedStep(node, layout, inputs: [a.id, b.id], shape: a.shape) {
+      inputs, outputs, threads in
       Elementwise.run(
         .add, a: inputs[0], aShape: [count], b: inputs[1], bShape: [count], output: outputs[0],
-        outputShape: [count])
+        outputShape: [count], threads: threads)
     }
     return true
   }
@@ -239,10 +240,10 @@ extension PlanBuilder {
         let count =
           x.shape[0] * layout.imageSize(channels: x.shape[1], positions: x.shape[2] * x.shape[3])
         try addBlockedStep(node, layout, inputs: [x.id, y.id], shape: x.shape) {
-          inputs, outputs, _ in
+          inputs, outputs, threads in
           Elementwise.run(
             .multiply, a: inputs[0], aShape: [count], b: inputs[1], bShape: [count],
-            output: outputs[0], outputShape: [count])
+            output: outputs[0], outputShape: [count], threads: threads)
         }
         return true
       }

@@ -23,8 +23,9 @@ extension PlanBuilder {
     let (input, shape) = try floatOperand(node, 0)
     let count = Tensor.elementCount(of: shape) ?? 0
     let kernels = graph.kernels
-    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
-      function.apply(inputs[0], count: count, into: outputs[0], kernels: kernels)
+    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, threads in
+      function.apply(
+        inputs[0], count: count, into: outputs[0], kernels: kernels, threads: threads)
     }
   }
 
@@ -205,7 +206,7 @@ extension PlanBuilder {
     let outputShapes =
       [shape] + (wanted[1] ? [statistics, statistics] : wanted[0] ? [statistics] : [])
     let kernels = graph.kernels
-    try addStep(node, inputs: operands, outputShapes: outputShapes) { inputs, outputs, _ in
+    try addStep(node, inputs: operands, outputShapes: outputShapes) { inputs, outputs, threads in
       // Scale and bias broadcast to one row of the normalized axes.
       var broadcast = [Float](repeating: 0, count: 2 * length)
       broadcast.withUnsafeMutableBufferPointer { buffer in
@@ -225,7 +226,7 @@ extension PlanBuilder {
           bias: bias == nil ? nil : UnsafePointer(rowsBase + length), output: outputs[0],
           mean: outputs.count > 1 ? outputs[1] : nil,
           inverseDeviation: outputs.count > 2 ? outputs[2] : nil, centering: centering,
-          kernels: kernels)
+          kernels: kernels, threads: threads)
       }
     }
   }

@@ -287,9 +287,9 @@ extension PlanBuilder {
     let (input, shape) = try floatOperand(node, 0)
     let count = Tensor.elementCount(of: shape) ?? 0
     let kernels = graph.kernels
-    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
-      var function = activation.native
-      kernels.native.activate(&function, inputs[0], outputs[0], Int64(count))
+    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, threads in
+      kernels.native.activate(
+        activation.native, inputs[0], outputs[0], count: count, threads: threads)
     }
   }
 
@@ -362,10 +362,10 @@ extension PlanBuilder {
     guard let shape = Elementwise.broadcastShape(aShape, bShape) else {
       throw node.attributes.error(.shapeMismatch, "shapes \(aShape) and \(bShape) do not broadcast")
     }
-    try addStep(node, inputs: [a, b], outputShapes: [shape]) { inputs, outputs, _ in
+    try addStep(node, inputs: [a, b], outputShapes: [shape]) { inputs, outputs, threads in
       Elementwise.run(
         operation, a: inputs[0], aShape: aShape, b: inputs[1], bShape: bShape, output: outputs[0],
-        outputShape: shape)
+        outputShape: shape, threads: threads)
     }
   }
 
@@ -549,10 +549,10 @@ extension PlanBuilder {
     let length = legacy ? shape[axis...].reduce(1, *) : (shape.isEmpty ? 1 : shape[axis])
     let inner = legacy ? 1 : shape.dropFirst(axis + 1).reduce(1, *)
     let kernels = graph.kernels
-    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
+    try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, threads in
       Softmax.run(
         kind, input: inputs[0], output: outputs[0], outer: outer, length: length, inner: inner,
-        kernels: kernels)
+        kernels: kernels, threads: threads)
     }
   }
 

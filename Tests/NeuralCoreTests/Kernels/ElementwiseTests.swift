@@ -47,6 +47,47 @@ import Testing
     }
   }
 
+  /// Outputs of 64K elements or more are split across threads by lines of the collapsed
+  /// innermost axis; every broadcast pattern must give the reference's values.
+  @Test func largeBroadcastsSplitAcrossThreads() {
+    var generator = SeededGenerator(seed: 19)
+    for trial in 0..<12 {
+      let shape =
+        [Int.random(in: 3...7, using: &generator)]
+        + (0..<3).map { _ in
+          Int.random(in: 28...40, using: &generator)
+        }
+      var aShape = shape
+      var bShape = Array(shape.dropFirst(trial % 3))
+      for axis in bShape.indices where Bool.random(using: &generator) { bShape[axis] = 1 }
+      if trial % 4 == 1 { aShape[1] = 1 }
+      let a = generator.floats(aShape.reduce(1, *))
+      let b = generator.floats(bShape.reduce(1, *))
+      guard let outputShape = Elementwise.broadcastShape(aShape, bShape),
+        let expected = Elementwise.reference(.multiply, a: a, aShape: aShape, b: b, bShape: bShape)
+      else {
+        Issue.record("trial \(trial): \(aShape) and \(bShape) should broadcast")
+        continue
+      }
+      var actual = [Float](repeating: .nan, count: expected.count)
+      a.withUnsafeBufferPointer { aBuffer in
+        b.withUnsafeBufferPointer { bBuffer in
+          actual.withUnsafeMutableBufferPointer { output in
+            // Safety: element counts match the shapes passed alongside.
+            guard let aBase = aBuffer.baseAddress, let bBase = bBuffer.baseAddress,
+              let outputBase = output.baseAddress
+            else { return }
+            Elementwise.run(
+              .multiply, a: aBase, aShape: aShape, b: bBase, bShape: bShape, output: outputBase,
+              outputShape: outputShape, threads: 2)
+          }
+        }
+      }
+      #expect(expected.count >= 65_536 || trial % 4 == 1, "\(outputShape) is too small")
+      #expect(relativeMismatch(actual, expected) == nil, "\(aShape) \(bShape)")
+    }
+  }
+
   @Test func incompatibleShapesDoNotBroadcast() {
     #expect(Elementwise.broadcastShape([2, 3], [4, 3]) == nil)
     #expect(Elementwise.broadcastShape([2, 1], [1, 3]) == [2, 3])
