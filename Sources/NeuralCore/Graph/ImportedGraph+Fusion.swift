@@ -175,9 +175,11 @@ extension ImportedGraph {
       }
       nodes[fused.convolution].activation = fused.activation
       nodes[fused.convolution].outputs = nodes[index].outputs
+      // The later index first, so the earlier one still names its node (a malformed file may
+      // list the gate after the product).
       let gate = fused.gate
-      nodes.remove(at: index)
-      nodes.remove(at: gate)
+      nodes.remove(at: max(index, gate))
+      nodes.remove(at: min(index, gate))
       if gate < index { index -= 1 }
     }
   }
