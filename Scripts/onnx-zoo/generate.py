@@ -105,7 +105,7 @@ def build(architecture: str, side: int) -> torch.nn.Module:
 
 
 def randomize(model: torch.nn.Module, generator: torch.Generator) -> None:
-    """Give normalization layers and biases non-trivial values.
+    """Give normalization layers, biases and zero-initialized weights non-trivial values.
 
     torchvision initializes BatchNorm to the identity (mean 0, variance 1, scale 1, shift 0) and
     most biases to zero, which would hide a wrong BatchNorm fold or a dropped bias. Scales stay near
@@ -122,6 +122,10 @@ def randomize(model: torch.nn.Module, generator: torch.Generator) -> None:
             bias = getattr(module, "bias", None)
             if isinstance(bias, torch.nn.Parameter):
                 bias.copy_(0.05 * torch.randn(bias.shape, generator=generator))
+            # ViT's head starts at zero, which would make every logit its bias and hide the
+            # whole network from the comparison.
+            if isinstance(module, torch.nn.Linear) and not module.weight.any():
+                module.weight.copy_(0.02 * torch.randn(module.weight.shape, generator=generator))
 
 
 def ort_outputs(path: Path, array: np.ndarray) -> np.ndarray:
