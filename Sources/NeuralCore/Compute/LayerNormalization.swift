@@ -19,14 +19,11 @@ enum LayerNormalization {
     kernels: KernelSet = .active, threads: Int = 1
   ) {
     let native = kernels.native
-    let (size, pieces) = Parallel.pieces(
-      of: rows, threads: rows * length >= 65_536 ? threads : 1)
-    Parallel.forEach(pieces, threads: threads) { piece in
-      let first = piece * size
+    Parallel.forEachRows(rows, length: length, threads: threads) { first, count in
       native.layerNorm(
-        input + first * length, Int64(min(size, rows - first)), Int64(length), epsilon, scale,
-        bias, output + first * length, mean.map { $0 + first },
-        inverseDeviation.map { $0 + first }, centering ? 1 : 0)
+        input + first * length, Int64(count), Int64(length), epsilon, scale, bias,
+        output + first * length, mean.map { $0 + first }, inverseDeviation.map { $0 + first },
+        centering ? 1 : 0)
     }
   }
 }

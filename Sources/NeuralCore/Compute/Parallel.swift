@@ -25,6 +25,20 @@ enum Parallel {
     }
   }
 
+  /// Calls `body(first, count)` for pieces of `rows` rows of `length` values each, on up to
+  /// `threads` threads when there are at least 64K values (fewer cost more to share than to
+  /// compute), else once on the calling thread.
+  static func forEachRows(
+    _ rows: Int, length: Int, threads: Int, _ body: (_ first: Int, _ count: Int) -> Void
+  ) {
+    let (size, pieces) = Parallel.pieces(
+      of: rows, threads: rows * length >= 65_536 ? threads : 1)
+    forEach(pieces, threads: threads) { piece in
+      let first = piece * size
+      body(first, min(size, rows - first))
+    }
+  }
+
   /// How to cut `count` rows (or tiles) of each of `groups` independent groups into work items:
   /// about four items per thread in all, one whole piece per group on one thread.
   ///

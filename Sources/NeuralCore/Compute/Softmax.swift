@@ -22,13 +22,9 @@ enum Softmax {
   ) {
     if kind == .softmax && inner == 1 {
       let native = kernels.native
-      let (size, pieces) = Parallel.pieces(
-        of: outer, threads: outer * length >= 65_536 ? threads : 1)
-      Parallel.forEach(pieces, threads: threads) { piece in
-        let first = piece * size
+      Parallel.forEachRows(outer, length: length, threads: threads) { first, count in
         native.softmax(
-          input + first * length, output + first * length, Int64(min(size, outer - first)),
-          Int64(length))
+          input + first * length, output + first * length, Int64(count), Int64(length))
       }
       return
     }

@@ -8,6 +8,28 @@ import Testing
     (0..<rank).map { _ in Int.random(in: 1...9, using: &generator) }
   }
 
+  /// `Elementwise.run` on arrays.
+  static func run(
+    _ operation: Elementwise.Operation, _ a: [Float], _ aShape: [Int], _ b: [Float],
+    _ bShape: [Int], outputShape: [Int], threads: Int
+  ) -> [Float] {
+    var actual = [Float](repeating: .nan, count: outputShape.reduce(1, *))
+    a.withUnsafeBufferPointer { aBuffer in
+      b.withUnsafeBufferPointer { bBuffer in
+        actual.withUnsafeMutableBufferPointer { output in
+          // Safety: element counts match the shapes passed alongside.
+          guard let aBase = aBuffer.baseAddress, let bBase = bBuffer.baseAddress,
+            let outputBase = output.baseAddress
+          else { return }
+          Elementwise.run(
+            operation, a: aBase, aShape: aShape, b: bBase, bShape: bShape, output: outputBase,
+            outputShape: outputShape, threads: threads)
+        }
+      }
+    }
+    return actual
+  }
+
   @Test func broadcastingMatchesTheReference() {
     var generator = SeededGenerator(seed: 13)
     let operations: [Elementwise.Operation] = [.add, .subtract, .multiply, .divide]
@@ -29,20 +51,8 @@ import Testing
         Issue.record("trial \(trial): \(aShape) and \(bShape) should broadcast")
         continue
       }
-      var actual = [Float](repeating: .nan, count: expected.count)
-      a.withUnsafeBufferPointer { aBuffer in
-        b.withUnsafeBufferPointer { bBuffer in
-          actual.withUnsafeMutableBufferPointer { output in
-            // Safety: element counts match the shapes passed alongside.
-            guard let aBase = aBuffer.baseAddress, let bBase = bBuffer.baseAddress,
-              let outputBase = output.baseAddress
-            else { return }
-            Elementwise.run(
-              operation, a: aBase, aShape: aShape, b: bBase, bShape: bShape, output: outputBase,
-              outputShape: outputShape)
-          }
-        }
-      }
+      let actual = Self.run(
+        operation, a, aShape, b, bShape, outputShape: outputShape, threads: 1)
       #expect(relativeMismatch(actual, expected) == nil, "\(operation) \(aShape) \(bShape)")
     }
   }
@@ -69,20 +79,8 @@ import Testing
         Issue.record("trial \(trial): \(aShape) and \(bShape) should broadcast")
         continue
       }
-      var actual = [Float](repeating: .nan, count: expected.count)
-      a.withUnsafeBufferPointer { aBuffer in
-        b.withUnsafeBufferPointer { bBuffer in
-          actual.withUnsafeMutableBufferPointer { output in
-            // Safety: element counts match the shapes passed alongside.
-            guard let aBase = aBuffer.baseAddress, let bBase = bBuffer.baseAddress,
-              let outputBase = output.baseAddress
-            else { return }
-            Elementwise.run(
-              .multiply, a: aBase, aShape: aShape, b: bBase, bShape: bShape, output: outputBase,
-              outputShape: outputShape, threads: 2)
-          }
-        }
-      }
+      let actual = Self.run(
+        .multiply, a, aShape, b, bShape, outputShape: outputShape, threads: 2)
       #expect(expected.count >= 65_536 || trial % 4 == 1, "\(outputShape) is too small")
       #expect(relativeMismatch(actual, expected) == nil, "\(aShape) \(bShape)")
     }
