@@ -136,15 +136,10 @@ enum Elementwise {
       outputShape, broadcastStrides(aShape, to: outputShape),
       broadcastStrides(bShape, to: outputShape))
     let inner = shape.last ?? 1
-    let lines = count / inner
-    // Below about 64K elements a second thread costs more than it saves.
-    let pieces = threads > 1 && count >= 65_536 ? min(lines, 4 * threads) : 1
-    let perPiece = (lines + pieces - 1) / pieces
-    Parallel.forEach((lines + perPiece - 1) / perPiece, threads: threads) { piece in
-      let first = piece * perPiece
+    Parallel.forEachRows(count / inner, length: inner, threads: threads) { first, lines in
       runLines(
         operation, a: a, aStrides: aStrides, b: b, bStrides: bStrides, output: output,
-        shape: shape, lines: first..<min(lines, first + perPiece))
+        shape: shape, lines: first..<(first + lines))
     }
   }
 

@@ -192,7 +192,7 @@ enum GEMM {
     rows m: Int, columns n: Int, depth k: Int, a: UnsafePointer<Float>, aRowStride: Int,
     aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, bColumnStride: Int,
     alpha: Float, c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int,
-    prepackedB: UnsafePointer<Float>? = nil, kernels: KernelSet = .active
+    prepackedB: [Float]? = nil, kernels: KernelSet = .active
   ) {
     if m <= fewRows && bColumnStride == 1 {
       multiplyFewRows(
@@ -206,45 +206,48 @@ enum GEMM {
     // holds packed A while the product runs; nothing else on this thread uses it meanwhile.
     let scratch = cnk_thread_scratch(size * 4).map { $0.assumingMemoryBound(to: Float.self) }
     var fallback = [Float](repeating: 0, count: scratch == nil ? size : 0)
+    let prepacked = prepackedB ?? []
     fallback.withUnsafeMutableBufferPointer { buffer in
-      // Safety: the workspace or the buffer holds packedSize(rows: m, depth: k) floats, as
-      // packA writes.
-      guard let base = scratch ?? buffer.baseAddress else { return }
-      if aColumnStride == 1 {
-        kernels.native.packRows(a, Int64(m), Int64(k), Int64(aRowStride), alpha, base)
-      } else {
-        packA(
-          rows: m, depth: k, a, rowStride: aRowStride, columnStride: aColumnStride, scale: alpha,
-          kernels: kernels, into: base)
+      prepacked.withUnsafeBufferPointer { packedB in
+        // Safety: the workspace or the buffer holds packedSize(rows: m, depth: k) floats, as
+        // packA writes; the prepacked B, when given, holds every column panel of B.
+        guard let base = scratch ?? buffer.baseAddress else { return }
+        if aColumnStride == 1 {
+          kernels.native.packRows(a, Int64(m), Int64(k), Int64(aRowStride), alpha, base)
+        } else {
+          packA(
+            rows: m, depth: k, a, rowStride: aRowStride, columnStride: aColumnStride, scale: alpha,
+            kernels: kernels, into: base)
+        }
+        multiply(
+          rows: m, columns: n, depth: k, packedA: base,
+          packB: { start, width, destination in
+            packB(
+              depth: k, b, rowStride: bRowStride, columnStride: bColumnStride, start: start,
+              width: width, columnTile: kernels.columnTile, into: destination)
+          }, prepackedB: prepackedB == nil ? nil : packedB.baseAddress, c: c, ldc: ldc,
+          epilogue: Epilogue(bias: nil, accumulates: accumulates, activation: .identity),
+          threads: threads, kernels: kernels)
       }
-      multiply(
-        rows: m, columns: n, depth: k, packedA: base,
-        packB: { start, width, destination in
-          packB(
-            depth: k, b, rowStride: bRowStride, columnStride: bColumnStride, start: start,
-            width: width, columnTile: kernels.columnTile, into: destination)
-        }, prepackedB: prepackedB, c: c, ldc: ldc,
-        epilogue: Epilogue(bias: nil, accumulates: accumulates, activation: .identity),
-        threads: threads, kernels: kernels)
     }
   }
 
-  /// All of a constant B (`k × n`, element `(p, j)` at `b[p * rowStride + j * columnStride]`)
-  /// packed once as the column panels ``multiply(rows:columns:depth:packedA:packB:directB:directRowStride:prepackedB:c:ldc:epilogue:threads:kernels:)``
+  /// All of a constant row-major B (`k × n`) packed once as the column panels
+  /// ``multiply(rows:columns:depth:packedA:packB:directB:directRowStride:prepackedB:c:ldc:epilogue:threads:kernels:)``
   /// reads: `ceil(n / columnTile)` panels of `k × columnTile` floats, zero-padded.
-  static func prepackB(
-    depth k: Int, columns n: Int, _ b: UnsafePointer<Float>, rowStride: Int, columnStride: Int,
-    kernels: KernelSet
-  ) -> [Float] {
+  static func prepackB(depth k: Int, columns n: Int, _ b: [Float], kernels: KernelSet) -> [Float] {
     let tile = kernels.columnTile
     let width = (n + tile - 1) / tile * tile
     var packed = [Float](repeating: 0, count: width * k)
-    packed.withUnsafeMutableBufferPointer { buffer in
-      // Safety: buffer holds every panel of the padded width.
-      guard let base = buffer.baseAddress else { return }
-      packB(
-        depth: k, b, rowStride: rowStride, columnStride: columnStride, start: 0, width: n,
-        columnTile: tile, into: base)
+    b.withUnsafeBufferPointer { source in
+      packed.withUnsafeMutableBufferPointer { buffer in
+        // Safety: `b` holds k rows of n floats and the buffer every panel of the padded width.
+        guard let from = source.baseAddress, let base = buffer.baseAddress, source.count >= k * n
+        else { return }
+        packB(
+          depth: k, from, rowStride: n, columnStride: 1, start: 0, width: n, columnTile: tile,
+          into: base)
+      }
     }
     return packed
   }

@@ -93,17 +93,14 @@ struct NativeKernels: @unchecked Sendable {
   }
 
   /// Applies `function` to `count` values from `input` into `output` (which may be `input`) on
-  /// up to `threads` threads, in pieces of whole cache lines.
+  /// up to `threads` threads.
   func activate(
     _ function: cnk_activation, _ input: UnsafePointer<Float>,
     _ output: UnsafeMutablePointer<Float>, count: Int, threads: Int
   ) {
-    let pieces = threads > 1 && count >= 65_536 ? 4 * threads : 1
-    let perPiece = ((count + pieces - 1) / pieces + 15) / 16 * 16
-    Parallel.forEach((count + perPiece - 1) / max(perPiece, 1), threads: threads) { piece in
+    Parallel.forEachRows(count, length: 1, threads: threads) { start, values in
       var function = function
-      let start = piece * perPiece
-      activate(&function, input + start, output + start, Int64(min(perPiece, count - start)))
+      activate(&function, input + start, output + start, Int64(values))
     }
   }
 }

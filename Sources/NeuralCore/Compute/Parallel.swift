@@ -31,8 +31,7 @@ enum Parallel {
   static func forEachRows(
     _ rows: Int, length: Int, threads: Int, _ body: (_ first: Int, _ count: Int) -> Void
   ) {
-    let (size, pieces) = Parallel.pieces(
-      of: rows, threads: rows * length >= 65_536 ? threads : 1)
+    let (size, pieces) = pieces(of: rows, threads: rows * length >= 65_536 ? threads : 1)
     forEach(pieces, threads: threads) { piece in
       let first = piece * size
       body(first, min(size, rows - first))

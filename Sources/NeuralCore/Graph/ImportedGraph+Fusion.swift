@@ -195,7 +195,7 @@ extension ImportedGraph {
       (product.inputs[0], product.inputs[1]), (product.inputs[1], product.inputs[0]),
     ]
     where uses[gated] == 1 && uses[x] == 2 {
-      guard let gate = nodes.firstIndex(where: { $0.outputs.first == gated }),
+      guard let gate = producer(of: gated),
         nodes[gate].inputs.first == x, nodes[gate].outputs.count == 1,
         let activation = try nodes[gate].entry.gatedActivation?(nodes[gate]),
         let convolution = nodes.firstIndex(where: {

@@ -85,10 +85,12 @@ extension ImportedGraph {
     return tensor.scalars[0]
   }
 
-  private func producer(of name: String) -> Int? {
+  /// The index of the node that computes `name`.
+  func producer(of name: String) -> Int? {
     nodes.firstIndex { $0.outputs.contains(name) }
   }
 
+  /// The index of the only node that reads `name`, or `nil` for none or several.
   private func soleReader(of name: String) -> Int? {
     let readers = nodes.indices.filter { nodes[$0].inputs.contains(name) }
     return readers.count == 1 ? readers[0] : nil

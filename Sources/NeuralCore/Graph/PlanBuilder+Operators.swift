@@ -379,7 +379,10 @@ extension PlanBuilder {
     var transposeB = try attributes.int("transB", default: 0) != 0
     let b: ExecutionPlan.Operand
     let bShape: [Int]
-    var constantB = knownFloats(try value(node, 1))
+    // More rows than GEMM.fewRows read constant weights packed once, here, from B in row-major
+    // order; fewer read them in place, so transposed weights are kept transposed for them.
+    let packs = aShape.count == 2 && (transposeA ? aShape[1] : aShape[0]) > GEMM.fewRows
+    var rowMajorB = transposeB ? nil : knownFloats(try value(node, 1))
     if transposeB, case .constant(.float(let weights))? = try value(node, 1), weights.rank == 2 {
       // Constant weights are transposed once here so the GEMM reads B rows contiguously.
       let (rows, columns) = (weights.shape[0], weights.shape[1])
@@ -392,11 +395,15 @@ extension PlanBuilder {
           Layout.transposeMatrix(input: input, rows: rows, columns: columns, output: output)
         }
       }
-      bShape = [columns, rows]
-      constantB = transposed
-      b = intern(
-        node.inputs[1] + "::transposed", try Tensor(shape: bShape, scalars: transposed))
-      transposeB = false
+      if packs {
+        rowMajorB = transposed
+        (b, bShape) = try floatOperand(node, 1)
+      } else {
+        bShape = [columns, rows]
+        b = intern(
+          node.inputs[1] + "::transposed", try Tensor(shape: bShape, scalars: transposed))
+        transposeB = false
+      }
     } else {
       (b, bShape) = try floatOperand(node, 1)
     }
@@ -424,17 +431,9 @@ extension PlanBuilder {
     }
     let fixedCShape = cShape
     let (bRowStride, bColumnStride) = transposeB ? (1, k) : (n, 1)
-    // Constant weights are packed for the kernels once, here.
-    // (Up to GEMM.fewRows rows read B in place, so it is not packed for them.)
-    let packed = (m > GEMM.fewRows ? constantB : nil).map { weights in
-      weights.withUnsafeBufferPointer { buffer in
-        buffer.baseAddress.map {
-          GEMM.prepackB(
-            depth: k, columns: n, $0, rowStride: bRowStride, columnStride: bColumnStride,
-            kernels: graph.kernels)
-        }
-      }
-    }
+    let packed =
+      packs
+      ? rowMajorB.map { GEMM.prepackB(depth: k, columns: n, $0, kernels: graph.kernels) } : nil
     let kernels = graph.kernels
     try addStep(node, inputs: operands, outputShapes: [[m, n]]) { inputs, outputs, threads in
       if let cShape = fixedCShape {
@@ -444,17 +443,11 @@ extension PlanBuilder {
             outputShape: [m, n])
         }
       }
-      let multiply = { (prepacked: UnsafePointer<Float>?) in
-        GEMM.multiplyStrided(
-          rows: m, columns: n, depth: k, a: inputs[0], aRowStride: transposeA ? 1 : k,
-          aColumnStride: transposeA ? m : 1, b: inputs[1], bRowStride: bRowStride,
-          bColumnStride: bColumnStride, alpha: alpha, c: outputs[0], ldc: n,
-          accumulates: fixedCShape != nil, threads: threads, prepackedB: prepacked,
-          kernels: kernels)
-      }
-      // Safety: the packed weights hold every column panel of B and outlive the call.
-      guard let packed = packed ?? nil else { return multiply(nil) }
-      packed.withUnsafeBufferPointer { multiply($0.baseAddress) }
+      GEMM.multiplyStrided(
+        rows: m, columns: n, depth: k, a: inputs[0], aRowStride: transposeA ? 1 : k,
+        aColumnStride: transposeA ? m : 1, b: inputs[1], bRowStride: bRowStride,
+        bColumnStride: bColumnStride, alpha: alpha, c: outputs[0], ldc: n,
+        accumulates: fixedCShape != nil, threads: threads, prepackedB: packed, kernels: kernels)
     }
   }
 
@@ -490,25 +483,17 @@ extension PlanBuilder {
       // [tokens, 1, features] times its weights), not as many matrix-vector products. Constant
       // weights are packed for the kernels once, here.
       let rows = aMatrix.dropLast().reduce(1, *)
-      let packed = (rows > GEMM.fewRows ? knownFloats(try value(node, 1)) : nil).map { weights in
-        weights.withUnsafeBufferPointer { buffer in
-          buffer.baseAddress.map {
-            GEMM.prepackB(
-              depth: k, columns: n, $0, rowStride: n, columnStride: 1, kernels: graph.kernels)
-          }
-        }
-      }
+      let packed =
+        rows > GEMM.fewRows
+        ? knownFloats(try value(node, 1)).map {
+          GEMM.prepackB(depth: k, columns: n, $0, kernels: graph.kernels)
+        } : nil
       let kernels = graph.kernels
       try addStep(node, inputs: [a, b], outputShapes: [outputShape]) { inputs, outputs, threads in
-        let multiply = { (prepacked: UnsafePointer<Float>?) in
-          GEMM.multiplyStrided(
-            rows: rows, columns: n, depth: k, a: inputs[0], aRowStride: k, aColumnStride: 1,
-            b: inputs[1], bRowStride: n, bColumnStride: 1, alpha: 1, c: outputs[0], ldc: n,
-            accumulates: false, threads: threads, prepackedB: prepacked, kernels: kernels)
-        }
-        // Safety: the packed weights hold every column panel of B and outlive the call.
-        guard let packed = packed ?? nil else { return multiply(nil) }
-        packed.withUnsafeBufferPointer { multiply($0.baseAddress) }
+        GEMM.multiplyStrided(
+          rows: rows, columns: n, depth: k, a: inputs[0], aRowStride: k, aColumnStride: 1,
+          b: inputs[1], bRowStride: n, bColumnStride: 1, alpha: 1, c: outputs[0], ldc: n,
+          accumulates: false, threads: threads, prepackedB: packed, kernels: kernels)
       }
       return
     }

@@ -1,0 +1,51 @@
+import Foundation
+import ModelFormats
+import Testing
+
+@testable import NeuralCore
+
+/// `Gemm` (with and without `transB`) and `MatMul` of more rows than a classifier head by
+/// constant weights, which are packed once when planned, give the products computed here in
+/// Double; a head of a few rows reads the same weights in place.
+@Suite struct ConstantWeightsProductTests {
+  static let (k, n) = (37, 45)
+
+  static func values(_ count: Int, _ seed: Int) -> [Float] {
+    (0..<count).map { Float((($0 + seed) * 41) % 53) / 53 - 0.5 }
+  }
+
+  /// `y[r][j] = sum over p of x[r][p] * w[p][j]`.
+  static func product(_ x: [Float], rows: Int, _ w: [Float]) -> [Float] {
+    (0..<(rows * n)).map { index in
+      let (r, j) = (index / n, index % n)
+      return Float((0..<k).reduce(0.0) { $0 + Double(x[r * k + $1]) * Double(w[$1 * n + j]) })
+    }
+  }
+
+  @Test(arguments: [("Gemm", false), ("Gemm", true), ("MatMul", false)], [3, 13, 100])
+  func constantWeightsGiveTheProduct(operation: (String, Bool), rows: Int) throws {
+    let (name, transposed) = operation
+    let w = Self.values(Self.k * Self.n, 1)
+    // Gemm with transB holds W transposed ([n, k]); MatMul reads [rows, 1, k] activations.
+    let stored =
+      transposed ? (0..<(Self.k * Self.n)).map { w[($0 % Self.k) * Self.n + $0 / Self.k] } : w
+    var graph = GraphBuilder()
+    graph.constant(
+      "w", try Tensor(shape: transposed ? [Self.n, Self.k] : [Self.k, Self.n], scalars: stored))
+    graph.node(name, ["x", "w"], ["y"], transposed ? ["transB": .int(1)] : [:])
+    let shape = name == "MatMul" ? [rows, 1, Self.k] : [rows, Self.k]
+    let model = graph.model(inputs: [("x", shape)], outputs: ["y"])
+    let x = Self.values(rows * Self.k, 2)
+    let expected = Self.product(x, rows: rows, w)
+    for kernels in KernelSet.underTest {
+      for threads in [1, 2] {
+        let session = try InferenceSession(
+          graph: Graph(model), options: SessionOptions(threadCount: threads), kernels: kernels)
+        let y = try #require(try session.run(["x": try Tensor(shape: shape, scalars: x)])["y"])
+        #expect(
+          relativeMismatch(y.scalars, expected) == nil,
+          "\(name) transB \(transposed) rows \(rows) \(kernels) threads \(threads)")
+      }
+    }
+  }
+}
