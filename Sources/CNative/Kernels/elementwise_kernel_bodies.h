@@ -184,6 +184,15 @@ TARGET static void activate_blocked(const cnk_activation *activation, float *val
   ACTIVATE_DISPATCH(ACTIVATE_BLOCKED_RUN)
 }
 
+/* The sum of a vector's lanes. */
+TARGET INLINE float lane_total(vf value) {
+  float lanes[LANES];
+  v_store(lanes, value);
+  float total = 0;
+  for (int l = 0; l < LANES; l++) total += lanes[l];
+  return total;
+}
+
 /* The largest of `count` floats (NaN when any is) and, after it, the sum of exp(x - largest)
    written to y: one line of a softmax. */
 TARGET INLINE float softmax_line(const float *x, float *y, int64_t count) {
@@ -193,7 +202,9 @@ TARGET INLINE float softmax_line(const float *x, float *y, int64_t count) {
   for (; i + LANES <= count; i += LANES) top = v_max(v_load(x + i), top);
   v_store(lanes, top);
   float largest = -INFINITY;
-  for (int l = 0; l < LANES; l++) largest = lanes[l] > largest || lanes[l] != lanes[l] ? lanes[l] : largest;
+  for (int l = 0; l < LANES; l++) {
+    largest = lanes[l] > largest || lanes[l] != lanes[l] ? lanes[l] : largest;
+  }
   for (; i < count; i++) largest = x[i] > largest || x[i] != x[i] ? x[i] : largest;
   vf shift = v_set1(largest), sum = v_zero();
   for (i = 0; i + LANES <= count; i += LANES) {
@@ -206,10 +217,7 @@ TARGET INLINE float softmax_line(const float *x, float *y, int64_t count) {
     v_store_part(y + i, e, count - i);
     sum = v_add(sum, e);
   }
-  v_store(lanes, sum);
-  float total = 0;
-  for (int l = 0; l < LANES; l++) total += lanes[l];
-  return total;
+  return lane_total(sum);
 }
 
 TARGET static void softmax(const float *x, float *y, int64_t rows, int64_t length) {
@@ -225,9 +233,9 @@ TARGET static void softmax(const float *x, float *y, int64_t rows, int64_t lengt
   }
 }
 
-/* The sum of `count` floats: vector partial sums, then the lanes. */
+/* The sum of x - shift (of its squares when `squares`) over `count` floats: vector partial
+   sums, then the lanes. */
 TARGET INLINE float line_sum(const float *x, int64_t count, float shift, int squares) {
-  float lanes[LANES];
   vf sum = v_zero(), center = v_set1(shift);
   int64_t i = 0;
   for (; i + LANES <= count; i += LANES) {
@@ -238,10 +246,7 @@ TARGET INLINE float line_sum(const float *x, int64_t count, float shift, int squ
     vf d = v_keep(v_sub(v_load_part(x + i, count - i), center), count - i);
     sum = squares ? v_fma(d, d, sum) : v_add(sum, d);
   }
-  v_store(lanes, sum);
-  float total = 0;
-  for (int l = 0; l < LANES; l++) total += lanes[l];
-  return total;
+  return lane_total(sum);
 }
 
 TARGET static void layer_norm(const float *x, int64_t rows, int64_t length, float epsilon,
