@@ -383,6 +383,62 @@ static void check_direct_blocked(const cnk_kernel_set *s, int64_t channels, int6
   free(output);
 }
 
+/* A grouped convolution of `channels` in and out channels in groups of `width_of_group`
+   (dividing the lanes, or a multiple of them), against the NCHW reference. */
+static void check_grouped_blocked(const cnk_kernel_set *s, int64_t channels,
+                                  int64_t width_of_group, int64_t height, int64_t width,
+                                  cnk_window w, int64_t pad_bottom, int64_t pad_right) {
+  int64_t lanes = s->lanes, blocks = blocks_of(channels, lanes);
+  int64_t span = width_of_group > lanes ? width_of_group / lanes : 1;
+  int64_t oh = output_extent(height, w.kernel_height, w.stride_y, w.dilation_y, w.pad_top,
+                             pad_bottom);
+  int64_t ow = output_extent(width, w.kernel_width, w.stride_x, w.dilation_x, w.pad_left,
+                             pad_right);
+  int64_t taps = w.kernel_height * w.kernel_width, depth = width_of_group * taps;
+  float *x = random_array(channels * height * width), *weights = random_array(channels * depth);
+  float *bias = random_array(channels);
+  float *expected = malloc((size_t)(channels * oh * ow) * sizeof(float));
+  convolution_reference(x, channels, height, width, weights, bias, channels,
+                        channels / width_of_group, &w, oh, ow, 0.0f, 6.0f, expected);
+  float *blocked_x = filled(blocks * lanes * height * width, NAN);
+  cnk_to_blocked(x, channels, height * width, lanes, 0, blocks, blocked_x);
+  int64_t per_block = span * taps * lanes * lanes;
+  float *packed = filled(blocks * per_block, 0), *padded_bias = filled(blocks * lanes, 0);
+  for (int64_t o = 0; o < channels; o++) {
+    padded_bias[o] = bias[o];
+    int64_t block = o / lanes, first_input = block / span * span, group = o / width_of_group;
+    for (int64_t sb = 0; sb < span; sb++) {
+      for (int64_t lane = 0; lane < lanes; lane++) {
+        int64_t c = (first_input + sb) * lanes + lane - group * width_of_group;
+        if (c < 0 || c >= width_of_group) continue;
+        for (int64_t t = 0; t < taps; t++) {
+          packed[block * per_block + ((sb * taps + t) * lanes + lane) * lanes + o % lanes] =
+              weights[o * depth + c * taps + t];
+        }
+      }
+    }
+  }
+  float *output = filled(blocks * lanes * oh * ow, NAN);
+  int64_t split = oh / 2;
+  for (int64_t block = 0; block < blocks; block++) {
+    const float *source = blocked_x + block / span * span * height * width * lanes;
+    for (int part = 0; part < 2; part++) {
+      int64_t first = part ? split : 0, count = part ? oh - split : split;
+      if (count == 0) continue;
+      s->grouped_blocked(source, height, width, span, packed + block * per_block,
+                         padded_bias + block * lanes, block, channels, &w,
+                         output + block * oh * ow * lanes, oh, ow, first, count, 0.0f, 6.0f);
+    }
+  }
+  char what[96];
+  snprintf(what, sizeof what, "grouped_blocked c%lld g%lld %lldx%lld k%lld s%lld d%lld",
+           (long long)channels, (long long)width_of_group, (long long)height, (long long)width,
+           (long long)w.kernel_width, (long long)w.stride_x, (long long)w.dilation_x);
+  expect_blocked(s, what, output, channels, oh * ow, expected, 1e-4f);
+  free(x), free(weights), free(bias), free(expected), free(blocked_x), free(packed);
+  free(padded_bias), free(output);
+}
+
 /* Max pooling by its definition: taps outside are skipped, NaN wins, an empty window is -inf. */
 static void check_max_pool_blocked(const cnk_kernel_set *s, int64_t channels, int64_t height,
                                    int64_t width, cnk_window w, int64_t pad_bottom,
@@ -809,6 +865,12 @@ static void check_set(const cnk_kernel_set *s) {
   check_direct_blocked(s, 3, 20, 19, 23, window(3, 1, 1, 1), 1, 1);
   check_direct_blocked(s, 1, 8, 9, 9, window(5, 2, 1, 2), 2, 2);
   check_direct_blocked(s, 4, 40, 12, 30, window(3, 2, 1, 0), 1, 1);
+  check_grouped_blocked(s, 48, 8, 56, 56, window(3, 2, 1, 1), 0, 0);
+  check_grouped_blocked(s, 104, 8, 28, 28, window(3, 1, 1, 1), 1, 1);
+  check_grouped_blocked(s, 40, 8, 9, 11, window(3, 1, 2, 2), 2, 2);
+  check_grouped_blocked(s, 64, 32, 14, 14, window(3, 1, 1, 1), 1, 1);
+  check_grouped_blocked(s, 24, 2, 7, 30, window(5, 2, 1, 2), 2, 2);
+  check_grouped_blocked(s, 44, 4, 3, 3, window(3, 1, 1, 1), 1, 1);
   check_max_pool_blocked(s, 64, 112, 112, window(3, 2, 1, 1), 1, 1);
   check_max_pool_blocked(s, 21, 9, 11, window(3, 1, 1, 1), 1, 1);
   check_max_pool_blocked(s, 5, 8, 8, window(2, 2, 1, 0), 0, 0);

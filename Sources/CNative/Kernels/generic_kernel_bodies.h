@@ -1060,6 +1060,10 @@ TARGET static void scale_blocked(const float *input, const float *scales, int64_
 
 #include "window_kernel_bodies.h"
 
+/* MARK: Grouped convolution */
+
+#include "grouped_kernel_bodies.h"
+
 /* MARK: Element-wise math (activations) */
 
 #include "elementwise_kernel_bodies.h"
@@ -1083,6 +1087,7 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .pointwise_blocked = pointwise_blocked,
     .depthwise_blocked = depthwise_blocked,
     .conv_direct_blocked = conv_direct_blocked,
+    .grouped_blocked = grouped_blocked,
     .global_average_blocked = global_average_blocked,
     .max_pool_blocked = max_pool_blocked,
     .winograd_input = winograd_input,

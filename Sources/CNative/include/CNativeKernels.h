@@ -176,6 +176,20 @@ typedef void (*cnk_conv_direct_blocked_fn)(const float *input, int64_t channels,
                                            int64_t first_row, int64_t row_count,
                                            float clamp_min, float clamp_max);
 
+/*
+ * A grouped convolution into output block `block` (of a tensor of `channels` channels) whose
+ * groups lie within `span` consecutive input blocks: `input` points at the first of them (each
+ * a height x width plane of vectors). Weights are [input block of the span][ky][kx][input
+ * lane][lanes], zero where an input lane is outside an output lane's group; bias [lanes].
+ * Writes output rows first_row..<first_row + row_count. Taps outside the plane read zero.
+ */
+typedef void (*cnk_grouped_blocked_fn)(const float *input, int64_t height, int64_t width,
+                                       int64_t span, const float *weights, const float *bias,
+                                       int64_t block, int64_t channels, const cnk_window *window,
+                                       float *output, int64_t output_height,
+                                       int64_t output_width, int64_t first_row,
+                                       int64_t row_count, float clamp_min, float clamp_max);
+
 /* The mean of each channel of one blocked image over its positions, written as C floats. */
 typedef void (*cnk_global_average_blocked_fn)(const float *input, int64_t channels,
                                               int64_t positions, float *output);
@@ -414,6 +428,7 @@ typedef struct cnk_kernel_set {
   cnk_pointwise_blocked_fn pointwise_blocked;
   cnk_depthwise_blocked_fn depthwise_blocked;
   cnk_conv_direct_blocked_fn conv_direct_blocked;
+  cnk_grouped_blocked_fn grouped_blocked;
   cnk_global_average_blocked_fn global_average_blocked;
   cnk_max_pool_blocked_fn max_pool_blocked;
   cnk_winograd_input_fn winograd_input;

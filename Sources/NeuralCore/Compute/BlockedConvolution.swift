@@ -5,12 +5,15 @@ import CNative
 /// An image of `C` channels is `ceil(C / lanes)` blocks, each a plane of vectors with one lane
 /// per channel (``BlockedLayout``; 16 lanes for AVX-512, 8 for AVX2 and NEON). In this layout a depthwise convolution and a pointwise
 /// one use every vector lane whatever the plane's size or stride, and consecutive layers need
-/// no transposes. Four shapes of convolution run here; ``init(weights:bias:outputChannels:inputChannels:groups:window:activation:kernels:)``
+/// no transposes. Five shapes of convolution run here; ``init(weights:bias:outputChannels:inputChannels:groups:window:activation:kernels:)``
 /// returns `nil` for any other. A clamp (ReLU, ReLU6) is fused into the kernels' stores; any
 /// other activation (SiLU, hard-swish, sigmoid) runs on each work item's output while it is in
 /// cache:
-/// - pointwise: 1x1, one group, blocked input;
+/// - pointwise: 1x1, one group, no padding, blocked input (a strided one picks its positions
+///   first);
 /// - depthwise: one channel per group, blocked input;
+/// - grouped: as many input as output channels, in groups whose width divides the lanes or is
+///   a multiple of them (RegNet's and ResNeXt's grouped 3x3), blocked input;
 /// - direct: one group over at most ``directInputChannels`` NCHW input channels (a stem);
 /// - winograd: 3x3, stride 1, no dilation, one group, blocked input, as Winograd's F(4x4, 3x3)
 ///   (`BlockedConvolution+Winograd.swift`).
@@ -19,6 +22,7 @@ struct BlockedConvolution: Sendable {
   enum Kind: Sendable, Equatable {
     case pointwise
     case depthwise
+    case grouped
     case direct
     case winograd
   }
@@ -33,11 +37,14 @@ struct BlockedConvolution: Sendable {
   let window: Window
   let inputChannels: Int
   let outputChannels: Int
+  /// Grouped: the input blocks each output block reads (its groups' channels).
+  let span: Int
   let bounds: (low: Float, high: Float)
   /// The activation applied after the kernels' stores: one that is not a clamp, or identity.
   let activation: Activation
   /// Pointwise: `[output block][input channel, padded][lanes]`; depthwise:
-  /// `[block][tap][lanes]`; direct: `[output block][input channel][ky][kx][lanes]`; winograd:
+  /// `[block][tap][lanes]`; grouped: `[output block][input block of its span][tap][input
+  /// lane][lanes]`, zero outside each output channel's group; direct: `[output block][input channel][ky][kx][lanes]`; winograd:
   /// 36 pointwise weight sets, one per point of the 6x6 transformed tile.
   let weights: [Float]
   /// One value per output channel, zero-padded to whole blocks.
@@ -52,8 +59,13 @@ struct BlockedConvolution: Sendable {
     let layout = BlockedLayout(kernels: kernels)
     let taps = window.kernelHeight * window.kernelWidth
     let kind: Kind
+    let groupWidth = inputChannels / groups
     if groups == inputChannels && groups == outputChannels {
       kind = .depthwise
+    } else if groups > 1 && inputChannels == outputChannels
+      && (layout.lanes % groupWidth == 0 || groupWidth % layout.lanes == 0)
+    {
+      kind = .grouped
     } else if groups == 1 && taps == 1 {
       kind = .pointwise
     } else if groups == 1 && inputChannels <= BlockedConvolution.directInputChannels {
@@ -69,6 +81,7 @@ struct BlockedConvolution: Sendable {
     self.window = window
     self.inputChannels = inputChannels
     self.outputChannels = outputChannels
+    self.span = kind == .grouped ? max(1, groupWidth / layout.lanes) : 1
     self.bounds = activation.clampBounds ?? (-.infinity, .infinity)
     self.activation = activation.clampBounds == nil ? activation : .identity
     let lanes = layout.lanes
@@ -85,6 +98,11 @@ struct BlockedConvolution: Sendable {
       weights = Self.winogradWeights(
         raw, outputChannels: outputChannels, inputChannels: inputChannels, layout: layout)
       return
+    case .grouped:
+      weights = Self.groupedWeights(
+        raw, channels: outputChannels, groupWidth: groupWidth, taps: taps, span: span,
+        layout: layout)
+      return
     }
     // Every layout keeps an output channel's weights in one lane of consecutive vectors.
     let depth = inputChannels / groups * taps
@@ -99,12 +117,18 @@ struct BlockedConvolution: Sendable {
   }
 
   /// The same weights with the window resolved for an input, or `nil` when the kernel cannot
-  /// run it (a pointwise kernel with strides or padding).
+  /// run it (a pointwise kernel with padding).
   func with(window newWindow: Window) -> BlockedConvolution? {
     guard newWindow.kernelHeight == window.kernelHeight,
       newWindow.kernelWidth == window.kernelWidth
     else { return nil }
-    if kind == .pointwise && newWindow != window { return nil }
+    if kind == .pointwise
+      && newWindow
+        != Window(
+          kernelHeight: 1, kernelWidth: 1, strideY: newWindow.strideY, strideX: newWindow.strideX)
+    {
+      return nil
+    }
     if kind == .winograd && !Self.isWinogradWindow(newWindow) { return nil }
     return BlockedConvolution(copying: self, window: newWindow, bounds: bounds)
   }
@@ -123,6 +147,7 @@ struct BlockedConvolution: Sendable {
     self.window = window
     inputChannels = other.inputChannels
     outputChannels = other.outputChannels
+    span = other.span
     self.bounds = bounds
     activation = other.activation
     weights = other.weights
@@ -141,6 +166,12 @@ struct BlockedConvolution: Sendable {
   ) {
     guard let size = window.outputSize(height: height, width: width) else {
       preconditionFailure("convolution window larger than its padded input")
+    }
+    if kind == .pointwise && (window.strideY > 1 || window.strideX > 1) {
+      runStrided(
+        input: input, batch: batch, height: height, width: width, size: size,
+        residual: residual, output: output, threads: threads)
+      return
     }
     let inputImage =
       kind == .direct
@@ -167,6 +198,10 @@ struct BlockedConvolution: Sendable {
             runDepthwise(
               input: source, height: height, width: width, output: target, size: size,
               weights: weightBase, bias: biasBase, threads: threads)
+          case .grouped:
+            runGrouped(
+              input: source, height: height, width: width, output: target, size: size,
+              weights: weightBase, bias: biasBase, threads: threads)
           case .winograd:
             runWinograd(
               input: source, height: height, width: width,
@@ -180,6 +215,29 @@ struct BlockedConvolution: Sendable {
         }
       }
     }
+  }
+
+  /// A strided pointwise convolution: the positions it reads (a 1x1 max pool with its strides
+  /// picks them) into memory allocated for the call, then the unit-stride kernel over them.
+  private func runStrided(
+    input: UnsafePointer<Float>, batch: Int, height: Int, width: Int,
+    size: (height: Int, width: Int), residual: UnsafePointer<Float>?,
+    output: UnsafeMutablePointer<Float>, threads: Int
+  ) {
+    let picked = UnsafeMutablePointer<Float>.allocate(
+      capacity: batch
+        * layout.imageSize(channels: inputChannels, positions: size.height * size.width))
+    defer { picked.deallocate() }
+    let pick = Window(
+      kernelHeight: 1, kernelWidth: 1, strideY: window.strideY, strideX: window.strideX)
+    layout.maxPool(
+      input, batch: batch, channels: inputChannels, height: height, width: width, window: pick,
+      size: size, into: picked, threads: threads)
+    BlockedConvolution(
+      copying: self, window: Window(kernelHeight: 1, kernelWidth: 1), bounds: bounds
+    ).run(
+      input: picked, batch: batch, height: size.height, width: size.width, residual: residual,
+      output: output, threads: threads)
   }
 
   /// Runs the blocked pointwise kernel over one image of `positions` positions, clamping to
@@ -263,6 +321,61 @@ struct BlockedConvolution: Sendable {
           count: min(rowsPerPiece, size.height - firstRow) * size.width)
       }
     }
+  }
+
+  private func runGrouped(
+    input: UnsafePointer<Float>, height: Int, width: Int, output: UnsafeMutablePointer<Float>,
+    size: (height: Int, width: Int), weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    threads: Int
+  ) {
+    let native = layout.native
+    let blocks = layout.blocks(outputChannels)
+    let lanes = layout.lanes
+    let blockWeights = span * window.kernelHeight * window.kernelWidth * lanes * lanes
+    let (rowsPerPiece, pieces) = Parallel.pieces(of: size.height, groups: blocks, threads: threads)
+    var cWindow = window.native
+    let (channels, span) = (Int64(outputChannels), self.span)
+    let (bounds, activation) = (self.bounds, self.activation)
+    withUnsafePointer(to: &cWindow) { window in
+      Parallel.forEach(blocks * pieces, threads: threads) { item in
+        let block = item / pieces
+        let firstRow = (item % pieces) * rowsPerPiece
+        let rows = min(rowsPerPiece, size.height - firstRow)
+        native.groupedBlocked(
+          input + block / span * span * height * width * lanes, Int64(height), Int64(width),
+          Int64(span), weights + block * blockWeights, bias + block * lanes, Int64(block),
+          channels, window, output + block * size.height * size.width * lanes,
+          Int64(size.height), Int64(size.width), Int64(firstRow), Int64(rows), bounds.low,
+          bounds.high)
+        apply(
+          activation, to: output + (block * size.height + firstRow) * size.width * lanes,
+          block: block, count: rows * size.width)
+      }
+    }
+  }
+
+  /// Packs grouped weights (`[channel][input of its group][tap]`) as each output block's
+  /// `[input block of its span][tap][input lane][lanes]`, zero outside a channel's group.
+  private static func groupedWeights(
+    _ raw: [Float], channels: Int, groupWidth: Int, taps: Int, span: Int, layout: BlockedLayout
+  ) -> [Float] {
+    let lanes = layout.lanes
+    let perBlock = span * taps * lanes * lanes
+    var packed = [Float](repeating: 0, count: layout.blocks(channels) * perBlock)
+    for channel in 0..<channels {
+      let block = channel / lanes
+      let firstInput = block / span * span * lanes
+      let groupStart = channel / groupWidth * groupWidth
+      for input in groupStart..<(groupStart + groupWidth) {
+        let (spanBlock, lane) = ((input - firstInput) / lanes, (input - firstInput) % lanes)
+        for tap in 0..<taps {
+          packed[
+            block * perBlock + ((spanBlock * taps + tap) * lanes + lane) * lanes + channel % lanes
+          ] = raw[(channel * groupWidth + input - groupStart) * taps + tap]
+        }
+      }
+    }
+    return packed
   }
 
   private func runDirect(

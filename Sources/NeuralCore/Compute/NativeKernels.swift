@@ -26,6 +26,7 @@ struct NativeKernels: @unchecked Sendable {
   let pointwiseBlocked: cnk_pointwise_blocked_fn
   let depthwiseBlocked: cnk_depthwise_blocked_fn
   let convDirectBlocked: cnk_conv_direct_blocked_fn
+  let groupedBlocked: cnk_grouped_blocked_fn
   let globalAverageBlocked: cnk_global_average_blocked_fn
   let maxPoolBlocked: cnk_max_pool_blocked_fn
   let winogradInput: cnk_winograd_input_fn
@@ -48,6 +49,7 @@ struct NativeKernels: @unchecked Sendable {
       let pointwiseBlocked = table.pointwise_blocked,
       let depthwiseBlocked = table.depthwise_blocked,
       let convDirectBlocked = table.conv_direct_blocked,
+      let groupedBlocked = table.grouped_blocked,
       let globalAverageBlocked = table.global_average_blocked,
       let maxPoolBlocked = table.max_pool_blocked, let winogradInput = table.winograd_input,
       let winogradOutput = table.winograd_output, let activate = table.activate,
@@ -72,6 +74,7 @@ struct NativeKernels: @unchecked Sendable {
     self.pointwiseBlocked = pointwiseBlocked
     self.depthwiseBlocked = depthwiseBlocked
     self.convDirectBlocked = convDirectBlocked
+    self.groupedBlocked = groupedBlocked
     self.globalAverageBlocked = globalAverageBlocked
     self.maxPoolBlocked = maxPoolBlocked
     self.winogradInput = winogradInput

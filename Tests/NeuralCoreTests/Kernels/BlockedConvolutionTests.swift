@@ -310,6 +310,59 @@ struct BlockedConvolutionTests {
     }
   }
 
+  /// Grouped 3x3 convolutions as RegNet and ResNeXt have them (groups narrower than a block,
+  /// and wider), and strided pointwise ones (their shortcut projections) with a residual.
+  @Test(arguments: KernelSet.available)
+  func groupedAndStridedPointwiseMatchTheReference(kernels: KernelSet) throws {
+    var generator = SeededGenerator(seed: 29)
+    let cases:
+      [(
+        channels: Int, outputs: Int, groupWidth: Int, kernel: Int, stride: Int, pad: Int,
+        size: Int, kind: BlockedConvolution.Kind
+      )] = [
+        (48, 48, 8, 3, 2, 1, 29, .grouped), (104, 104, 8, 3, 1, 1, 14, .grouped),
+        (64, 64, 32, 3, 1, 1, 9, .grouped), (24, 24, 2, 5, 2, 2, 11, .grouped),
+        (40, 40, 4, 3, 1, 2, 8, .grouped), (32, 48, 32, 1, 2, 0, 29, .pointwise),
+        (20, 36, 20, 1, 3, 0, 13, .pointwise),
+      ]
+    for (index, item) in cases.enumerated() {
+      let window = Window(
+        kernelHeight: item.kernel, kernelWidth: item.kernel, strideY: item.stride,
+        strideX: item.stride, dilationY: index == 4 ? 2 : 1, dilationX: index == 4 ? 2 : 1,
+        padTop: item.pad, padLeft: item.pad, padBottom: item.pad, padRight: item.pad)
+      let groups = item.channels / item.groupWidth
+      let weights = generator.floats(item.outputs * item.groupWidth * item.kernel * item.kernel)
+      let bias = generator.floats(item.outputs)
+      let input = generator.floats(2 * item.channels * item.size * item.size)
+      let activation: Activation = index % 2 == 0 ? .relu : .silu
+      let convolution = try #require(
+        BlockedConvolution(
+          weights: weights, bias: bias, outputChannels: item.outputs,
+          inputChannels: item.channels, groups: groups,
+          window: Window(kernelHeight: item.kernel, kernelWidth: item.kernel),
+          activation: activation, kernels: kernels
+        )?.with(window: window))
+      #expect(convolution.kind == item.kind)
+      let size = try #require(window.outputSize(height: item.size, width: item.size))
+      let residual =
+        item.kind == .pointwise
+        ? generator.floats(2 * item.outputs * size.height * size.width) : nil
+      var expected = Convolution.reference(
+        input: input, batch: 2, inputChannels: item.channels, height: item.size,
+        width: item.size, weights: weights, bias: bias, outputChannels: item.outputs,
+        groups: groups, window: window, activation: residual == nil ? activation : .identity)
+      if let residual {
+        expected = zip(expected, residual).map { activation($0 + $1) }
+      }
+      for threads in [1, 2] {
+        let actual = Self.run(
+          convolution, input: input, batch: 2, height: item.size, width: item.size,
+          residual: residual, threads: threads)
+        #expect(relativeMismatch(actual, expected) == nil, "\(item) threads \(threads)")
+      }
+    }
+  }
+
   @Test(arguments: KernelSet.available)
   func unsupportedConvolutionsHaveNoBlockedForm(kernels: KernelSet) {
     let window = Window(kernelHeight: 3, kernelWidth: 3, strideY: 2, strideX: 2)
