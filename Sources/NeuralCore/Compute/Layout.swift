@@ -47,28 +47,33 @@ enum Layout {
 
   /// Writes `input` (of `shape`) with its axes permuted: output axis `i` is input axis
   /// `permutation[i]`.
+  ///
+  /// Axes that stay adjacent and in order are merged first, so a permutation that keeps the
+  /// innermost axes (a channel shuffle's `[N, G, C/G, H, W]` to `[N, C/G, G, H, W]`) copies
+  /// whole contiguous runs.
   @_optimize(speed)
   static func transpose(
     input: UnsafePointer<Float>, shape: [Int], permutation: [Int],
     output: UnsafeMutablePointer<Float>
   ) {
     guard let count = Tensor.elementCount(of: shape), count > 0 else { return }
-    let inputStrides = strides(of: shape)
-    let outputShape = permutation.map { shape[$0] }
-    let walk = permutation.map { inputStrides[$0] }
+    let (mergedShape, mergedPermutation) = merged(shape: shape, permutation: permutation)
+    let inputStrides = strides(of: mergedShape)
+    let outputShape = mergedPermutation.map { mergedShape[$0] }
+    let walk = mergedPermutation.map { inputStrides[$0] }
     let rank = outputShape.count
-    guard rank > 0 else {
-      output[0] = input[0]
-      return
-    }
     let inner = outputShape[rank - 1]
     let innerStride = walk[rank - 1]
-    var index = [Int](repeating: 0, count: rank - 1)
+    var index = [Int](repeating: 0, count: rank)
     var sourceOffset = 0
     var written = 0
     while written < count {
-      for element in 0..<inner {
-        output[written + element] = input[sourceOffset + element * innerStride]
+      if innerStride == 1 {
+        (output + written).update(from: input + sourceOffset, count: inner)
+      } else {
+        for element in 0..<inner {
+          output[written + element] = input[sourceOffset + element * innerStride]
+        }
       }
       written += inner
       var axis = rank - 2
@@ -81,6 +86,30 @@ enum Layout {
         axis -= 1
       }
     }
+  }
+
+  /// The shape and permutation with axes of length 1 dropped and runs of input axes that the
+  /// permutation keeps adjacent and in order merged into one (at least one axis remains).
+  static func merged(shape: [Int], permutation: [Int]) -> (shape: [Int], permutation: [Int]) {
+    let kept = permutation.filter { shape[$0] != 1 }
+    guard !kept.isEmpty else { return ([1], [0]) }
+    // Runs of the output order whose input axes are consecutive.
+    var runs: [[Int]] = []
+    for axis in kept {
+      if let last = runs.last?.last,
+        axis == last + 1 || (last < axis && (last + 1..<axis).allSatisfy { shape[$0] == 1 })
+      {
+        runs[runs.count - 1].append(axis)
+      } else {
+        runs.append([axis])
+      }
+    }
+    // Each run becomes one input axis, numbered by where it starts in the input.
+    let order = runs.indices.sorted { runs[$0][0] < runs[$1][0] }
+    var newAxis = [Int](repeating: 0, count: runs.count)
+    for (position, run) in order.enumerated() { newAxis[run] = position }
+    let newShape = order.map { runs[$0].reduce(1) { $0 * shape[$1] } }
+    return (newShape, runs.indices.map { newAxis[$0] })
   }
 
   /// Writes the `columns x rows` transpose of the row-major `rows x columns` matrix `input`,

@@ -293,10 +293,33 @@ extension PlanBuilder {
           .float(try Tensor(shape: outputShape, scalars: offsets.map { tensor.scalars[$0] }))))
     case .runtime:
       let (operand, _) = try floatOperand(node, 0)
+      let runs = PlanBuilder.contiguousRuns(of: offsets)
+      if runs.count * 4 <= offsets.count {
+        // Mostly contiguous (a Slice or Split along an outer axis): one copy per run.
+        try addStep(node, inputs: [operand], outputShapes: [outputShape]) { inputs, outputs, _ in
+          for run in runs {
+            (outputs[0] + run.output).update(from: inputs[0] + run.input, count: run.count)
+          }
+        }
+        return
+      }
       try addStep(node, inputs: [operand], outputShapes: [outputShape]) { inputs, outputs, _ in
         for (index, offset) in offsets.enumerated() { outputs[0][index] = inputs[0][offset] }
       }
     }
+  }
+
+  /// Consecutive output elements whose input offsets are consecutive, as one copy each.
+  static func contiguousRuns(of offsets: [Int]) -> [(output: Int, input: Int, count: Int)] {
+    var runs: [(output: Int, input: Int, count: Int)] = []
+    for (index, offset) in offsets.enumerated() {
+      if let last = runs.last, last.input + last.count == offset {
+        runs[runs.count - 1].count += 1
+      } else {
+        runs.append((index, offset, 1))
+      }
+    }
+    return runs
   }
 
   /// Plans `Gather` with constant indices along `axis`.

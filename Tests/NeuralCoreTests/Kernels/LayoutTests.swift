@@ -6,8 +6,8 @@ import Testing
 @Suite struct LayoutTests {
   @Test func transposeMatchesTheReference() {
     var generator = SeededGenerator(seed: 19)
-    for _ in 0..<40 {
-      let rank = Int.random(in: 1...5, using: &generator)
+    for _ in 0..<200 {
+      let rank = Int.random(in: 1...6, using: &generator)
       let shape = (0..<rank).map { _ in Int.random(in: 1...6, using: &generator) }
       let permutation = Array(0..<rank).shuffled(using: &generator)
       let input = generator.floats(shape.reduce(1, *))
@@ -17,6 +17,20 @@ import Testing
       }
       #expect(actual == expected, "\(shape) \(permutation)")
     }
+  }
+
+  /// A channel shuffle keeps its innermost axes: they merge into one run that is copied whole;
+  /// length-1 axes drop out; a permutation with no adjacent pair keeps every axis.
+  @Test func transposeMergesAxesThatStayInOrder() {
+    #expect(
+      Layout.merged(shape: [1, 2, 24, 28, 28], permutation: [0, 2, 1, 3, 4])
+        == ([2, 24, 784], [1, 0, 2]))
+    #expect(Layout.merged(shape: [3, 1, 4], permutation: [2, 1, 0]) == ([3, 4], [1, 0]))
+    #expect(Layout.merged(shape: [2, 3, 4], permutation: [0, 1, 2]) == ([24], [0]))
+    #expect(Layout.merged(shape: [1, 1], permutation: [1, 0]) == ([1], [0]))
+    #expect(Layout.merged(shape: [2, 3, 4], permutation: [2, 0, 1]) == ([6, 4], [1, 0]))
+    #expect(Layout.merged(shape: [2, 3, 4], permutation: [1, 2, 0]) == ([2, 12], [1, 0]))
+    #expect(Layout.merged(shape: [2, 3, 4], permutation: [2, 1, 0]) == ([2, 3, 4], [2, 1, 0]))
   }
 
   /// The tiled matrix transpose against the general one, on sizes below, at and across the
