@@ -104,10 +104,13 @@ static void check_gemm(const cnk_kernel_set *s, int64_t m, int64_t n, int64_t k,
   if (in_place) n = (n + nr - 1) / nr * nr;
   float *a = random_array(m * k), *b = random_array(k * n), *bias = random_array(m);
   float *residual = random_array(m * n), *c = random_array(m * n);
+  /* Runs with a residual also add a bias per column (a linear layer's, folded). */
+  float *column_bias = random_array(n);
   float *expected = malloc((size_t)(m * n) * sizeof(float));
   for (int64_t i = 0; i < m; i++) {
     for (int64_t j = 0; j < n; j++) {
-      double sum = bias[i] + (accumulate ? c[i * n + j] : 0) + (with_residual ? residual[i * n + j] : 0);
+      double sum = bias[i] + (accumulate ? c[i * n + j] : 0) +
+                   (with_residual ? residual[i * n + j] + column_bias[j] : 0);
       for (int64_t p = 0; p < k; p++) sum += (double)a[i * k + p] * b[p * n + j];
       expected[i * n + j] = clamp((float)sum, -0.5f, 2.0f);
     }
@@ -120,7 +123,8 @@ static void check_gemm(const cnk_kernel_set *s, int64_t m, int64_t n, int64_t k,
   float *packed_b = filled(tiles * nr * k, 0);
   for (int64_t p = 0; p < k; p++)
     for (int64_t j = 0; j < n; j++) packed_b[(j / nr) * nr * k + p * nr + j % nr] = b[p * n + j];
-  cnk_epilogue e = {bias, accumulate, with_residual ? residual : 0, -0.5f, 2.0f};
+  cnk_epilogue e = {bias, accumulate, with_residual ? residual : 0, -0.5f, 2.0f,
+                    with_residual ? column_bias : 0};
   s->gemm_tile(k, packed_a, 0, panels, m, in_place ? b : packed_b, in_place ? n : 0, n, c, n,
                &e);
   char what[96];
@@ -128,7 +132,7 @@ static void check_gemm(const cnk_kernel_set *s, int64_t m, int64_t n, int64_t k,
            (long long)n, (long long)k, in_place, accumulate, with_residual);
   expect_close(s->name, what, c, expected, m * n, 1e-4f);
   free(a), free(b), free(bias), free(residual), free(c), free(expected), free(packed_a);
-  free(packed_b);
+  free(packed_b), free(column_bias);
 }
 
 static void check_pointwise_tile(const cnk_kernel_set *s, int64_t channels, int64_t outputs,
@@ -150,7 +154,7 @@ static void check_pointwise_tile(const cnk_kernel_set *s, int64_t channels, int6
   for (int64_t o = 0; o < outputs; o++)
     for (int64_t p = 0; p < channels; p++)
       panels[(o / nr) * nr * channels + p * nr + o % nr] = weights[o * channels + p];
-  cnk_epilogue e = {bias, 0, 0, 0.0f, 6.0f};
+  cnk_epilogue e = {bias, 0, 0, 0.0f, 6.0f, 0};
   s->pointwise_tile(channels, packed, positions, panels, 0, outputs, output, positions, &e);
   char what[80];
   snprintf(what, sizeof what, "pack_positions+pointwise_tile c%lld m%lld p%lld",

@@ -48,4 +48,34 @@ import Testing
       }
     }
   }
+
+  /// A linear layer as PyTorch exports it (`Add(MatMul(x, W), b)`, the bias on either side)
+  /// folds into one step that adds the bias in the product's epilogue, at every row count (a
+  /// head of few rows too); a bias of another shape stays a separate Add.
+  @Test(arguments: [3, 13, 100], [false, true])
+  func linearBiasFoldsIntoTheProduct(rows: Int, biasFirst: Bool) throws {
+    let w = Self.values(Self.k * Self.n, 1)
+    let b = Self.values(Self.n, 3)
+    let x = Self.values(rows * Self.k, 2)
+    let product = Self.product(x, rows: rows, w)
+    let expected = product.indices.map { product[$0] + b[$0 % Self.n] }
+    for biasShape in [[Self.n], [1, Self.n]] {
+      var graph = GraphBuilder()
+      graph.constant("w", try Tensor(shape: [Self.k, Self.n], scalars: w))
+      graph.constant("b", try Tensor(shape: biasShape, scalars: b))
+      graph.node("MatMul", ["x", "w"], ["p"])
+      graph.node("Add", biasFirst ? ["b", "p"] : ["p", "b"], ["y"])
+      let model = graph.model(inputs: [("x", [rows, Self.k])], outputs: ["y"])
+      for kernels in KernelSet.underTest {
+        let session = try InferenceSession(
+          graph: Graph(model), options: SessionOptions(threadCount: 2), kernels: kernels)
+        let feeds = ["x": try Tensor(shape: [rows, Self.k], scalars: x)]
+        let steps = try session.profile(feeds, runs: 1).map(\.name)
+        #expect(steps.count == (biasShape.count == 1 ? 1 : 2), "\(steps)")
+        let y = try #require(try session.run(feeds)["y"])
+        #expect(
+          relativeMismatch(y.scalars, expected) == nil, "rows \(rows) bias \(biasShape) \(kernels)")
+      }
+    }
+  }
 }

@@ -73,7 +73,7 @@ static inline float clamp_scalar(float value, float low, float high) {
 TARGET INLINE void gemm_block(int64_t k, const float *a, const float *b, int64_t ldb,
                               const int ROWS, const int VECTORS, int64_t columns, float *c,
                               int64_t ldc, const float *bias, const float *residual,
-                              const cnk_epilogue *e) {
+                              const float *column_bias, const cnk_epilogue *e) {
   vf acc[MR][2];
 #pragma clang loop unroll(full)
   for (int r = 0; r < ROWS; r++) {
@@ -104,6 +104,10 @@ TARGET INLINE void gemm_block(int64_t k, const float *a, const float *b, int64_t
       int whole = n >= VL;
       float *target = c + r * ldc + VL * v;
       vf value = v_add(acc[r][v], add);
+      if (column_bias) {
+        const float *shift = column_bias + VL * v;
+        value = v_add(value, whole ? v_load(shift) : v_load_part(shift, n));
+      }
       if (e->accumulate) value = v_add(value, whole ? v_load(target) : v_load_part(target, n));
       if (residual) {
         const float *extra = residual + r * ldc + VL * v;
@@ -121,15 +125,15 @@ TARGET INLINE void gemm_block(int64_t k, const float *a, const float *b, int64_t
 #define GEMM_CASE(R)                                                                           \
   case R:                                                                                      \
     if (vectors == 2)                                                                          \
-      gemm_block(k, a, b, ldb, R, 2, columns, c, ldc, bias, residual, e);                      \
+      gemm_block(k, a, b, ldb, R, 2, columns, c, ldc, bias, residual, column_bias, e);         \
     else                                                                                       \
-      gemm_block(k, a, b, ldb, R, 1, columns, c, ldc, bias, residual, e);                      \
+      gemm_block(k, a, b, ldb, R, 1, columns, c, ldc, bias, residual, column_bias, e);         \
     break;
 
 TARGET static void gemm_dispatch(int64_t k, const float *a, const float *b, int64_t ldb,
                                  int64_t rows, int64_t columns, float *c, int64_t ldc,
                                  const float *bias, const float *residual,
-                                 const cnk_epilogue *e) {
+                                 const float *column_bias, const cnk_epilogue *e) {
   int vectors = columns > VL ? 2 : 1;
   switch (rows) {
     GEMM_CASE(1)
@@ -147,9 +151,9 @@ TARGET static void gemm_dispatch(int64_t k, const float *a, const float *b, int6
 #endif
     default:
       if (vectors == 2)
-        gemm_block(k, a, b, ldb, MR, 2, columns, c, ldc, bias, residual, e);
+        gemm_block(k, a, b, ldb, MR, 2, columns, c, ldc, bias, residual, column_bias, e);
       else
-        gemm_block(k, a, b, ldb, MR, 1, columns, c, ldc, bias, residual, e);
+        gemm_block(k, a, b, ldb, MR, 1, columns, c, ldc, bias, residual, column_bias, e);
       break;
   }
 }
@@ -168,8 +172,9 @@ TARGET static void gemm_tile(int64_t k, const float *packed_a, int64_t first_pan
       int64_t width = columns - column < NR ? columns - column : NR;
       const float *residual = epilogue->residual ? epilogue->residual + row * ldc + column : 0;
       const float *panel_b = ldb ? b + column : b + column * k;
+      const float *column_bias = epilogue->column_bias ? epilogue->column_bias + column : 0;
       gemm_dispatch(k, a, panel_b, ldb ? ldb : NR, height, width, c + row * ldc + column, ldc,
-                    bias, residual, epilogue);
+                    bias, residual, column_bias, epilogue);
     }
   }
 }
@@ -213,7 +218,7 @@ TARGET static void pointwise_tile(int64_t k, const float *packed_positions,
                                   int64_t position_count, const float *packed_weights,
                                   int64_t first_channel, int64_t channel_count, float *output,
                                   int64_t ldo, const cnk_epilogue *epilogue) {
-  const cnk_epilogue plain = {0, 0, 0, -__builtin_inff(), __builtin_inff()};
+  const cnk_epilogue plain = {0, 0, 0, -__builtin_inff(), __builtin_inff(), 0};
   float sums[MR * NR] __attribute__((aligned(64)));
   for (int64_t channel = 0; channel < channel_count; channel += NR) {
     int64_t width = channel_count - channel < NR ? channel_count - channel : NR;
@@ -221,7 +226,7 @@ TARGET static void pointwise_tile(int64_t k, const float *packed_positions,
     for (int64_t position = 0; position < position_count; position += MR) {
       int64_t rows = position_count - position < MR ? position_count - position : MR;
       gemm_dispatch(k, packed_positions + position * k, weights, NR, rows, width, sums, NR, 0,
-                    0, &plain);
+                    0, 0, &plain);
       for (int64_t j = 0; j < width; j++) {
         int64_t m = first_channel + channel + j;
         float *target = output + m * ldo + position;

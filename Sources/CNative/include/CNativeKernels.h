@@ -46,6 +46,9 @@ typedef struct cnk_epilogue {
   /* The result is clamped to [clamp_min, clamp_max] (+/-INFINITY for none); NaN stays NaN. */
   float clamp_min;
   float clamp_max;
+  /* One value per column of C (indexed from the tile's first column, like C), added to every
+     row, before the clamp; or NULL. */
+  const float *column_bias;
 } cnk_epilogue;
 
 /* The geometry of a 2-D window over one plane. */

@@ -231,7 +231,7 @@ struct Convolution: Sendable {
     let bounds = activation.clampBounds
     var fused = cnk_epilogue(
       bias: bias, accumulate: 0, residual: nil, clamp_min: bounds?.low ?? -.infinity,
-      clamp_max: bounds?.high ?? .infinity)
+      clamp_max: bounds?.high ?? .infinity, column_bias: nil)
     let outputChannels = self.outputChannels
     let activation = self.activation
     let kernels = self.kernels

@@ -17,6 +17,8 @@ enum GEMM {
     var accumulates: Bool
     /// Applied after the bias and accumulation.
     var activation: Activation
+    /// One value per column of C added to every row (a linear layer's bias), or `nil`.
+    var columnBias: UnsafePointer<Float>? = nil
   }
 
   /// Fills a packed B tile: columns `start..<start + width` of B, as panels of
@@ -173,7 +175,8 @@ enum GEMM {
     let bounds = epilogue.activation.clampBounds
     var fused = cnk_epilogue(
       bias: epilogue.bias, accumulate: epilogue.accumulates ? 1 : 0, residual: nil,
-      clamp_min: bounds?.low ?? -.infinity, clamp_max: bounds?.high ?? .infinity)
+      clamp_min: bounds?.low ?? -.infinity, clamp_max: bounds?.high ?? .infinity,
+      column_bias: epilogue.columnBias.map { $0 + columns.lowerBound })
     native.gemmTile(
       Int64(k), packedA, Int64(panels.lowerBound), Int64(panels.count), Int64(m), b, Int64(ldb),
       Int64(columns.count), c + columns.lowerBound, Int64(ldc), &fused)
@@ -187,14 +190,27 @@ enum GEMM {
     }
   }
 
-  /// Computes `C (+)= alpha × A × B` for strided A (`m × k`) and B (`k × n`), packing A per call.
+  /// Computes `C (+)= alpha × A × B (+ columnBias)` for strided A (`m × k`) and B (`k × n`),
+  /// packing A per call; `columnBias` holds one value per column of C.
   static func multiplyStrided(
     rows m: Int, columns n: Int, depth k: Int, a: UnsafePointer<Float>, aRowStride: Int,
     aColumnStride: Int, b: UnsafePointer<Float>, bRowStride: Int, bColumnStride: Int,
     alpha: Float, c: UnsafeMutablePointer<Float>, ldc: Int, accumulates: Bool, threads: Int,
-    prepackedB: [Float]? = nil, kernels: KernelSet = .active
+    prepackedB: [Float]? = nil, columnBias: UnsafePointer<Float>? = nil,
+    kernels: KernelSet = .active
   ) {
     if m <= fewRows && bColumnStride == 1 {
+      var accumulates = accumulates
+      if let columnBias {
+        // The matrix-vector kernel only adds into C: C starts as (or gains) the bias.
+        for row in 0..<m {
+          let target = c + row * ldc
+          for column in 0..<n {
+            target[column] = (accumulates ? target[column] : 0) + columnBias[column]
+          }
+        }
+        accumulates = true
+      }
       multiplyFewRows(
         rows: m, columns: n, depth: k, a: a, aRowStride: aRowStride,
         aColumnStride: aColumnStride, b: b, bRowStride: bRowStride, alpha: alpha, c: c,
@@ -226,7 +242,8 @@ enum GEMM {
               depth: k, b, rowStride: bRowStride, columnStride: bColumnStride, start: start,
               width: width, columnTile: kernels.columnTile, into: destination)
           }, prepackedB: prepackedB == nil ? nil : packedB.baseAddress, c: c, ldc: ldc,
-          epilogue: Epilogue(bias: nil, accumulates: accumulates, activation: .identity),
+          epilogue: Epilogue(
+            bias: nil, accumulates: accumulates, activation: .identity, columnBias: columnBias),
           threads: threads, kernels: kernels)
       }
     }
@@ -287,7 +304,7 @@ enum GEMM {
       let target = c + row * ldc
       for j in 0..<n {
         let base = epilogue.accumulates ? target[j] : 0
-        target[j] = base + (epilogue.bias?[row] ?? 0)
+        target[j] = base + (epilogue.bias?[row] ?? 0) + (epilogue.columnBias?[j] ?? 0)
       }
       epilogue.activation.apply(target, count: n)
     }

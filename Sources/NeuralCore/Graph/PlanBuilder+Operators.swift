@@ -489,13 +489,21 @@ extension PlanBuilder {
           GEMM.prepackB(depth: k, columns: n, $0, kernels: graph.kernels)
         } : nil
       let kernels = graph.kernels
-      try addStep(node, inputs: [a, b], outputShapes: [outputShape]) { inputs, outputs, threads in
+      var operands = [a, b]
+      if let bias = try linearBias(node, columns: n) { operands.append(bias) }
+      try addStep(node, inputs: operands, outputShapes: [outputShape]) {
+        inputs, outputs, threads in
         GEMM.multiplyStrided(
           rows: rows, columns: n, depth: k, a: inputs[0], aRowStride: k, aColumnStride: 1,
           b: inputs[1], bRowStride: n, bColumnStride: 1, alpha: 1, c: outputs[0], ldc: n,
-          accumulates: false, threads: threads, prepackedB: packed, kernels: kernels)
+          accumulates: false, threads: threads, prepackedB: packed,
+          columnBias: inputs.count > 2 ? inputs[2] : nil, kernels: kernels)
       }
       return
+    }
+    guard node.inputs.count < 3 else {
+      // Import folds a bias only into products with 2-D weights, which take the path above.
+      throw node.attributes.error(.unsupported, "a folded bias needs a matrix of weights")
     }
     let batches = batchShape.reduce(1, *)
     let aStrides = Elementwise.broadcastStrides(Array(aMatrix.dropLast(2)), to: batchShape)
@@ -517,6 +525,19 @@ extension PlanBuilder {
           alpha: 1, c: outputs[0] + batch * m * n, ldc: n, accumulates: false, threads: threads)
       }
     }
+  }
+
+  /// The bias import folded into a MatMul node (``ImportedGraph/foldLinearBias(at:uses:)``):
+  /// one value per column, or `nil` for a plain MatMul.
+  private mutating func linearBias(
+    _ node: ImportedGraph.Node, columns: Int
+  ) throws(NeuralCoreError) -> ExecutionPlan.Operand? {
+    guard try value(node, 2) != nil else { return nil }
+    let (operand, shape) = try floatOperand(node, 2)
+    guard shape == [columns] else {
+      throw node.attributes.error(.shapeMismatch, "bias \(shape) for \(columns) columns")
+    }
+    return operand
   }
 
   // MARK: Data movement

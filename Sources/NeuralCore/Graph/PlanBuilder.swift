@@ -221,6 +221,10 @@ struct PlanBuilder {
         _ inputs: [UnsafePointer<Float>], _ outputs: [UnsafeMutablePointer<Float>], _ threads: Int
       ) -> Void
   ) throws(NeuralCoreError) {
+    if try fold(node, inputs: inputs, outputShapes: outputShapes, outputTypes: outputTypes, execute)
+    {
+      return
+    }
     var ids: [Int] = []
     for (position, shape) in outputShapes.enumerated() {
       let name = position < node.outputs.count ? node.outputs[position] : node.source.name
@@ -234,6 +238,53 @@ struct PlanBuilder {
     steps.append(
       ExecutionPlan.Step(
         name: node.source.name, inputs: inputs, outputs: ids, execute: execute))
+  }
+
+  /// The most elements a step's outputs may have for it to run once while planning.
+  static let maximumFoldedElements = 1 << 20
+
+  /// Runs a step whose inputs are all constants once, now, and binds its float outputs as
+  /// constants (as ONNX Runtime folds Swin's attention masks, computed from shapes): `false`
+  /// when it has a run-time input, a non-float or unnamed output, or large outputs.
+  private mutating func fold(
+    _ node: ImportedGraph.Node, inputs: [ExecutionPlan.Operand], outputShapes: [[Int]],
+    outputTypes: [ElementType],
+    _ execute: (
+      _ inputs: [UnsafePointer<Float>], _ outputs: [UnsafeMutablePointer<Float>], _ threads: Int
+    ) -> Void
+  ) throws(NeuralCoreError) -> Bool {
+    var offsets: [Int] = []
+    for input in inputs {
+      guard case .constant(let offset) = input else { return false }
+      offsets.append(offset)
+    }
+    let counts = outputShapes.map { Tensor.elementCount(of: $0) ?? Int.max }
+    guard outputTypes.allSatisfy({ $0 == .float }), node.outputs.count == outputShapes.count,
+      !node.outputs.contains(""), counts.allSatisfy({ $0 <= Self.maximumFoldedElements }),
+      counts.reduce(0, +) <= Self.maximumFoldedElements
+    else { return false }
+    var starts: [Int] = []
+    var total = 0
+    for count in counts {
+      starts.append(total)
+      total += count
+    }
+    var results = [Float](repeating: 0, count: total)
+    constants.withUnsafeBufferPointer { pool in
+      results.withUnsafeMutableBufferPointer { flat in
+        // Safety: every constant offset lies in the pool, and `flat` holds every output.
+        guard let target = flat.baseAddress, offsets.isEmpty || pool.baseAddress != nil else {
+          return
+        }
+        let sources = offsets.compactMap { offset in pool.baseAddress.map { $0 + offset } }
+        execute(sources, starts.map { target + $0 }, 1)
+      }
+    }
+    for (index, name) in node.outputs.enumerated() {
+      let scalars = Array(results[starts[index]..<(starts[index] + counts[index])])
+      values[name] = .constant(.float(try Tensor(shape: outputShapes[index], scalars: scalars)))
+    }
+    return true
   }
 
   /// Adds a step computing `operation(input, 0)` broadcast to `outputShape`: Expand as `x + 0`,

@@ -7,6 +7,8 @@ enum MatrixOperators {
       try builder.planGemm(node)
     },
     OperatorEntry("MatMul") { builder, node throws(NeuralCoreError) in try builder.planMatMul(node)
+    }.rewriting { graph, index, uses throws(NeuralCoreError) in
+      graph.foldLinearBias(at: index, uses: uses)
     },
     OperatorEntry("Einsum", opsets: .since(12), attributes: ["equation"]) {
       builder, node throws(NeuralCoreError) in
