@@ -473,4 +473,17 @@ void cnk_to_blocked(const float *input, int64_t channels, int64_t positions, int
 void cnk_from_blocked(const float *input, int64_t channels, int64_t positions, int64_t lanes,
                       int64_t first_block, int64_t block_count, float *output);
 
+/* Copies positions first_position..<first_position + count of a blocked image (`lanes`
+   channels per block) to channels-last order (NHWC: `channels` floats per position). */
+void cnk_blocked_to_channels_last(const float *input, int64_t channels, int64_t positions,
+                                  int64_t lanes, int64_t first_position, int64_t count,
+                                  float *output);
+
+/* Copies blocks first_block..<first_block + block_count of a channels-last image (NHWC:
+   `channels` floats per position) into blocked layout, zeroing the lanes past the last
+   channel. */
+void cnk_channels_last_to_blocked(const float *input, int64_t channels, int64_t positions,
+                                  int64_t lanes, int64_t first_block, int64_t block_count,
+                                  float *output);
+
 #endif

@@ -60,6 +60,38 @@ struct BlockedLayout: Sendable {
     }
   }
 
+  /// Writes `batch` blocked images in channels-last order (NHWC), as `Transpose` with
+  /// permutation `[0, 2, 3, 1]` of the NCHW tensor would, in one pass.
+  func toChannelsLast(
+    _ input: UnsafePointer<Float>, batch: Int, channels: Int, positions: Int,
+    into output: UnsafeMutablePointer<Float>, threads: Int
+  ) {
+    let blocked = imageSize(channels: channels, positions: positions)
+    let (size, pieces) = Parallel.pieces(of: positions, groups: batch, threads: threads)
+    Parallel.forEach(batch * pieces, threads: threads) { item in
+      let (image, first) = (item / pieces, (item % pieces) * size)
+      cnk_blocked_to_channels_last(
+        input + image * blocked, Int64(channels), Int64(positions), Int64(lanes), Int64(first),
+        Int64(min(size, positions - first)), output + image * channels * positions)
+    }
+  }
+
+  /// Writes `batch` channels-last images (NHWC) as blocked images, as `Transpose` with
+  /// permutation `[0, 3, 1, 2]` to NCHW and then blocking would, in one pass.
+  func fromChannelsLast(
+    _ input: UnsafePointer<Float>, batch: Int, channels: Int, positions: Int,
+    into output: UnsafeMutablePointer<Float>, threads: Int
+  ) {
+    let blockCount = blocks(channels)
+    let blocked = imageSize(channels: channels, positions: positions)
+    Parallel.forEach(batch * blockCount, threads: threads) { item in
+      let (image, block) = (item / blockCount, item % blockCount)
+      cnk_channels_last_to_blocked(
+        input + image * channels * positions, Int64(channels), Int64(positions), Int64(lanes),
+        Int64(block), 1, output + image * blocked)
+    }
+  }
+
   /// Multiplies `batch` blocked images by one factor per channel: `factors` holds `channels`
   /// floats per image (NCHW), or whole blocks of them when `padded` (a blocked gate).
   func scale(

@@ -3,12 +3,32 @@ import Foundation
 extension ImportedGraph {
   /// Folds BatchNormalization into convolutions, fuses activations into them, packs weights.
   mutating func fuse() throws(NeuralCoreError) {
+    foldConstantIdentities()
     try foldBatchNormalization()
     try rewritePatterns()
     try fuseGatedActivations()
     try fuseActivations()
     try fuseQuantizedOperators()
     try packConvolutions()
+  }
+
+  /// Makes the output of each `Identity` of a constant that constant (PyTorch's exporter writes
+  /// one Identity per reuse of a shared parameter, such as ConvNeXt's deduplicated layer
+  /// scales), so that the fusions below see the constant.
+  private mutating func foldConstantIdentities() {
+    var kept: [Node] = []
+    for node in nodes {
+      guard node.source.operatorName == "Identity", node.source.domain.isEmpty,
+        node.inputs.count == 1, node.outputs.count == 1, let value = constants[node.inputs[0]],
+        !outputs.contains(where: { $0.name == node.outputs[0] })
+      else {
+        kept.append(node)
+        continue
+      }
+      constants[node.outputs[0]] = value
+      elementTypes[node.outputs[0]] = elementTypes[node.inputs[0]]
+    }
+    nodes = kept
   }
 
   /// How many times each value is read: node inputs plus graph outputs.

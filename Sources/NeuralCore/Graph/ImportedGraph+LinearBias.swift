@@ -21,13 +21,61 @@ extension ImportedGraph {
     guard bias != product.outputs[0], let values = floatConstant(bias),
       values.shape == [weights.shape[1]]
     else { return false }
-    let source = Graph.Node(
-      name: product.source.name, operatorName: "MatMul",
-      inputs: [product.inputs[0], product.inputs[1], bias], outputs: sum.outputs)
-    nodes[index].source = source
-    nodes[index].inputs = source.inputs
-    nodes[index].outputs = source.outputs
+    nodes[index].inputs.append(bias)
+    nodes[index].source.inputs = nodes[index].inputs
+    nodes[index].outputs = sum.outputs
+    nodes[index].source.outputs = sum.outputs
     nodes.remove(at: add)
     return true
+  }
+}
+
+extension ImportedGraph {
+  /// Folds a per-channel scale after a linear layer in channels-last order, `Mul(Transpose(
+  /// MatMul(x, W) + b, [0, 3, 1, 2]), gamma)` with `gamma` of shape `[C, 1, 1]` or
+  /// `[1, C, 1, 1]` (ConvNeXt's layer scale), into the layer's weights and bias: the Mul goes.
+  ///
+  /// - Returns: `false`, changing nothing, when the node at `index` is not such a product or
+  ///   an intermediate value has another reader.
+  mutating func foldChannelScale(at index: Int, uses: [String: Int]) throws(NeuralCoreError)
+    -> Bool
+  {
+    let scale = nodes[index]
+    guard scale.inputs.count == 2, scale.outputs.count == 1 else { return false }
+    for (image, factors) in [(0, 1), (1, 0)] {
+      let name = scale.inputs[image]
+      guard uses[name] == 1, let gamma = floatConstant(scale.inputs[factors]),
+        gamma.rank >= 3, gamma.shape.dropFirst(gamma.rank - 2).allSatisfy({ $0 == 1 }),
+        gamma.shape.dropLast(3).allSatisfy({ $0 == 1 }),
+        let transpose = producer(of: name),
+        nodes[transpose].source.operatorName == "Transpose",
+        try nodes[transpose].attributes.ints("perm") == [0, 3, 1, 2],
+        let linear = nodes[transpose].inputs.first, uses[linear] == 1,
+        let product = producer(of: linear), nodes[product].source.operatorName == "MatMul",
+        nodes[product].inputs.count >= 2,
+        foldedDequantizations[nodes[product].inputs[1]] == nil,
+        let weights = floatConstant(nodes[product].inputs[1]), weights.rank == 2,
+        weights.shape[1] == gamma.count
+      else { continue }
+      let columns = gamma.count
+      var inputs = nodes[product].inputs
+      let bias = inputs.count > 2 ? floatConstant(inputs[2]) : nil
+      guard inputs.count == 2 || bias?.count == columns else { continue }
+      let scaled = weights.scalars.indices.map { weights.scalars[$0] * gamma.scalars[$0 % columns] }
+      inputs[1] = scale.source.name + "::weight"
+      constants[inputs[1]] = .float(try Tensor(shape: weights.shape, scalars: scaled))
+      if let bias {
+        inputs[2] = scale.source.name + "::bias"
+        constants[inputs[2]] = .float(
+          try Tensor(shape: bias.shape, scalars: zip(bias.scalars, gamma.scalars).map(*)))
+      }
+      nodes[product].inputs = inputs
+      nodes[product].source.inputs = inputs
+      nodes[transpose].outputs = scale.outputs
+      nodes[transpose].source.outputs = scale.outputs
+      nodes.remove(at: index)
+      return true
+    }
+    return false
   }
 }

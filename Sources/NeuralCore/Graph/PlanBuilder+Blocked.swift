@@ -267,6 +267,53 @@ extension PlanBuilder {
     return false
   }
 
+  /// Plans `Transpose` between the blocked layout and channels-last order as one pass.
+  ///
+  /// ConvNeXt's blocks begin with permutation `[0, 2, 3, 1]` of a blocked tensor and end with
+  /// `[0, 3, 1, 2]`, which becomes blocked when every reader has a blocked planner. Any other
+  /// permutation runs on NCHW.
+  mutating func planBlockedTranspose(
+    _ node: ImportedGraph.Node, _ layout: BlockedLayout
+  ) throws(NeuralCoreError) -> Bool {
+    if try planTransposeToBlocked(node, layout) { return true }
+    guard let input = node.inputs.first, let blocked = blockedValues[input],
+      values[input] == nil, blocked.shape.count == 4,
+      try node.attributes.ints("perm") == [0, 2, 3, 1]
+    else { return false }
+    let shape = blocked.shape
+    let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
+    try addStep(
+      node, inputs: [.buffer(blocked.id)], outputShapes: [[shape[0], shape[2], shape[3], shape[1]]]
+    ) { inputs, outputs, threads in
+      layout.toChannelsLast(
+        inputs[0], batch: batch, channels: channels, positions: positions, into: outputs[0],
+        threads: threads)
+    }
+    return true
+  }
+
+  private mutating func planTransposeToBlocked(
+    _ node: ImportedGraph.Node, _ layout: BlockedLayout
+  ) throws(NeuralCoreError) -> Bool {
+    guard let input = node.inputs.first, blockedValues[input] == nil,
+      case .runtime(let id, let shape)? = values[input], shape.count == 4,
+      try node.attributes.ints("perm") == [0, 3, 1, 2], let output = node.outputs.first,
+      !graph.outputs.contains(where: { $0.name == output })
+    else { return false }
+    let readers = graph.nodes.filter { $0.inputs.contains(output) }
+    guard !readers.isEmpty, readers.allSatisfy({ $0.entry.planBlocked != nil }) else {
+      return false
+    }
+    let (batch, channels, positions) = (shape[0], shape[3], shape[1] * shape[2])
+    try addBlockedStep(node, layout, inputs: [id], shape: [batch, channels, shape[1], shape[2]]) {
+      inputs, outputs, threads in
+      layout.fromChannelsLast(
+        inputs[0], batch: batch, channels: channels, positions: positions, into: outputs[0],
+        threads: threads)
+    }
+    return true
+  }
+
   /// Plans a 2-D `MaxPool` of a blocked tensor (no `Indices` output, `storage_order` 0); any
   /// other runs on NCHW.
   mutating func planBlockedMaxPool(

@@ -693,6 +693,11 @@ extension PlanBuilder {
     if !isConstant && shape.contains(0) {
       throw attributes.error(.shapeMismatch, "\(modeName) padding of an empty axis")
     }
+    if pads.allSatisfy({ $0 == 0 }) {
+      // Nothing to add (Swin pads each stage to whole windows, which a 224 input already is).
+      try bind(node, try requiredValue(node, 0))
+      return
+    }
     var operands = [input]
     if let constantOperand { operands.append(constantOperand) }
     let fixedFill = fill

@@ -9,6 +9,9 @@ enum ElementwiseOperators {
     binary("Mul", .multiply).multiplyingGates()
       .blocked { builder, node, layout throws(NeuralCoreError) in
         try builder.planBlockedMul(node, layout)
+      }
+      .rewriting { graph, index, uses throws(NeuralCoreError) in
+        try graph.foldChannelScale(at: index, uses: uses)
       }, binary("Div", .divide),
     binary("Pow", .power), binary("PRelu", .prelu),
     OperatorEntry("Mod", opsets: .since(10), attributes: ["fmod"]) {

@@ -4,6 +4,9 @@ enum LayoutOperators {
   static let entries: [OperatorEntry] = [
     OperatorEntry("Transpose", attributes: ["perm"]) { builder, node throws(NeuralCoreError) in
       try builder.planTranspose(node)
+    }
+    .blocked { builder, node, layout throws(NeuralCoreError) in
+      try builder.planBlockedTranspose(node, layout)
     },
     OperatorEntry("Concat", attributes: ["axis"]) { builder, node throws(NeuralCoreError) in
       try builder.planConcat(node)
