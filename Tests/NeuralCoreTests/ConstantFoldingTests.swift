@@ -39,4 +39,29 @@ import Testing
     #expect(outputs["r"]?.scalars == [1, 0, 3])
     #expect(outputs["y"]?.scalars == [2, 1, 4])
   }
+
+  /// An int8 product of constants: its integer sums are folded while planning, and the
+  /// requantization that follows reads them as a constant (y = round(a b / 2) + 3, by hand).
+  @Test func aQuantizedProductOfConstantsRequantizesTheFoldedSums() throws {
+    var graph = GraphBuilder()
+    func bytes(_ name: String, _ values: [Int64], _ shape: [Int]) {
+      graph.initializers.append(
+        ONNXTensor(name: name, dataType: .uint8, value: .integer(values, shape: shape)))
+    }
+    bytes("a", [1, 2, 3, 4], [2, 2])
+    bytes("b", [2, 0, 1, 3], [2, 2])
+    bytes("zero", [0], [])
+    bytes("three", [3], [])
+    graph.constant("one", try Tensor(shape: [], scalars: [1]))
+    graph.constant("two", try Tensor(shape: [], scalars: [2]))
+    graph.node("QLinearMatMul", ["a", "one", "zero", "b", "one", "zero", "two", "three"], ["q"])
+    graph.node("DequantizeLinear", ["q", "one", "zero"], ["d"])
+    graph.node("Add", ["x", "d"], ["y"])
+    let model = graph.model(inputs: [("x", [2, 2])], outputs: ["y"])
+    let session = try InferenceSession(model: model, options: SessionOptions(threadCount: 1))
+    let y = try #require(
+      try session.run(["x": try Tensor(shape: [2, 2], scalars: [0, 0, 0, 0])])["y"])
+    // a b = [[4, 6], [10, 12]]; halved and shifted by the zero point 3: [[5, 6], [8, 9]].
+    #expect(y.scalars == [5, 6, 8, 9])
+  }
 }

@@ -67,14 +67,14 @@ extension PlanBuilder {
   mutating func quantizePart(
     _ node: ImportedGraph.Node, _ name: String, scale: Int, zeroPoint: Int?
   ) throws(NeuralCoreError) {
-    guard case .runtime(let id, let shape)? = values[name] else {
+    guard let (source, shape) = floatSource(name) else {
       throw node.attributes.error(.unsupported, "a quantized result known before running")
     }
     let quantization = try quantization(
       node, scale: scale, zeroPoint: zeroPoint, shape: shape, type: .uint8, axis: 1)
     let count = Tensor.elementCount(of: shape) ?? 0
     try addStep(
-      node, inputs: [.buffer(id)], outputShapes: [shape], outputTypes: [quantization.type]
+      node, inputs: [source], outputShapes: [shape], outputTypes: [quantization.type]
     ) { inputs, outputs, _ in
       quantization.quantize(inputs[0], count: count, into: UnsafeMutableRawPointer(outputs[0]))
     }
@@ -152,11 +152,11 @@ extension PlanBuilder {
 
   /// Writes the float value `name`, integer sums, to the node's output as int32.
   mutating func integerResult(_ node: ImportedGraph.Node, _ name: String) throws(NeuralCoreError) {
-    guard case .runtime(let id, let shape)? = values[name] else {
+    guard let (source, shape) = floatSource(name) else {
       throw node.attributes.error(.unsupported, "an integer result known before running")
     }
     let count = Tensor.elementCount(of: shape) ?? 0
-    try addStep(node, inputs: [.buffer(id)], outputShapes: [shape], outputTypes: [.int32]) {
+    try addStep(node, inputs: [source], outputShapes: [shape], outputTypes: [.int32]) {
       inputs, outputs, _ in
       IntegerConversion.integers(inputs[0], count: count, into: UnsafeMutableRawPointer(outputs[0]))
     }
@@ -168,7 +168,7 @@ extension PlanBuilder {
     _ node: ImportedGraph.Node, _ name: String, multipliers: [Float], axis: Int,
     zeroPoint position: Int?
   ) throws(NeuralCoreError) {
-    guard case .runtime(let id, let shape)? = values[name] else {
+    guard let (source, shape) = floatSource(name) else {
       throw node.attributes.error(.unsupported, "a quantized result known before running")
     }
     var zeroPoint: Int32 = 0
@@ -190,7 +190,7 @@ extension PlanBuilder {
     }
     let count = Tensor.elementCount(of: shape) ?? 0
     let (outputZeroPoint, outputType) = (zeroPoint, type)
-    try addStep(node, inputs: [.buffer(id)], outputShapes: [shape], outputTypes: [type]) {
+    try addStep(node, inputs: [source], outputShapes: [shape], outputTypes: [type]) {
       inputs, outputs, _ in
       IntegerConversion.requantize(
         inputs[0], count: count, multipliers: multipliers, inner: inner,
@@ -343,5 +343,15 @@ extension PlanBuilder {
     try planDequantizedOperator(
       node, "Concat", operands: operands, output: (0, 1),
       attributes: node.source.attributes.filter { $0.name == "axis" })
+  }
+
+  /// A float value as a step operand with its shape: a run-time buffer, or a constant (a part
+  /// whose inputs were all constants, folded while planning).
+  private mutating func floatSource(_ name: String) -> (ExecutionPlan.Operand, [Int])? {
+    switch values[name] {
+    case .runtime(let id, let shape)?: return (.buffer(id), shape)
+    case .constant(.float(let tensor))?: return (intern(name, tensor), tensor.shape)
+    default: return nil
+    }
   }
 }
