@@ -6,6 +6,11 @@ noisy minute weighs less. ONNX Runtime names fused nodes after their last output
 `_swish` is the expansion (the depthwise convolution in block 0, which has no expansion) and
 `_swish_1` the depthwise; at the top level `_swish` is the stem and `_swish_1` the head.
     .cache/bench-venv/bin/python Benchmarks/Scripts/onnxruntime_profile.py
+
+With --model MODEL.onnx --input INPUT.npy it profiles that model instead, by operator type as
+ONNX Runtime runs it after its fusions (Conv, FusedConv, Gemm, Gelu, ...), at 1 and 2 threads:
+the counterpart of `Benchmarks --profile MODEL INPUT.npy` for any model, such as the zoo's
+.cache/bench-zoo/<architecture>/model.onnx and input.npy.
 """
 
 import argparse
@@ -35,7 +40,7 @@ def kind_of(name):
     return "Gemm" if "_fc" in name or "Gemm" in name else "other"
 
 
-def profile(model, image, threads, runs):
+def profile(model, image, threads, runs, kind=kind_of):
     prefix = os.path.join(os.environ.get("TMPDIR", "/tmp"), "ort-profile")
     session = open_session(model, threads, profile_prefix=prefix)
     feed = {session.get_inputs()[0].name: image}
@@ -46,13 +51,16 @@ def profile(model, image, threads, runs):
         events = json.load(handle)
     os.remove(path)
     times = collections.defaultdict(list)
+    operators = {}
     for event in events:
         if event.get("cat") == "Node" and event["name"].endswith("_kernel_time"):
             times[event["name"]].append(event["dur"])
+            operators[event["name"]] = event.get("args", {}).get("op_name", "other")
     kinds = collections.defaultdict(float)
     for name, durations in times.items():
         kept = sorted(durations[10:])[: max(1, (len(durations) - 10) // 2)]
-        kinds[kind_of(name)] += sum(kept) / len(kept) / 1000
+        key = operators[name] if kind is None else kind(name)
+        kinds[key] += sum(kept) / len(kept) / 1000
     return kinds
 
 
@@ -61,7 +69,21 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--models", default=os.path.join(root, "..", "shared", "models"))
     parser.add_argument("--runs", type=int, default=160)
+    parser.add_argument("--model", help="profile this model by operator type instead")
+    parser.add_argument("--input", help="the model's input (.npy), with --model")
     arguments = parser.parse_args()
+    if arguments.model:
+        if not arguments.input:
+            parser.error("--model needs --input")
+        image = np.load(arguments.input)
+        columns = [
+            profile(arguments.model, image, threads, arguments.runs, kind=None) for threads in (1, 2)
+        ]
+        print("operator\t1 thread (ms)\t2 threads (ms)")
+        for name in sorted(columns[0], key=lambda key: -columns[0][key]):
+            print(f"{name}\t{columns[0][name]:.3f}\t{columns[1].get(name, 0):.3f}")
+        print(f"total\t{sum(columns[0].values()):.3f}\t{sum(columns[1].values()):.3f}")
+        return
     model = os.path.join(arguments.models, "onnx", "efficientnet-lite0.onnx")
     image = np.load(os.path.join(arguments.models, "ref", "efficientnet-lite0", "chelsea.input.npy"))
     columns = [profile(model, image, threads, arguments.runs) for threads in (1, 2)]
