@@ -759,6 +759,41 @@ static void check_layer_norm(const cnk_kernel_set *s, int64_t rows, int64_t leng
 }
 
 /* Row-major rows packed as GEMM A panels, by the layout's definition. */
+/* QuantizeLinear and DequantizeLinear against ONNX's definitions: ties to even (x / scale
+   lands on .5 exactly for the first values), NaN to the zero point, infinities and large
+   values saturated; 37 values reach every vector width's tail. */
+static void check_quantization(const cnk_kernel_set *s) {
+  enum { N = 37 };
+  float x[N];
+  for (int i = 0; i < N; i++) x[i] = random_float() * 300.0f;
+  float ties[] = {0.25f, 0.75f, -0.25f, -0.75f, 1.25f, NAN, INFINITY, -INFINITY, 1e30f};
+  for (int i = 0; i < 9; i++) x[i * 4] = ties[i];
+  int32_t q[N], expected_q[N];
+  float scale = 0.5f, zero = -3.0f;
+  s->quantize_linear(x, N, scale, zero, -128.0f, 127.0f, q);
+  int bad = 0;
+  for (int i = 0; i < N; i++) {
+    double r = x[i] != x[i] ? zero : nearbyint((double)(x[i] / scale)) + zero;
+    r = r < -128 ? -128 : (r > 127 ? 127 : r);
+    expected_q[i] = (int32_t)r;
+    if (q[i] != expected_q[i] && !bad++) {
+      printf("FAIL %s quantize_linear: x %g gives %d, expected %d\n", s->name, (double)x[i], q[i],
+             expected_q[i]);
+    }
+  }
+  float y[N];
+  s->dequantize_linear(expected_q, N, zero, scale, y);
+  for (int i = 0; i < N; i++) {
+    float want = ((float)expected_q[i] - zero) * scale;
+    if (y[i] != want && !bad++) {
+      printf("FAIL %s dequantize_linear: %d gives %g, expected %g\n", s->name, expected_q[i],
+             (double)y[i], (double)want);
+    }
+  }
+  cases++;
+  if (bad) failures++;
+}
+
 static void check_pack_rows(const cnk_kernel_set *s, int64_t rows, int64_t k, int64_t lda) {
   int64_t tile = s->gemm_row_tile, panels = (rows + tile - 1) / tile;
   float *a = random_array(rows * lda), *packed = filled(panels * tile * k, NAN);
@@ -869,6 +904,7 @@ static void check_set(const cnk_kernel_set *s) {
   check_direct_blocked(s, 3, 20, 19, 23, window(3, 1, 1, 1), 1, 1);
   check_direct_blocked(s, 1, 8, 9, 9, window(5, 2, 1, 2), 2, 2);
   check_direct_blocked(s, 4, 40, 12, 30, window(3, 2, 1, 0), 1, 1);
+  check_quantization(s);
   check_grouped_blocked(s, 48, 8, 56, 56, window(3, 2, 1, 1), 0, 0);
   check_grouped_blocked(s, 104, 8, 28, 28, window(3, 1, 1, 1), 1, 1);
   check_grouped_blocked(s, 40, 8, 9, 11, window(3, 1, 2, 2), 2, 2);

@@ -274,6 +274,36 @@ TARGET static void layer_norm(const float *x, int64_t rows, int64_t length, floa
   }
 }
 
+/* MARK: Linear quantization */
+
+TARGET static void quantize_linear(const float *input, int64_t count, float scale,
+                                   float zero_point, float low, float high, int32_t *output) {
+  vf divisor = v_set1(scale), shift = v_set1(zero_point), floor = v_set1(low);
+  vf ceiling = v_set1(high), infinity = v_set1(INFINITY);
+  int64_t i = 0;
+  for (; i + LANES <= count; i += LANES) {
+    vf q = v_clamp(v_add(v_round_even(v_div(v_load(input + i), divisor)), shift), floor, ceiling);
+    /* A NaN stays NaN through the clamp and fails the comparison: it gives the zero point. */
+    v_store_int32(output + i, v_select_less(q, infinity, q, shift));
+  }
+  for (; i < count; i++) {
+    float q = rintf(input[i] / scale) + zero_point;
+    q = q != q ? zero_point : q;
+    q = q < low ? low : (q > high ? high : q);
+    output[i] = (int32_t)q;
+  }
+}
+
+TARGET static void dequantize_linear(const int32_t *input, int64_t count, float zero_point,
+                                     float scale, float *output) {
+  vf shift = v_set1(zero_point), factor = v_set1(scale);
+  int64_t i = 0;
+  for (; i + LANES <= count; i += LANES) {
+    v_store(output + i, v_mul(v_sub(v_load_int32(input + i), shift), factor));
+  }
+  for (; i < count; i++) output[i] = ((float)input[i] - zero_point) * scale;
+}
+
 #undef ACTIVATE_RUN
 #undef ACTIVATE_BLOCKED_RUN
 #undef ACTIVATE_DISPATCH

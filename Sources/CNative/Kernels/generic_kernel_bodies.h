@@ -1103,5 +1103,7 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .scale_blocked = scale_blocked,
     .layer_norm = layer_norm,
     .pack_rows = pack_rows,
+    .quantize_linear = quantize_linear,
+    .dequantize_linear = dequantize_linear,
     .int8 = INT8_KERNELS,
 };

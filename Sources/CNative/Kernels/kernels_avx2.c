@@ -73,5 +73,17 @@ TARGET INLINE vf v_pow2i(vf n) {
   return _mm256_castsi256_ps(bits);
 }
 
+/* For the quantization kernels: to the nearest integer, ties to even; int32 lanes as floats;
+   integral floats stored as int32 lanes. */
+TARGET INLINE vf v_round_even(vf x) {
+  return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+TARGET INLINE vf v_load_int32(const int32_t *source) {
+  return _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)source));
+}
+TARGET INLINE void v_store_int32(int32_t *target, vf value) {
+  _mm256_storeu_si256((__m256i *)target, _mm256_cvttps_epi32(value));
+}
+
 #include "generic_kernel_bodies.h"
 #endif

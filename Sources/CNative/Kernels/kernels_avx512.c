@@ -87,5 +87,17 @@ TARGET INLINE vf v_pow2i(vf n) {
   return _mm512_castsi512_ps(bits);
 }
 
+/* For the quantization kernels: to the nearest integer, ties to even; int32 lanes as floats;
+   integral floats stored as int32 lanes. */
+TARGET INLINE vf v_round_even(vf x) {
+  return _mm512_roundscale_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+TARGET INLINE vf v_load_int32(const int32_t *source) {
+  return _mm512_cvtepi32_ps(_mm512_loadu_si512(source));
+}
+TARGET INLINE void v_store_int32(int32_t *target, vf value) {
+  _mm512_storeu_si512(target, _mm512_cvttps_epi32(value));
+}
+
 #include "generic_kernel_bodies.h"
 #endif

@@ -87,5 +87,16 @@ INLINE float32x4_t pow2i_half(float32x4_t n) {
 }
 INLINE vf v_pow2i(vf n) { return (vf){pow2i_half(n.low), pow2i_half(n.high)}; }
 
+/* For the quantization kernels: to the nearest integer, ties to even; int32 lanes as floats;
+   integral floats stored as int32 lanes. */
+INLINE vf v_round_even(vf x) { return (vf){vrndnq_f32(x.low), vrndnq_f32(x.high)}; }
+INLINE vf v_load_int32(const int32_t *source) {
+  return (vf){vcvtq_f32_s32(vld1q_s32(source)), vcvtq_f32_s32(vld1q_s32(source + 4))};
+}
+INLINE void v_store_int32(int32_t *target, vf value) {
+  vst1q_s32(target, vcvtq_s32_f32(value.low));
+  vst1q_s32(target + 4, vcvtq_s32_f32(value.high));
+}
+
 #include "generic_kernel_bodies.h"
 #endif

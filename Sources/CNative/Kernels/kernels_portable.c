@@ -5,6 +5,7 @@
    extension, compiled with no target attribute, so it runs on any CPU of the architecture
    (SSE2 on x86-64, NEON on aarch64) and exists on every architecture. */
 
+#include <math.h>
 #include <string.h>
 
 /* The baseline x86-64 has no fused multiply-add, so v_fma is a multiply then an add; with
@@ -84,6 +85,23 @@ INLINE vf v_select_less(vf a, vf b, vf yes, vf no) { return v_select(a < b, yes,
 INLINE vf v_pow2i(vf n) {
   vmask exponent = __builtin_convertvector(n, vmask) + 127;
   return (vf)(exponent << 23);
+}
+
+/* For the quantization kernels: to the nearest integer, ties to even (the default rounding
+   mode); int32 lanes as floats; integral floats stored as int32 lanes. */
+INLINE vf v_round_even(vf x) {
+  vf rounded;
+  for (int lane = 0; lane < VL; lane++) rounded[lane] = rintf(x[lane]);
+  return rounded;
+}
+INLINE vf v_load_int32(const int32_t *source) {
+  vmask value;
+  memcpy(&value, source, sizeof value);
+  return __builtin_convertvector(value, vf);
+}
+INLINE void v_store_int32(int32_t *target, vf value) {
+  vmask integers = __builtin_convertvector(value, vmask);
+  memcpy(target, &integers, sizeof integers);
 }
 
 #include "generic_kernel_bodies.h"

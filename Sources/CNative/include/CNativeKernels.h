@@ -180,6 +180,20 @@ typedef void (*cnk_conv_direct_blocked_fn)(const float *input, int64_t channels,
                                            float clamp_min, float clamp_max);
 
 /*
+ * Linear quantization of `count` floats: round_half_even(x / scale) + zero_point clamped to
+ * [low, high] (a NaN gives the zero point), stored as int32: ONNX QuantizeLinear.
+ */
+typedef void (*cnk_quantize_linear_fn)(const float *input, int64_t count, float scale,
+                                       float zero_point, float low, float high, int32_t *output);
+
+/*
+ * (x - zero_point) * scale of `count` int32 values, each and the zero point within +/-2^24 (so
+ * that their difference is exact in float): ONNX DequantizeLinear of 2- to 16-bit types.
+ */
+typedef void (*cnk_dequantize_linear_fn)(const int32_t *input, int64_t count, float zero_point,
+                                         float scale, float *output);
+
+/*
  * A grouped convolution into output block `block` (of a tensor of `channels` channels) whose
  * groups lie within `span` consecutive input blocks: `input` points at the first of them (each
  * a height x width plane of vectors). Weights are [input block of the span][ky][kx][input
@@ -442,6 +456,8 @@ typedef struct cnk_kernel_set {
   cnk_scale_blocked_fn scale_blocked;
   cnk_layer_norm_fn layer_norm;
   cnk_pack_rows_fn pack_rows;
+  cnk_quantize_linear_fn quantize_linear;
+  cnk_dequantize_linear_fn dequantize_linear;
   /* The best int8 entry points of this set on this CPU (never NULL). */
   const cnk_int8_kernels *(*int8)(void);
 } cnk_kernel_set;

@@ -37,6 +37,8 @@ struct NativeKernels: @unchecked Sendable {
   let scaleBlocked: cnk_scale_blocked_fn
   let layerNorm: cnk_layer_norm_fn
   let packRows: cnk_pack_rows_fn
+  let quantizeLinear: cnk_quantize_linear_fn
+  let dequantizeLinear: cnk_dequantize_linear_fn
   /// The set's best int8 variant on this CPU.
   let int8: Int8Kernels
 
@@ -55,7 +57,8 @@ struct NativeKernels: @unchecked Sendable {
       let winogradOutput = table.winograd_output, let activate = table.activate,
       let activateBlocked = table.activate_blocked, let softmax = table.softmax,
       let scaleBlocked = table.scale_blocked, let layerNorm = table.layer_norm,
-      let packRows = table.pack_rows,
+      let packRows = table.pack_rows, let quantizeLinear = table.quantize_linear,
+      let dequantizeLinear = table.dequantize_linear,
       let int8 = Int8Kernels(table.int8?()),
       table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0
     else { return nil }
@@ -85,6 +88,8 @@ struct NativeKernels: @unchecked Sendable {
     self.scaleBlocked = scaleBlocked
     self.layerNorm = layerNorm
     self.packRows = packRows
+    self.quantizeLinear = quantizeLinear
+    self.dequantizeLinear = dequantizeLinear
     self.int8 = int8
   }
 

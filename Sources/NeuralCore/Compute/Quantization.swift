@@ -40,27 +40,70 @@ struct Quantization: Sendable {
 
   /// `saturate(round_half_even(x / scale) + zero_point)` over `count` floats, written as
   /// `Int32` elements; NaN gives the zero point.
-  func quantize(_ input: UnsafePointer<Float>, count: Int, into output: UnsafeMutableRawPointer) {
+  ///
+  /// Runs of elements that share a scale (the whole tensor, or each channel's plane) go to the
+  /// set's C kernel; per-element parameters (an axis that is the innermost, or blocks) take
+  /// the scalar loop.
+  func quantize(
+    _ input: UnsafePointer<Float>, count: Int, into output: UnsafeMutableRawPointer,
+    kernels: KernelSet
+  ) {
     guard let range = type.integerRange else { return }
     let (low, high) = IntegerConversion.bounds(range)
-    for index in 0..<count {
-      let parameter = parameter(index)
-      var value =
-        (input[index] / scales[parameter]).rounded(.toNearestOrEven) + Float(zeroPoints[parameter])
-      if value.isNaN { value = Float(zeroPoints[parameter]) }
-      value = min(max(value, low), high)
-      output.storeBytes(of: Int32(value), toByteOffset: index * 4, as: Int32.self)
+    guard let run = runLength(count: count) else {
+      for index in 0..<count {
+        let parameter = parameter(index)
+        var value =
+          (input[index] / scales[parameter]).rounded(.toNearestOrEven)
+          + Float(zeroPoints[parameter])
+        if value.isNaN { value = Float(zeroPoints[parameter]) }
+        value = min(max(value, low), high)
+        output.storeBytes(of: Int32(value), toByteOffset: index * 4, as: Int32.self)
+      }
+      return
+    }
+    let target = output.assumingMemoryBound(to: Int32.self)
+    for start in stride(from: 0, to: count, by: run) {
+      let parameter = parameter(start)
+      kernels.native.quantizeLinear(
+        input + start, Int64(min(run, count - start)), scales[parameter],
+        Float(zeroPoints[parameter]), low, high, target + start)
     }
   }
 
   /// `(x - zero_point) * scale` over `count` `Int32` elements.
+  ///
+  /// Runs that share a scale go to the set's C kernel when the type's values fit in ±2^24 (so
+  /// that the difference is exact in float); the rest take the scalar loop in `Int64`.
   func dequantize(
-    _ input: UnsafeRawPointer, count: Int, into output: UnsafeMutablePointer<Float>
+    _ input: UnsafeRawPointer, count: Int, into output: UnsafeMutablePointer<Float>,
+    kernels: KernelSet
   ) {
-    for index in 0..<count {
-      let parameter = parameter(index)
-      let value = input.load(fromByteOffset: index * 4, as: Int32.self)
-      output[index] = Float(Int64(value) - Int64(zeroPoints[parameter])) * scales[parameter]
+    let exact = type.integerRange.map { $0.lowerBound >= -(1 << 24) && $0.upperBound <= 1 << 24 }
+    guard exact == true, let run = runLength(count: count) else {
+      for index in 0..<count {
+        let parameter = parameter(index)
+        let value = input.load(fromByteOffset: index * 4, as: Int32.self)
+        output[index] = Float(Int64(value) - Int64(zeroPoints[parameter])) * scales[parameter]
+      }
+      return
+    }
+    let source = input.assumingMemoryBound(to: Int32.self)
+    for start in stride(from: 0, to: count, by: run) {
+      let parameter = parameter(start)
+      kernels.native.dequantizeLinear(
+        source + start, Int64(min(run, count - start)), Float(zeroPoints[parameter]),
+        scales[parameter], output + start)
+    }
+  }
+
+  /// The elements that share one parameter, in consecutive runs: all of them for one pair per
+  /// tensor, a plane per index of the axis; `nil` when runs would be shorter than a vector.
+  private func runLength(count: Int) -> Int? {
+    switch mapping {
+    case .tensor: return max(count, 1)
+    case .axis(_, let inner): return inner >= 16 ? inner : nil
+    case .blocked: return nil
     }
   }
 
@@ -70,7 +113,7 @@ struct Quantization: Sendable {
     values.withUnsafeBufferPointer { input in
       result.withUnsafeMutableBytes { output in
         guard let source = input.baseAddress, let target = output.baseAddress else { return }
-        quantize(source, count: values.count, into: target)
+        quantize(source, count: values.count, into: target, kernels: .portable)
       }
     }
     return result.map { Int64($0) }
@@ -83,7 +126,7 @@ struct Quantization: Sendable {
     integers.withUnsafeBytes { input in
       result.withUnsafeMutableBufferPointer { output in
         guard let source = input.baseAddress, let target = output.baseAddress else { return }
-        dequantize(source, count: values.count, into: target)
+        dequantize(source, count: values.count, into: target, kernels: .portable)
       }
     }
     return result

@@ -138,20 +138,21 @@ extension PlanBuilder {
     let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
     let stride = value.stride
     let stored = zeroPoint + value.shift
-    let scratch = try newBuffer(shape: [(positions + 3) / 4], for: name, type: .undefined)
-    let kernels = graph.kernels.native.int8
+    // One Int32 per position: the bytes of the power-of-two path fit in it too.
+    let scratch = try newBuffer(shape: [positions], for: name, type: .undefined)
+    let kernels = graph.kernels.native
     steps.append(
       ExecutionPlan.Step(
         name: node.source.name, inputs: [.buffer(inputID)], outputs: [value.id, scratch]
       ) { inputs, outputs, _ in
         let target = UnsafeMutableRawPointer(outputs[0]).assumingMemoryBound(to: UInt8.self)
-        let bytes = UnsafeMutableRawPointer(outputs[1]).assumingMemoryBound(to: UInt8.self)
+        let workspace = UnsafeMutableRawPointer(outputs[1])
         for image in 0..<batch {
           for channel in 0..<channels {
             PlanBuilder.quantizePlane(
               inputs[0] + (image * channels + channel) * positions, count: positions,
               scale: scale, zeroPoint: stored, into: target + image * positions * stride + channel,
-              stride: stride, scratch: bytes, kernels: kernels)
+              stride: stride, scratch: workspace, kernels: kernels)
           }
         }
       })
@@ -160,24 +161,23 @@ extension PlanBuilder {
   }
 
   /// `clamp(round_half_even(x / scale) + zeroPoint, 0, 255)` of `count` floats, written `stride`
-  /// bytes apart: through the vector kernel and `scratch` when `1 / scale` is exact (a power of
-  /// two, so multiplying by it is dividing), else one value at a time.
+  /// bytes apart, through `scratch` (`count` Int32 values): the int8 set's kernel when `1 / scale`
+  /// is exact (a power of two, so multiplying by it is dividing), else the set's
+  /// `QuantizeLinear` kernel, which divides.
   static func quantizePlane(
     _ source: UnsafePointer<Float>, count: Int, scale: Float, zeroPoint: Int32,
-    into target: UnsafeMutablePointer<UInt8>, stride: Int, scratch: UnsafeMutablePointer<UInt8>,
-    kernels: Int8Kernels
+    into target: UnsafeMutablePointer<UInt8>, stride: Int, scratch: UnsafeMutableRawPointer,
+    kernels: NativeKernels
   ) {
     if scale.significandBitPattern == 0 && scale.isNormal && (1 / scale).isNormal {
-      kernels.quantize(source, Int64(count), 1 / scale, zeroPoint, 0, 255, scratch)
-      for index in 0..<count { target[index * stride] = scratch[index] }
+      let bytes = scratch.assumingMemoryBound(to: UInt8.self)
+      kernels.int8.quantize(source, Int64(count), 1 / scale, zeroPoint, 0, 255, bytes)
+      for index in 0..<count { target[index * stride] = bytes[index] }
       return
     }
-    let zero = Float(zeroPoint)
-    for index in 0..<count {
-      var value = (source[index] / scale).rounded(.toNearestOrEven) + zero
-      value = value.isNaN ? zero : min(max(value, 0), 255)
-      target[index * stride] = UInt8(value)
-    }
+    let integers = scratch.assumingMemoryBound(to: Int32.self)
+    kernels.quantizeLinear(source, Int64(count), scale, Float(zeroPoint), 0, 255, integers)
+    for index in 0..<count { target[index * stride] = UInt8(truncatingIfNeeded: integers[index]) }
   }
 
   /// Plans `QLinearConv` with the int8 kernels: per-tensor input and output quantization,

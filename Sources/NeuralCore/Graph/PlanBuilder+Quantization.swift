@@ -147,9 +147,11 @@ extension PlanBuilder {
     let (input, shape) = try floatOperand(node, 0)
     let quantization = try linearQuantization(node, shape: shape, type: .uint8)
     let count = Tensor.elementCount(of: shape) ?? 0
+    let kernels = graph.kernels
     try addStep(node, inputs: [input], outputShapes: [shape], outputTypes: [quantization.type]) {
       inputs, outputs, _ in
-      quantization.quantize(inputs[0], count: count, into: UnsafeMutableRawPointer(outputs[0]))
+      quantization.quantize(
+        inputs[0], count: count, into: UnsafeMutableRawPointer(outputs[0]), kernels: kernels)
     }
   }
 
@@ -161,8 +163,10 @@ extension PlanBuilder {
     let quantization = try linearQuantization(
       node, shape: shape, type: elementType(of: node.inputs[0]))
     let count = Tensor.elementCount(of: shape) ?? 0
+    let kernels = graph.kernels
     try addStep(node, inputs: [input], outputShapes: [shape]) { inputs, outputs, _ in
-      quantization.dequantize(UnsafeRawPointer(inputs[0]), count: count, into: outputs[0])
+      quantization.dequantize(
+        UnsafeRawPointer(inputs[0]), count: count, into: outputs[0], kernels: kernels)
     }
   }
 
@@ -171,6 +175,7 @@ extension PlanBuilder {
   mutating func planDynamicQuantizeLinear(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let (input, shape) = try floatOperand(node, 0)
     let count = Tensor.elementCount(of: shape) ?? 0
+    let kernels = graph.kernels
     try addStep(
       node, inputs: [input], outputShapes: [shape, [], []], outputTypes: [.uint8, .float, .uint8]
     ) { inputs, outputs, _ in
@@ -186,7 +191,8 @@ extension PlanBuilder {
       let quantization = Quantization(
         scales: [scale > 0 && scale.isFinite ? scale : 1], zeroPoints: [zeroPoint], type: .uint8,
         mapping: .tensor)
-      quantization.quantize(inputs[0], count: count, into: UnsafeMutableRawPointer(outputs[0]))
+      quantization.quantize(
+        inputs[0], count: count, into: UnsafeMutableRawPointer(outputs[0]), kernels: kernels)
     }
   }
 

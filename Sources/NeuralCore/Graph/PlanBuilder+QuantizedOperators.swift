@@ -55,9 +55,11 @@ extension PlanBuilder {
     }
     let (input, shape) = try integerOperand(node, data)
     let count = Tensor.elementCount(of: shape) ?? 0
+    let kernels = graph.kernels
     try addStep(part(node, writing: name), inputs: [input], outputShapes: [shape]) {
       inputs, outputs, _ in
-      quantization.dequantize(UnsafeRawPointer(inputs[0]), count: count, into: outputs[0])
+      quantization.dequantize(
+        UnsafeRawPointer(inputs[0]), count: count, into: outputs[0], kernels: kernels)
     }
     return name
   }
@@ -73,10 +75,12 @@ extension PlanBuilder {
     let quantization = try quantization(
       node, scale: scale, zeroPoint: zeroPoint, shape: shape, type: .uint8, axis: 1)
     let count = Tensor.elementCount(of: shape) ?? 0
+    let kernels = graph.kernels
     try addStep(
       node, inputs: [source], outputShapes: [shape], outputTypes: [quantization.type]
     ) { inputs, outputs, _ in
-      quantization.quantize(inputs[0], count: count, into: UnsafeMutableRawPointer(outputs[0]))
+      quantization.quantize(
+        inputs[0], count: count, into: UnsafeMutableRawPointer(outputs[0]), kernels: kernels)
     }
   }
 
