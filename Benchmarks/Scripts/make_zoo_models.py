@@ -9,6 +9,11 @@ where the test zoo shrinks most of them to keep the release job short.
 Writes <out>/<architecture>/{model.onnx, input.npy, output.npy, model.json, labels.txt} and
 <out>/manifest.json; models already written are kept.
 
+For the int8 cases (NeuralCore.zoo-int8.*) it also writes, for each of QUANTIZED,
+<out>/<architecture>/{model-qdq.onnx, output-qdq.npy}: ONNX Runtime's quant_pre_process and
+quantize_static (QDQ, int8 activations and weights, per channel, MinMax calibration on 16 seeded
+noisy copies of input.npy), and ONNX Runtime's logits of the quantized file.
+
 Usage: make_zoo_models.py OUT   (run with Scripts/onnx-zoo's venv, .cache/zoo-venv)
 """
 
@@ -28,6 +33,37 @@ ARCHITECTURES = [
     "resnet50", "vit_b_16", "swin_t",
 ]
 SIDE = 224
+QUANTIZED = ["mobilenet_v3_large", "efficientnet_b0"]
+
+
+def write_quantized(folder: Path) -> None:
+    """The QDQ S8S8 per-channel file of one exported architecture and ONNX Runtime's logits."""
+    import numpy as np
+    import onnxruntime as ort
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                          quantize_static)
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    x = np.load(folder / "input.npy")
+    rng = np.random.default_rng(17)
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            noisy = (x + 0.1 * rng.standard_normal(x.shape)).astype(np.float32)
+            self.items = iter([{"input": noisy} for _ in range(16)])
+
+        def get_next(self):
+            return next(self.items, None)
+
+    prepared = folder / "model-prepared.onnx"
+    quant_pre_process(str(folder / "model.onnx"), str(prepared))
+    quantize_static(str(prepared), str(folder / "model-qdq.onnx"), Reader(),
+                    quant_format=QuantFormat.QDQ, activation_type=QuantType.QInt8,
+                    weight_type=QuantType.QInt8, per_channel=True)
+    prepared.unlink()
+    session = ort.InferenceSession(str(folder / "model-qdq.onnx"),
+                                   providers=["CPUExecutionProvider"])
+    np.save(folder / "output-qdq.npy", session.run(None, {"input": x})[0])
 
 
 def main() -> int:
@@ -45,6 +81,14 @@ def main() -> int:
         manifest[architecture] = generate.write_case(architecture, case, out)
         manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True))
         print(f"{architecture}: {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
+    for architecture in QUANTIZED:
+        folder = out / architecture
+        if (folder / "output-qdq.npy").exists() or not (folder / "output.npy").exists():
+            continue
+        started = time.monotonic()
+        write_quantized(folder)
+        print(f"{architecture} int8: {time.monotonic() - started:.1f} s", file=sys.stderr,
+              flush=True)
     return 0
 
 

@@ -28,6 +28,8 @@ ZOO_ARCHITECTURES = [
     "mobilenet_v3_large", "convnext_tiny", "regnet_y_400mf", "shufflenet_v2_x0_5", "mnasnet0_5",
     "resnet50", "vit_b_16", "swin_t",
 ]
+# Their QDQ int8 versions (model-qdq.onnx), timed at 1 thread as NeuralCore.zoo-int8.*.
+ZOO_QUANTIZED = ["mobilenet_v3_large", "efficientnet_b0"]
 
 
 def open_session(model, threads, profile_prefix=None):
@@ -77,6 +79,16 @@ def time_zoo(zoo, filter_text, minimum_seconds):
             for _ in range(2):
                 session.run(None, feed)
             rows.append((full, measure(lambda: session.run(None, feed), minimum_seconds=minimum_seconds)))
+    for architecture in ZOO_QUANTIZED:
+        folder = os.path.join(zoo, architecture)
+        full = f"NeuralCore.zoo-int8.{architecture}.batch1.threads1"
+        if filter_text not in full or not os.path.exists(os.path.join(folder, "output-qdq.npy")):
+            continue
+        session = open_session(os.path.join(folder, "model-qdq.onnx"), 1)
+        feed = {"input": np.load(os.path.join(folder, "input.npy"))}
+        for _ in range(2):
+            session.run(None, feed)
+        rows.append((full, measure(lambda: session.run(None, feed), minimum_seconds=minimum_seconds)))
     return rows
 
 

@@ -94,6 +94,38 @@ enum NeuralCoreBenchmarks {
           Benchmark(name: name) { blackHole(try session.run(["input": input])) })
       }
     }
+    return benchmarks + (try zooInt8(directory: directory, filter: filter))
+  }
+
+  /// The QDQ int8 versions of these architectures (`model-qdq.onnx`, ONNX Runtime's
+  /// `quantize_static`, int8 activations and weights, per channel), at 1 thread
+  /// (`NeuralCore.zoo-int8.<architecture>.batch1.threads1`), each checked for ONNX Runtime's
+  /// top-1 and its logits within 5 % of the largest (int8 rounding differs by a step here and
+  /// there) before it is timed.
+  static func zooInt8(directory: String, filter: String) throws -> [Benchmark] {
+    var benchmarks: [Benchmark] = []
+    for architecture in ["mobilenet_v3_large", "efficientnet_b0"] {
+      let folder = "\(directory)/\(architecture)"
+      let name = "NeuralCore.zoo-int8.\(architecture).batch1.threads1"
+      guard filter.isEmpty || name.contains(filter),
+        FileManager.default.fileExists(atPath: "\(folder)/output-qdq.npy")
+      else { continue }
+      let session = try InferenceSession(
+        contentsOf: URL(fileURLWithPath: "\(folder)/model-qdq.onnx"),
+        options: SessionOptions(threadCount: 1))
+      let input = try NPYFile.read(contentsOfFile: "\(folder)/input.npy")
+      let expected = try NPYFile.read(contentsOfFile: "\(folder)/output-qdq.npy").scalars
+      let logits = try session.run(["input": input])["logits"]?.scalars ?? []
+      let largest = expected.map(abs).max() ?? 0
+      let difference = zip(logits, expected).map { abs($0 - $1) }.max() ?? .infinity
+      guard logits.count == expected.count, difference <= 0.05 * max(largest, 1),
+        logits.indices.max(by: { logits[$0] < logits[$1] })
+          == expected.indices.max(by: { expected[$0] < expected[$1] })
+      else {
+        throw NeuralCoreError(.shapeMismatch, "\(name): logits differ from ONNX Runtime's")
+      }
+      benchmarks.append(Benchmark(name: name) { blackHole(try session.run(["input": input])) })
+    }
     return benchmarks
   }
 
