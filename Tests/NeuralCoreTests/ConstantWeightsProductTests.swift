@@ -78,4 +78,37 @@ import Testing
       }
     }
   }
+
+  /// Attention's query scaling (`MatMul(Mul(q, s), k)` with a constant scalar `s`, on either
+  /// side of the Mul) becomes the product's scale: one step, the values of `s q k`.
+  @Test(arguments: [false, true])
+  func aScaledOperandFoldsIntoTheProduct(scaleFirst: Bool) throws {
+    let (batch, m, k, n) = (3, 5, 7, 4)
+    var graph = GraphBuilder()
+    graph.constant("s", try Tensor(shape: [], scalars: [0.125]))
+    graph.node("Mul", scaleFirst ? ["s", "q"] : ["q", "s"], ["scaled"])
+    graph.node("MatMul", ["scaled", "key"], ["y"])
+    let model = graph.model(
+      inputs: [("q", [batch, m, k]), ("key", [batch, k, n])], outputs: ["y"])
+    let q = Self.values(batch * m * k, 5)
+    let key = Self.values(batch * k * n, 6)
+    let expected = (0..<(batch * m * n)).map { index -> Float in
+      let (image, row, column) = (index / (m * n), index / n % m, index % n)
+      let sum = (0..<k).reduce(0.0) {
+        $0 + Double(q[(image * m + row) * k + $1]) * Double(key[(image * k + $1) * n + column])
+      }
+      return Float(0.125 * sum)
+    }
+    for kernels in KernelSet.underTest {
+      let session = try InferenceSession(
+        graph: Graph(model), options: SessionOptions(threadCount: 1), kernels: kernels)
+      let feeds = [
+        "q": try Tensor(shape: [batch, m, k], scalars: q),
+        "key": try Tensor(shape: [batch, k, n], scalars: key),
+      ]
+      #expect(try session.profile(feeds, runs: 1).count == 1)
+      let y = try #require(try session.run(feeds)["y"])
+      #expect(relativeMismatch(y.scalars, expected) == nil, "\(kernels)")
+    }
+  }
 }

@@ -79,3 +79,39 @@ extension ImportedGraph {
     return false
   }
 }
+
+extension ImportedGraph {
+  /// Folds `MatMul(Mul(x, s), y)` (either operand, either order of the Mul) with a one-element
+  /// constant `s` into the product's scale, the internal attribute `alpha` that the planner
+  /// passes to the GEMM (as ONNX Runtime's FusedMatMul does with Swin's and ViT's query scaling):
+  /// the Mul's pass over memory goes.
+  ///
+  /// - Returns: `false`, changing nothing, when neither operand is such a product read only here.
+  mutating func foldInputScale(at index: Int, uses: [String: Int]) -> Bool {
+    let product = nodes[index]
+    guard product.inputs.count >= 2 else { return false }
+    for position in 0..<2 {
+      let name = product.inputs[position]
+      guard uses[name] == 1, let scale = producer(of: name),
+        nodes[scale].source.operatorName == "Mul", nodes[scale].source.domain.isEmpty,
+        nodes[scale].inputs.count == 2, nodes[scale].outputs.count == 1
+      else { continue }
+      let factors = nodes[scale].inputs
+      for (x, s) in [(factors[0], factors[1]), (factors[1], factors[0])] {
+        guard let tensor = floatConstant(s), tensor.count == 1, tensor.rank <= 1,
+          floatConstant(x) == nil
+        else { continue }
+        let alpha = nodes[index].source.attributes.first { $0.name == "alpha" }
+        var value = tensor.scalars[0]
+        if case .float(let previous)? = alpha?.value { value *= previous }
+        nodes[index].source.attributes.removeAll { $0.name == "alpha" }
+        nodes[index].source.attributes.append(Graph.Attribute(name: "alpha", value: .float(value)))
+        nodes[index].inputs[position] = x
+        nodes[index].source.inputs[position] = x
+        nodes.remove(at: scale)
+        return true
+      }
+    }
+    return false
+  }
+}

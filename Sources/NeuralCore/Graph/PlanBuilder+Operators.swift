@@ -475,6 +475,8 @@ extension PlanBuilder {
     else {
       throw node.attributes.error(.shapeMismatch, "MatMul of \(aShape) and \(bShape)")
     }
+    // A scale import folded in from a Mul of one operand (foldInputScale).
+    let alpha = try node.attributes.float("alpha", default: 1)
     var outputShape = batchShape
     if aShape.count > 1 { outputShape.append(m) }
     if bShape.count > 1 { outputShape.append(n) }
@@ -495,7 +497,7 @@ extension PlanBuilder {
         inputs, outputs, threads in
         GEMM.multiplyStrided(
           rows: rows, columns: n, depth: k, a: inputs[0], aRowStride: k, aColumnStride: 1,
-          b: inputs[1], bRowStride: n, bColumnStride: 1, alpha: 1, c: outputs[0], ldc: n,
+          b: inputs[1], bRowStride: n, bColumnStride: 1, alpha: alpha, c: outputs[0], ldc: n,
           accumulates: false, threads: threads, prepackedB: packed,
           columnBias: inputs.count > 2 ? inputs[2] : nil, kernels: kernels)
       }
@@ -522,7 +524,8 @@ extension PlanBuilder {
         GEMM.multiplyStrided(
           rows: m, columns: n, depth: k, a: inputs[0] + aOffset * m * k, aRowStride: k,
           aColumnStride: 1, b: inputs[1] + bOffset * k * n, bRowStride: n, bColumnStride: 1,
-          alpha: 1, c: outputs[0] + batch * m * n, ldc: n, accumulates: false, threads: threads)
+          alpha: alpha, c: outputs[0] + batch * m * n, ldc: n, accumulates: false,
+          threads: threads)
       }
     }
   }

@@ -8,7 +8,7 @@ enum MatrixOperators {
     },
     OperatorEntry("MatMul") { builder, node throws(NeuralCoreError) in try builder.planMatMul(node)
     }.rewriting { graph, index, uses throws(NeuralCoreError) in
-      graph.foldLinearBias(at: index, uses: uses)
+      graph.foldLinearBias(at: index, uses: uses) || graph.foldInputScale(at: index, uses: uses)
     },
     OperatorEntry("Einsum", opsets: .since(12), attributes: ["equation"]) {
       builder, node throws(NeuralCoreError) in
