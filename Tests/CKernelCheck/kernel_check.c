@@ -781,6 +781,16 @@ static void check_quantization(const cnk_kernel_set *s) {
              expected_q[i]);
     }
   }
+  /* Requantization multiplies: 0.25 * 2 and 0.75 * 2 are ties too. */
+  s->requantize_linear(x, N, 2.0f, zero, -128.0f, 127.0f, q);
+  for (int i = 0; i < N; i++) {
+    double r = x[i] != x[i] ? zero : nearbyint((double)(x[i] * 2.0f)) + zero;
+    r = r < -128 ? -128 : (r > 127 ? 127 : r);
+    if (q[i] != (int32_t)r && !bad++) {
+      printf("FAIL %s requantize_linear: x %g gives %d, expected %d\n", s->name, (double)x[i],
+             q[i], (int32_t)r);
+    }
+  }
   float y[N];
   s->dequantize_linear(expected_q, N, zero, scale, y);
   for (int i = 0; i < N; i++) {

@@ -276,22 +276,37 @@ TARGET static void layer_norm(const float *x, int64_t rows, int64_t length, floa
 
 /* MARK: Linear quantization */
 
-TARGET static void quantize_linear(const float *input, int64_t count, float scale,
-                                   float zero_point, float low, float high, int32_t *output) {
-  vf divisor = v_set1(scale), shift = v_set1(zero_point), floor = v_set1(low);
+/* clamp(round_half_even(x / factor or x * factor) + zero_point, low, high), NaN to the zero
+   point, as int32: DIVIDE is a constant at both call sites. */
+TARGET INLINE void linear_quantization(const float *input, int64_t count, float factor,
+                                       float zero_point, float low, float high, int32_t *output,
+                                       const int DIVIDE) {
+  vf scale = v_set1(factor), shift = v_set1(zero_point), floor = v_set1(low);
   vf ceiling = v_set1(high), infinity = v_set1(INFINITY);
   int64_t i = 0;
   for (; i + LANES <= count; i += LANES) {
-    vf q = v_clamp(v_add(v_round_even(v_div(v_load(input + i), divisor)), shift), floor, ceiling);
+    vf x = v_load(input + i);
+    vf q = v_round_even(DIVIDE ? v_div(x, scale) : v_mul(x, scale));
+    q = v_clamp(v_add(q, shift), floor, ceiling);
     /* A NaN stays NaN through the clamp and fails the comparison: it gives the zero point. */
     v_store_int32(output + i, v_select_less(q, infinity, q, shift));
   }
   for (; i < count; i++) {
-    float q = rintf(input[i] / scale) + zero_point;
+    float q = rintf(DIVIDE ? input[i] / factor : input[i] * factor) + zero_point;
     q = q != q ? zero_point : q;
     q = q < low ? low : (q > high ? high : q);
     output[i] = (int32_t)q;
   }
+}
+
+TARGET static void quantize_linear(const float *input, int64_t count, float scale,
+                                   float zero_point, float low, float high, int32_t *output) {
+  linear_quantization(input, count, scale, zero_point, low, high, output, 1);
+}
+
+TARGET static void requantize_linear(const float *input, int64_t count, float multiplier,
+                                     float zero_point, float low, float high, int32_t *output) {
+  linear_quantization(input, count, multiplier, zero_point, low, high, output, 0);
 }
 
 TARGET static void dequantize_linear(const int32_t *input, int64_t count, float zero_point,

@@ -1104,6 +1104,7 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .layer_norm = layer_norm,
     .pack_rows = pack_rows,
     .quantize_linear = quantize_linear,
+    .requantize_linear = requantize_linear,
     .dequantize_linear = dequantize_linear,
     .int8 = INT8_KERNELS,
 };

@@ -186,6 +186,9 @@ typedef void (*cnk_conv_direct_blocked_fn)(const float *input, int64_t channels,
 typedef void (*cnk_quantize_linear_fn)(const float *input, int64_t count, float scale,
                                        float zero_point, float low, float high, int32_t *output);
 
+/* The same with round_half_even(x * multiplier): integer sums computed in float, requantized
+   to an int8 operator's output (the descriptor's requantize_linear). */
+
 /*
  * (x - zero_point) * scale of `count` int32 values, each and the zero point within +/-2^24 (so
  * that their difference is exact in float): ONNX DequantizeLinear of 2- to 16-bit types.
@@ -457,6 +460,7 @@ typedef struct cnk_kernel_set {
   cnk_layer_norm_fn layer_norm;
   cnk_pack_rows_fn pack_rows;
   cnk_quantize_linear_fn quantize_linear;
+  cnk_quantize_linear_fn requantize_linear;
   cnk_dequantize_linear_fn dequantize_linear;
   /* The best int8 entry points of this set on this CPU (never NULL). */
   const cnk_int8_kernels *(*int8)(void);

@@ -38,6 +38,7 @@ struct NativeKernels: @unchecked Sendable {
   let layerNorm: cnk_layer_norm_fn
   let packRows: cnk_pack_rows_fn
   let quantizeLinear: cnk_quantize_linear_fn
+  let requantizeLinear: cnk_quantize_linear_fn
   let dequantizeLinear: cnk_dequantize_linear_fn
   /// The set's best int8 variant on this CPU.
   let int8: Int8Kernels
@@ -58,6 +59,7 @@ struct NativeKernels: @unchecked Sendable {
       let activateBlocked = table.activate_blocked, let softmax = table.softmax,
       let scaleBlocked = table.scale_blocked, let layerNorm = table.layer_norm,
       let packRows = table.pack_rows, let quantizeLinear = table.quantize_linear,
+      let requantizeLinear = table.requantize_linear,
       let dequantizeLinear = table.dequantize_linear,
       let int8 = Int8Kernels(table.int8?()),
       table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0
@@ -89,6 +91,7 @@ struct NativeKernels: @unchecked Sendable {
     self.layerNorm = layerNorm
     self.packRows = packRows
     self.quantizeLinear = quantizeLinear
+    self.requantizeLinear = requantizeLinear
     self.dequantizeLinear = dequantizeLinear
     self.int8 = int8
   }

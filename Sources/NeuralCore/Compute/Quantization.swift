@@ -172,13 +172,27 @@ enum IntegerConversion {
   /// `saturate(round_half_even(sum * multiplier) + zeroPoint)` of integer sums computed in
   /// float, one multiplier per index of an axis (`multipliers.count` indices `inner` elements
   /// apart), as `Int32` elements of `type`.
+  ///
+  /// Runs that share a multiplier (all of them, or each plane of at least 16) go to the set's C
+  /// kernel; shorter runs take the scalar loop.
   static func requantize(
     _ input: UnsafePointer<Float>, count: Int, multipliers: [Float], inner: Int,
-    zeroPoint: Int32, type: ElementType, into output: UnsafeMutableRawPointer
+    zeroPoint: Int32, type: ElementType, into output: UnsafeMutableRawPointer, kernels: KernelSet
   ) {
     guard let range = type.integerRange else { return }
     let (low, high) = bounds(range)
     let axis = max(multipliers.count, 1)
+    let run = multipliers.count <= 1 ? max(count, 1) : inner >= 16 ? inner : 0
+    if run > 0 {
+      let target = output.assumingMemoryBound(to: Int32.self)
+      for start in stride(from: 0, to: count, by: run) {
+        kernels.native.requantizeLinear(
+          input + start, Int64(min(run, count - start)),
+          multipliers.isEmpty ? 1 : multipliers[(start / inner) % axis], Float(zeroPoint), low,
+          high, target + start)
+      }
+      return
+    }
     for index in 0..<count {
       let multiplier = multipliers[(index / inner) % axis]
       var value = (input[index] * multiplier).rounded(.toNearestOrEven) + Float(zeroPoint)

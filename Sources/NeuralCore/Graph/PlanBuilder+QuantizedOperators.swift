@@ -193,12 +193,13 @@ extension PlanBuilder {
       throw node.attributes.error(.shapeMismatch, "\(multipliers.count) scales for \(shape)")
     }
     let count = Tensor.elementCount(of: shape) ?? 0
-    let (outputZeroPoint, outputType) = (zeroPoint, type)
+    let (outputZeroPoint, outputType, kernels) = (zeroPoint, type, graph.kernels)
     try addStep(node, inputs: [source], outputShapes: [shape], outputTypes: [type]) {
       inputs, outputs, _ in
       IntegerConversion.requantize(
         inputs[0], count: count, multipliers: multipliers, inner: inner,
-        zeroPoint: outputZeroPoint, type: outputType, into: UnsafeMutableRawPointer(outputs[0]))
+        zeroPoint: outputZeroPoint, type: outputType, into: UnsafeMutableRawPointer(outputs[0]),
+        kernels: kernels)
     }
   }
 
