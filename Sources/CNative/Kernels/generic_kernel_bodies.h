@@ -881,6 +881,17 @@ static inline int64_t direct_positions(int64_t blocks) {
   return ACC / blocks < DIRECT_MOST ? ACC / blocks : DIRECT_MOST;
 }
 
+/* The outputs [*start, *end) of a row whose every column tap lies inside the input. */
+static inline void inner_columns(const cnk_window *w, int64_t width, int64_t output_width,
+                                 int64_t *start, int64_t *end) {
+  int64_t sx = w->stride_x;
+  int64_t last = width - 1 + w->pad_left - (w->kernel_width - 1) * w->dilation_x;
+  *end = last < 0 ? 0 : last / sx + 1;
+  if (*end > output_width) *end = output_width;
+  *start = (w->pad_left + sx - 1) / sx;
+  if (*start > *end) *start = *end;
+}
+
 /* FB output blocks x PT consecutive outputs of one row, every tap inside the input. */
 TARGET INLINE void direct_tile(const float *input, int64_t channels, int64_t height,
                                int64_t width, const float *weights, int64_t weight_stride,
@@ -997,13 +1008,8 @@ TARGET static void conv_direct_blocked(const float *input, int64_t channels, int
   vf high = v_set1(clamp_max);
   int64_t weight_stride = channels * w->kernel_height * w->kernel_width * LANES;
   int64_t block_stride = output_height * output_width * LANES;
-  /* Outputs [inner_start, inner_end) read only columns inside the input. */
-  int64_t sx = w->stride_x;
-  int64_t inner_start = (w->pad_left + sx - 1) / sx;
-  int64_t last = width - 1 + w->pad_left - (w->kernel_width - 1) * w->dilation_x;
-  int64_t inner_end = last < 0 ? 0 : last / sx + 1;
-  if (inner_end > output_width) inner_end = output_width;
-  if (inner_start > inner_end) inner_start = inner_end;
+  int64_t inner_start, inner_end;
+  inner_columns(w, width, output_width, &inner_start, &inner_end);
   for (int64_t oy = first_row; oy < first_row + row_count; oy++) {
     for (int64_t block = first_block; block < first_block + block_count; block += 2) {
       int64_t blocks = first_block + block_count - block < 2 ? 1 : 2;

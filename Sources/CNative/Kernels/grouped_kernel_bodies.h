@@ -109,13 +109,8 @@ TARGET static void grouped_blocked(const float *input, int64_t height, int64_t w
   (void)output_height;
   vf low = v_set1(clamp_min), high = v_set1(clamp_max), start = v_load(bias);
   int64_t plane = height * width * LANES;
-  /* Outputs [inner_start, inner_end) read only columns inside the input. */
-  int64_t sx = w->stride_x;
-  int64_t inner_start = (w->pad_left + sx - 1) / sx;
-  int64_t last = width - 1 + w->pad_left - (w->kernel_width - 1) * w->dilation_x;
-  int64_t inner_end = last < 0 ? 0 : last / sx + 1;
-  if (inner_end > output_width) inner_end = output_width;
-  if (inner_start > inner_end) inner_start = inner_end;
+  int64_t inner_start, inner_end;
+  inner_columns(w, width, output_width, &inner_start, &inner_end);
   int64_t tile = grouped_tile_size(inner_end - inner_start);
   for (int64_t oy = first_row; oy < first_row + row_count; oy++) {
     float *target = output + oy * output_width * LANES;

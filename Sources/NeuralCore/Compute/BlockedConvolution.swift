@@ -298,28 +298,16 @@ struct BlockedConvolution: Sendable {
     threads: Int
   ) {
     let native = layout.native
-    let blocks = layout.blocks(outputChannels)
     let lanes = layout.lanes
     let taps = window.kernelHeight * window.kernelWidth
-    let (rowsPerPiece, pieces) = Parallel.pieces(of: size.height, groups: blocks, threads: threads)
-    var cWindow = window.native
     let channels = Int64(outputChannels)
-    let (bounds, activation) = (self.bounds, self.activation)
-    withUnsafePointer(to: &cWindow) { window in
-      Parallel.forEach(blocks * pieces, threads: threads) { item in
-        let block = item / pieces
-        let firstRow = (item % pieces) * rowsPerPiece
-        native.depthwiseBlocked(
-          input + block * height * width * lanes, Int64(height), Int64(width),
-          weights + block * taps * lanes, bias + block * lanes, Int64(block), channels, window,
-          output + block * size.height * size.width * lanes, Int64(size.height),
-          Int64(size.width), Int64(firstRow), Int64(min(rowsPerPiece, size.height - firstRow)),
-          bounds.low, bounds.high)
-        apply(
-          activation, to: output + (block * size.height + firstRow) * size.width * lanes,
-          block: block,
-          count: min(rowsPerPiece, size.height - firstRow) * size.width)
-      }
+    forEachBlockRows(output: output, size: size, threads: threads) {
+      window, block, firstRow, rows in
+      native.depthwiseBlocked(
+        input + block * height * width * lanes, Int64(height), Int64(width),
+        weights + block * taps * lanes, bias + block * lanes, Int64(block), channels, window,
+        output + block * size.height * size.width * lanes, Int64(size.height),
+        Int64(size.width), Int64(firstRow), Int64(rows), bounds.low, bounds.high)
     }
   }
 
@@ -329,26 +317,38 @@ struct BlockedConvolution: Sendable {
     threads: Int
   ) {
     let native = layout.native
-    let blocks = layout.blocks(outputChannels)
     let lanes = layout.lanes
     let blockWeights = span * window.kernelHeight * window.kernelWidth * lanes * lanes
+    let (channels, span) = (Int64(outputChannels), self.span)
+    forEachBlockRows(output: output, size: size, threads: threads) {
+      window, block, firstRow, rows in
+      native.groupedBlocked(
+        input + block / span * span * height * width * lanes, Int64(height), Int64(width),
+        Int64(span), weights + block * blockWeights, bias + block * lanes, Int64(block),
+        channels, window, output + block * size.height * size.width * lanes,
+        Int64(size.height), Int64(size.width), Int64(firstRow), Int64(rows), bounds.low,
+        bounds.high)
+    }
+  }
+
+  /// Runs `body(window, block, firstRow, rows)` for every output block and piece of its rows,
+  /// as parallel work items, then applies the activation to the rows each item wrote.
+  private func forEachBlockRows(
+    output: UnsafeMutablePointer<Float>, size: (height: Int, width: Int), threads: Int,
+    _ body: (_ window: UnsafePointer<cnk_window>, _ block: Int, _ firstRow: Int, _ rows: Int) ->
+      Void
+  ) {
+    let blocks = layout.blocks(outputChannels)
     let (rowsPerPiece, pieces) = Parallel.pieces(of: size.height, groups: blocks, threads: threads)
     var cWindow = window.native
-    let (channels, span) = (Int64(outputChannels), self.span)
-    let (bounds, activation) = (self.bounds, self.activation)
     withUnsafePointer(to: &cWindow) { window in
       Parallel.forEach(blocks * pieces, threads: threads) { item in
         let block = item / pieces
         let firstRow = (item % pieces) * rowsPerPiece
         let rows = min(rowsPerPiece, size.height - firstRow)
-        native.groupedBlocked(
-          input + block / span * span * height * width * lanes, Int64(height), Int64(width),
-          Int64(span), weights + block * blockWeights, bias + block * lanes, Int64(block),
-          channels, window, output + block * size.height * size.width * lanes,
-          Int64(size.height), Int64(size.width), Int64(firstRow), Int64(rows), bounds.low,
-          bounds.high)
+        body(window, block, firstRow, rows)
         apply(
-          activation, to: output + (block * size.height + firstRow) * size.width * lanes,
+          activation, to: output + (block * size.height + firstRow) * size.width * layout.lanes,
           block: block, count: rows * size.width)
       }
     }
