@@ -304,6 +304,63 @@ static void check_quantize(const cnk_int8_kernels *kernels, int64_t count, int32
   free(expected);
 }
 
+static void check_lookup(const cnk_int8_kernels *kernels, int64_t count) {
+  char what[64];
+  snprintf(what, sizeof what, "lookup %lld", (long long)count);
+  cases++;
+  uint8_t table[256];
+  for (int i = 0; i < 256; i++) table[i] = (uint8_t)uniform(0, 255);
+  uint8_t *x = allocate(count), *y = allocate(count), *expected = allocate(count);
+  for (int64_t i = 0; i < count; i++) {
+    x[i] = (uint8_t)uniform(0, 255);
+    expected[i] = table[x[i]];
+  }
+  kernels->lookup(x, count, table, y);
+  if (!row_matches(kernels->name, what, y, expected, count, 0, 0)) failures++;
+  /* In place. */
+  kernels->lookup(x, count, table, x);
+  if (!row_matches(kernels->name, what, x, expected, count, 0, 0)) failures++;
+  free(x);
+  free(y);
+  free(expected);
+}
+
+/* Rows of `channels` bytes `stride` apart; the bytes between rows keep their sentinel. */
+static void check_qscale_channels(const cnk_int8_kernels *kernels, int64_t positions,
+                                  int64_t channels, int64_t stride) {
+  char what[64];
+  snprintf(what, sizeof what, "qscale_channels %lld x %lld", (long long)positions,
+           (long long)channels);
+  cases++;
+  int64_t bytes = positions > 0 ? (positions - 1) * stride + channels : 0;
+  uint8_t *x = allocate(bytes), *y = allocate(bytes), *expected = allocate(channels);
+  float *scale = allocate(channels * 4), *offset = allocate(channels * 4);
+  for (int64_t i = 0; i < bytes; i++) x[i] = (uint8_t)uniform(0, 255);
+  memset(y, SENTINEL, (size_t)bytes);
+  for (int64_t c = 0; c < channels; c++) {
+    scale[c] = (float)uniform(-2000, 2000) / 1024.0f;
+    offset[c] = (float)uniform(-200, 300) + (c % 2 ? 0.5f : 0.25f);
+  }
+  int32_t minimum = uniform(0, 30), maximum = uniform(200, 255);
+  kernels->qscale_channels(x, positions, channels, stride, scale, offset, minimum, maximum, y);
+  for (int64_t p = 0; p < positions; p++) {
+    for (int64_t c = 0; c < channels; c++) {
+      float product = (float)x[p * stride + c] * scale[c];
+      expected[c] = round_and_clamp(product + offset[c], minimum, maximum);
+    }
+    int64_t untouched = p + 1 < positions ? stride - channels : 0;
+    if (!row_matches(kernels->name, what, y + p * stride, expected, channels, untouched, p)) {
+      failures++;
+      break;
+    }
+  }
+  free(x);
+  free(y);
+  free(expected);
+  free(scale);
+  free(offset);
+}
+
 /* MARK: Driver */
 
 static void check_variant(const cnk_int8_kernels *kernels) {
@@ -341,7 +398,11 @@ static void check_variant(const cnk_int8_kernels *kernels) {
     check_qadd(kernels, counts[i]);
     check_quantize(kernels, counts[i], zero_points[i % 3], 0, 255);
     check_quantize(kernels, counts[i], uniform(0, 255), uniform(0, 50), uniform(200, 255));
+    check_lookup(kernels, counts[i]);
   }
+  int64_t rows[][3] = {{0, 16, 16}, {1, 1, 16}, {3, 17, 32}, {49, 96, 96}, {5, 672, 672},
+                       {7, 40, 48}, {2, 15, 16}};
+  for (int i = 0; i < 7; i++) check_qscale_channels(kernels, rows[i][0], rows[i][1], rows[i][2]);
 }
 
 static const char *const variant_names[] = {"avx512-vnni", "avx-vnni", "avx2",

@@ -599,6 +599,26 @@ TARGET static void quantize(const float *x, int64_t count, float inverse_scale,
   }
 }
 
+TARGET static void qscale_channels(const uint8_t *x, int64_t positions, int64_t channels,
+                                   int64_t stride, const float *scale, const float *offset,
+                                   int32_t minimum, int32_t maximum, uint8_t *y) {
+  bounds limits = bounds_of(0, minimum, maximum);
+  for (int64_t p = 0; p < positions; p++) {
+    const uint8_t *row = x + p * stride;
+    uint8_t *out = y + p * stride;
+    for (int64_t c = 0; c < channels; c += VL) {
+      int64_t n = channels - c < VL ? channels - c : VL;
+      vf value = vf_add(vf_mul(vf_load_u8(row + c, n), vf_load_part(scale + c, n)),
+                        vf_load_part(offset + c, n));
+      store_u8(out + c, round_clamp(value, limits), n);
+    }
+  }
+}
+
+TARGET static void lookup(const uint8_t *x, int64_t count, const uint8_t *table, uint8_t *y) {
+  for (int64_t i = 0; i < count; i++) y[i] = table[x[i]];
+}
+
 /* MARK: Descriptor */
 
 const cnk_int8_kernels VARIANT(cnk_int8) = {
@@ -611,4 +631,6 @@ const cnk_int8_kernels VARIANT(cnk_int8) = {
     .qdepthwise = qdepthwise,
     .qadd = qadd,
     .quantize = quantize,
+    .lookup = lookup,
+    .qscale_channels = qscale_channels,
 };

@@ -408,6 +408,21 @@ typedef void (*cnk_quantize_fn)(const float *x, int64_t count, float inverse_sca
                                 int32_t zero_point, int32_t minimum, int32_t maximum,
                                 uint8_t *y);
 
+/* Maps bytes through a table (QuantizedLookup, an element-wise region of a quantized model
+ * tabulated): y[i] = table[x[i]], count elements; y may be x. */
+typedef void (*cnk_lookup_fn)(const uint8_t *x, int64_t count, const uint8_t *table, uint8_t *y);
+
+/* Per-channel affine map of a channels-last image (QLinearMul by a per-channel tensor, such as
+ * a squeeze-excitation gate): for each of `positions` rows of `channels` bytes, `stride` bytes
+ * apart,
+ *   y[p * stride + c] = clamp(round_half_even(x[p * stride + c] * scale[c] + offset[c]),
+ *                             minimum, maximum)
+ * each operation rounded in this order, no fused multiply-add. Writes only the `channels` bytes
+ * of each row; y may be x. */
+typedef void (*cnk_qscale_channels_fn)(const uint8_t *x, int64_t positions, int64_t channels,
+                                       int64_t stride, const float *scale, const float *offset,
+                                       int32_t minimum, int32_t maximum, uint8_t *y);
+
 /* One int8 variant's entry points, all non-NULL: what a set's int8 entry chooses for this CPU
  * (AVX-512 + VNNI, AVX-VNNI, AVX2, NEON with or without dot product, portable). Every variant
  * computes the same bytes; only the packed layouts differ between variants. */
@@ -422,6 +437,8 @@ typedef struct cnk_int8_kernels {
   cnk_qdepthwise_fn qdepthwise;
   cnk_qadd_fn qadd;
   cnk_quantize_fn quantize;
+  cnk_lookup_fn lookup;
+  cnk_qscale_channels_fn qscale_channels;
 } cnk_int8_kernels;
 
 /* One kernel set: its geometry and every entry point, all non-NULL. */

@@ -1,7 +1,8 @@
 import CNative
 
 /// The int8 entry points of a kernel set on this CPU (`cnk_int8_kernels`): the matrix product,
-/// depthwise convolution, addition and quantization over quantized channels-last images.
+/// depthwise convolution, addition, per-channel scaling, table lookup and quantization over
+/// quantized channels-last images.
 ///
 /// Every variant (AVX-512 VNNI, AVX-VNNI, AVX2, NEON with and without dot product, portable)
 /// computes bit-identical results: exact int32 sums and the same float requantization.
@@ -19,6 +20,8 @@ struct Int8Kernels: @unchecked Sendable {
   let qdepthwise: cnk_qdepthwise_fn
   let qadd: cnk_qadd_fn
   let quantize: cnk_quantize_fn
+  let lookup: cnk_lookup_fn
+  let qscaleChannels: cnk_qscale_channels_fn
 
   /// The most taps a depthwise call takes.
   static let maximumDepthwiseTaps = Int(CNK_QDEPTHWISE_MAX_TAPS)
@@ -29,7 +32,8 @@ struct Int8Kernels: @unchecked Sendable {
       let qgemmPackedBytes = table.qgemm_packed_bytes, let qgemmPack = table.qgemm_pack,
       let qgemm = table.qgemm, let qdepthwisePackedBytes = table.qdepthwise_packed_bytes,
       let qdepthwisePack = table.qdepthwise_pack, let qdepthwise = table.qdepthwise,
-      let qadd = table.qadd, let quantize = table.quantize
+      let qadd = table.qadd, let quantize = table.quantize, let lookup = table.lookup,
+      let qscaleChannels = table.qscale_channels
     else { return nil }
     self.name = String(cString: name)
     self.qgemmPackedBytes = qgemmPackedBytes
@@ -40,5 +44,7 @@ struct Int8Kernels: @unchecked Sendable {
     self.qdepthwise = qdepthwise
     self.qadd = qadd
     self.quantize = quantize
+    self.lookup = lookup
+    self.qscaleChannels = qscaleChannels
   }
 }

@@ -8,6 +8,7 @@ extension ImportedGraph {
     try rewritePatterns()
     try fuseGatedActivations()
     try fuseActivations()
+    try fuseQuantizedLookups()
     try fuseQuantizedOperators()
     try packConvolutions()
   }

@@ -10,7 +10,7 @@ extension ImportedGraph {
 
   /// Replaces the `DequantizeLinear -> operator -> QuantizeLinear` patterns of QDQ models with
   /// the quantized operator, as ONNX Runtime's QDQ transformer does: `Conv` becomes
-  /// `QLinearConv`, `Add` `QLinearAdd`, `GlobalAveragePool` `QLinearGlobalAveragePool`, `Gemm`
+  /// `QLinearConv`, `Add` `QLinearAdd`, `Mul` `QLinearMul`, `GlobalAveragePool` `QLinearGlobalAveragePool`, `Gemm`
   /// `QGemm`, and a `Flatten` or `Reshape` between equal quantizations runs on the integers.
   ///
   /// A pattern is replaced only when every float value inside it is read by the pattern alone
@@ -43,6 +43,8 @@ extension ImportedGraph {
         replacement = try quantizedGemm(node, quantized, producers, uses)
       case "Add":
         replacement = try quantizedBinary(node, "QLinearAdd", quantized, producers, uses)
+      case "Mul":
+        replacement = try quantizedBinary(node, "QLinearMul", quantized, producers, uses)
       case "GlobalAveragePool":
         replacement = try quantizedUnary(
           node, "QLinearGlobalAveragePool", quantized, producers, uses)
@@ -60,7 +62,7 @@ extension ImportedGraph {
       removed.insert(reader)
     }
     nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
-    removeUnreadQuantizations()
+    removeUnreadElementwiseNodes()
   }
 
   /// The scale, zero point and axis names of a `DequantizeLinear` or `QuantizeLinear` whose
@@ -239,21 +241,5 @@ extension ImportedGraph {
       guard abs(scale - expected) <= 1e-6 * abs(expected) else { return false }
     }
     return true
-  }
-
-  /// Removes quantize and dequantize nodes whose outputs nothing reads any more.
-  private mutating func removeUnreadQuantizations() {
-    var changed = true
-    while changed {
-      changed = false
-      let uses = useCounts()
-      nodes.removeAll { node in
-        guard ["QuantizeLinear", "DequantizeLinear"].contains(node.source.operatorName),
-          node.outputs.allSatisfy({ $0.isEmpty || uses[$0, default: 0] == 0 })
-        else { return false }
-        changed = true
-        return true
-      }
-    }
   }
 }

@@ -40,7 +40,15 @@ struct ImportedGraph: Sendable {
   /// The operators NeuralCore runs, by ONNX name (standard domain).
   static var supportedOperators: Set<String> { OperatorRegistry.standardOperators }
 
-  init(graph: Graph, kernels: KernelSet = .active) throws(NeuralCoreError) {
+  /// Imports a graph.
+  ///
+  /// - Parameters:
+  ///   - graph: The graph.
+  ///   - kernels: The kernel set convolutions are packed for.
+  ///   - fusing: Whether to run the fusions; a quantized lookup plans its region without them.
+  /// - Throws: ``NeuralCoreError`` with code `unsupported` for an operator or attribute
+  ///   NeuralCore does not run, `malformedFile` for an inconsistent graph.
+  init(graph: Graph, kernels: KernelSet = .active, fusing: Bool = true) throws(NeuralCoreError) {
     self.kernels = kernels
     let opset = graph.opsetVersion(forDomain: "") ?? 0
     guard opset >= 7 else {
@@ -89,7 +97,7 @@ struct ImportedGraph: Sendable {
     self.nodes = nodes
     inputs = graph.inputs.filter { constants[$0.name] == nil }
     outputs = graph.outputs
-    try fuse()
+    if fusing { try fuse() }
   }
 
   /// The element type of a constant: declared, or float and int64 by its kind.

@@ -31,7 +31,7 @@ public final class InferenceSession: Sendable {
   /// The ONNX operators (default domain) a session can run.
   public static var supportedOperators: Set<String> { ImportedGraph.supportedOperators }
 
-  private let imported: ImportedGraph
+  let imported: ImportedGraph
   private let cache = Mutex<[[[Int]]: CachedPlan]>([:])
 
   private struct CachedPlan: Sendable {

@@ -9,18 +9,21 @@ enum ActivationOperators {
       .blocked { builder, node, layout throws(NeuralCoreError) in
         try builder.planBlockedRelu(node, layout)
       }
-      .fusing { _, _ in .relu },
+      .fusing { _, _ in .relu }
+      .perElement(),
       OperatorEntry("Sigmoid") { builder, node throws(NeuralCoreError) in
         try builder.planActivation(node, .sigmoid)
       }
       .fusing { _, _ in .sigmoid }
-      .gating { _ in .silu },
+      .gating { _ in .silu }
+      .perElement(),
       // ONNX defines HardSwish from opset 14; NeuralCore's own writers (Core ML lowering,
       // EfficientNet-Lite graphs) emit it in opset 13 models, so older opsets are accepted.
       OperatorEntry("HardSwish", opsets: .since(7)) { builder, node throws(NeuralCoreError) in
         try builder.planActivation(node, .hardSwish)
       }
-      .fusing { _, _ in .hardSwish },
+      .fusing { _, _ in .hardSwish }
+      .perElement(),
       OperatorEntry("HardSigmoid", attributes: ["alpha", "beta"]) {
         builder, node throws(NeuralCoreError) in
         try builder.planActivation(node, try hardSigmoid(node.attributes))
@@ -30,12 +33,14 @@ enum ActivationOperators {
         // PyTorch exports hard-swish this way before opset 14.
         try hardSigmoid(node.attributes) == .hardSigmoid(alpha: 1 / 6, beta: 0.5)
           ? .hardSwish : nil
-      },
+      }
+      .perElement(),
       OperatorEntry("Clip", attributes: ["min", "max"]) { builder, node throws(NeuralCoreError) in
         try builder.planClip(node)
       }
       .fusing { graph, node throws(NeuralCoreError) in try ImportedGraph.clipActivation(graph, node)
-      },
+      }
+      .perElement(),
       OperatorEntry("Softmax", attributes: ["axis"]) { builder, node throws(NeuralCoreError) in
         try builder.planSoftmax(node, .softmax)
       },
@@ -86,6 +91,6 @@ enum ActivationOperators {
         throw node.attributes.error(.unsupported, "operator has no element-wise function")
       }
       try builder.planUnary(node, function)
-    }
+    }.perElement()
   }
 }

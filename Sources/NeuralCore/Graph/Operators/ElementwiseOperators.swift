@@ -29,7 +29,7 @@ enum ElementwiseOperators {
   ) -> OperatorEntry {
     OperatorEntry(name) { builder, node throws(NeuralCoreError) in
       try builder.planBinary(node, operation)
-    }
+    }.perElement()
   }
 
   /// The entry of an operator folding any number of tensors with `operation`.
@@ -38,6 +38,6 @@ enum ElementwiseOperators {
   ) -> OperatorEntry {
     OperatorEntry(name) { builder, node throws(NeuralCoreError) in
       try builder.planVariadic(node, operation, isMean: isMean)
-    }
+    }.perElement()
   }
 }

@@ -81,6 +81,10 @@ struct OperatorEntry: Sendable {
   /// Whether the operator reads integer tensors computed at run time (the quantized operators,
   /// and the reshapes that only rename a buffer); any other operator refuses them while planning.
   var readsIntegerTensors = false
+  /// Whether each output element depends only on the input elements at its own position, with
+  /// scalar constant operands broadcast: such nodes between an 8-bit tensor and its
+  /// quantization fuse into one 256-entry table (`fuseQuantizedLookups`).
+  var computesPerElement = false
 
   /// Declares an operator.
   ///
@@ -154,6 +158,13 @@ struct OperatorEntry: Sendable {
   func readingIntegerTensors() -> OperatorEntry {
     var entry = self
     entry.readsIntegerTensors = true
+    return entry
+  }
+
+  /// This entry as an element-wise function, which quantized lookups may absorb.
+  func perElement() -> OperatorEntry {
+    var entry = self
+    entry.computesPerElement = true
     return entry
   }
 

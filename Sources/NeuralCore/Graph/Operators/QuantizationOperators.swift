@@ -1,6 +1,7 @@
 /// Linear quantization: ONNX's `QuantizeLinear`, `DequantizeLinear` and
 /// `DynamicQuantizeLinear`, the integer convolutions and matrix products, and the
-/// `com.microsoft` operators ONNX Runtime's quantizer writes in its QOperator format.
+/// `com.microsoft` operators ONNX Runtime's quantizer writes in its QOperator format, and the
+/// table lookup that element-wise regions of quantized models import as.
 enum QuantizationOperators {
   /// The family's registry entries.
   static let entries: [OperatorEntry] =
@@ -14,11 +15,13 @@ enum QuantizationOperators {
       .foldingConstantInputs(PlanBuilder.foldLinearQuantization)
       .channelsLast { builder, node throws(NeuralCoreError) in
         try builder.planQuantizeLinearChannelsLast(node)
-      },
+      }
+      .perElement(),
       OperatorEntry("DequantizeLinear", opsets: .since(10), attributes: ["axis", "block_size"]) {
         builder, node throws(NeuralCoreError) in
         try builder.planDequantizeLinear(node)
-      }.foldingConstantInputs(PlanBuilder.foldLinearQuantization).readingIntegerTensors(),
+      }.foldingConstantInputs(PlanBuilder.foldLinearQuantization).readingIntegerTensors()
+        .perElement(),
       OperatorEntry("DynamicQuantizeLinear", opsets: .since(11)) {
         builder, node throws(NeuralCoreError) in
         try builder.planDynamicQuantizeLinear(node)
@@ -41,6 +44,14 @@ enum QuantizationOperators {
       OperatorEntry("QLinearMatMul", opsets: .since(10)) { builder, node throws(NeuralCoreError) in
         try builder.planQLinearMatMul(node)
       }.readingIntegerTensors(),
+      OperatorEntry(ImportedGraph.lookupOperator, domain: ImportedGraph.lookupDomain) {
+        builder, node throws(NeuralCoreError) in
+        try builder.planQuantizedLookup(node)
+      }
+      .readingIntegerTensors()
+      .channelsLast { builder, node throws(NeuralCoreError) in
+        try builder.planQuantizedLookupChannelsLast(node)
+      },
     ] + microsoftEntries
 
   /// The attributes of `Conv`, which the integer convolutions share.
@@ -54,7 +65,9 @@ enum QuantizationOperators {
     binary("QLinearAdd", "Add").channelsLast { builder, node throws(NeuralCoreError) in
       try builder.planQLinearAddChannelsLast(node)
     },
-    binary("QLinearMul", "Mul"),
+    binary("QLinearMul", "Mul").channelsLast { builder, node throws(NeuralCoreError) in
+      try builder.planQLinearMulChannelsLast(node)
+    },
     unary("QLinearSigmoid", "Sigmoid"),
     unary("QLinearLeakyRelu", "LeakyRelu", attributes: ["alpha"]),
     unary("QLinearGlobalAveragePool", "GlobalAveragePool", attributes: ["channels_last"])
