@@ -286,18 +286,19 @@ static void check_quantize(const cnk_int8_kernels *kernels, int64_t count, int32
   float *x = allocate(count * 4);
   uint8_t *y = allocate(count), *expected = allocate(count);
   float specials[] = {NAN, INFINITY, -INFINITY, 0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 1e30f, -1e30f};
-  float inverse_scale = 1.0f;
+  /* Scale 1 keeps the specials' ties; others divide inexactly. */
+  float scale = uniform(0, 1) ? 1.0f : (float)uniform(1, 3000) / 1000.0f;
   for (int64_t i = 0; i < count; i++) {
     x[i] = i % 7 == 3 ? specials[uniform(0, 9)] : (float)uniform(-3000, 3000) / 8.0f;
   }
   for (int64_t i = 0; i < count; i++) {
-    float scaled = isnan(x[i]) ? 0.0f : x[i] * inverse_scale;
+    float scaled = isnan(x[i]) ? 0.0f : x[i] / scale;
     double shifted = (double)nearbyintf(scaled) + zero_point;
     if (shifted < minimum) shifted = minimum;
     if (shifted > maximum) shifted = maximum;
     expected[i] = (uint8_t)shifted;
   }
-  kernels->quantize(x, count, inverse_scale, zero_point, minimum, maximum, y);
+  kernels->quantize(x, count, scale, zero_point, minimum, maximum, y);
   if (!row_matches(kernels->name, what, y, expected, count, 0, 0)) failures++;
   free(x);
   free(y);

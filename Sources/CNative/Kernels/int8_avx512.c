@@ -50,6 +50,7 @@ TARGET INLINE vf vf_from_vi(vi a) { return _mm512_cvtepi32_ps(a); }
 TARGET INLINE vf vf_set1(float value) { return _mm512_set1_ps(value); }
 TARGET INLINE vf vf_mul(vf a, vf b) { return _mm512_mul_ps(a, b); }
 TARGET INLINE vf vf_add(vf a, vf b) { return _mm512_add_ps(a, b); }
+TARGET INLINE vf vf_div(vf a, vf b) { return _mm512_div_ps(a, b); }
 /* NaN lanes become zero. */
 TARGET INLINE vf vf_zero_nan(vf a) {
   return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(a, a, _CMP_ORD_Q), a);

@@ -588,13 +588,13 @@ TARGET static void qadd(const uint8_t *a, const uint8_t *b, int64_t count, float
   }
 }
 
-TARGET static void quantize(const float *x, int64_t count, float inverse_scale,
-                            int32_t zero_point, int32_t minimum, int32_t maximum, uint8_t *y) {
+TARGET static void quantize(const float *x, int64_t count, float scale, int32_t zero_point,
+                            int32_t minimum, int32_t maximum, uint8_t *y) {
   bounds limits = bounds_of(zero_point, minimum, maximum);
-  vf factor = vf_set1(inverse_scale);
+  vf divisor = vf_set1(scale);
   for (int64_t i = 0; i < count; i += VL) {
     int64_t n = count - i < VL ? count - i : VL;
-    vf value = vf_mul(vf_zero_nan(vf_load_part(x + i, n)), factor);
+    vf value = vf_div(vf_zero_nan(vf_load_part(x + i, n)), divisor);
     store_u8(y + i, round_clamp(value, limits), n);
   }
 }

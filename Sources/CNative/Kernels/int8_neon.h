@@ -48,6 +48,7 @@ TARGET INLINE vf vf_from_vi(vi a) { return vcvtq_f32_s32(a); }
 TARGET INLINE vf vf_set1(float value) { return vdupq_n_f32(value); }
 TARGET INLINE vf vf_mul(vf a, vf b) { return vmulq_f32(a, b); }
 TARGET INLINE vf vf_add(vf a, vf b) { return vaddq_f32(a, b); }
+TARGET INLINE vf vf_div(vf a, vf b) { return vdivq_f32(a, b); }
 /* NaN lanes become zero. */
 TARGET INLINE vf vf_zero_nan(vf a) { return vbslq_f32(vceqq_f32(a, a), a, vdupq_n_f32(0)); }
 

@@ -59,6 +59,7 @@ INLINE vf vf_from_vi(vi a) { return __builtin_convertvector(a, vf); }
 INLINE vf vf_set1(float value) { return (vf){value, value, value, value}; }
 INLINE vf vf_mul(vf a, vf b) { return a * b; }
 INLINE vf vf_add(vf a, vf b) { return a + b; }
+INLINE vf vf_div(vf a, vf b) { return a / b; }
 /* NaN lanes (unequal to themselves) become zero. */
 INLINE vf vf_zero_nan(vf a) { return (vf)((vi)a & (a == a)); }
 

@@ -49,6 +49,7 @@ TARGET INLINE vf vf_from_vi(vi a) { return _mm256_cvtepi32_ps(a); }
 TARGET INLINE vf vf_set1(float value) { return _mm256_set1_ps(value); }
 TARGET INLINE vf vf_mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
 TARGET INLINE vf vf_add(vf a, vf b) { return _mm256_add_ps(a, b); }
+TARGET INLINE vf vf_div(vf a, vf b) { return _mm256_div_ps(a, b); }
 /* NaN lanes become zero. */
 TARGET INLINE vf vf_zero_nan(vf a) { return _mm256_and_ps(a, _mm256_cmp_ps(a, a, _CMP_ORD_Q)); }
 

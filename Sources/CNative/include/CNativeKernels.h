@@ -401,12 +401,10 @@ typedef void (*cnk_qadd_fn)(const uint8_t *a, const uint8_t *b, int64_t count, f
                             float b_scale, float offset, int32_t minimum, int32_t maximum,
                             uint8_t *y);
 
-/* Quantizes floats: y = clamp(round_half_even(x * inverse_scale) + zero_point, minimum,
- * maximum), count elements; NaN gives zero_point clamped. (QuantizeLinear divides by the scale;
- * the engine passes 1/scale only when that is exact, else uses its own path.) */
-typedef void (*cnk_quantize_fn)(const float *x, int64_t count, float inverse_scale,
-                                int32_t zero_point, int32_t minimum, int32_t maximum,
-                                uint8_t *y);
+/* Quantizes floats as QuantizeLinear does: y = clamp(round_half_even(x / scale) + zero_point,
+ * minimum, maximum), count elements, a true division; NaN gives zero_point clamped. */
+typedef void (*cnk_quantize_fn)(const float *x, int64_t count, float scale, int32_t zero_point,
+                                int32_t minimum, int32_t maximum, uint8_t *y);
 
 /* Maps bytes through a table (QuantizedLookup, an element-wise region of a quantized model
  * tabulated): y[i] = table[x[i]], count elements; y may be x. */

@@ -123,36 +123,41 @@ extension PlanBuilder {
   // MARK: Operators
 
   /// Plans `QuantizeLinear` of a float image read by channels-last planners straight into the
-  /// channels-last layout.
+  /// channels-last layout, from NCHW or from the blocked layout.
   mutating func planQuantizeLinearChannelsLast(
     _ node: ImportedGraph.Node
   ) throws(NeuralCoreError) -> Bool {
     let name = node.outputs[0]
+    let input = node.inputs[0]
     guard channelsLastReaders.contains(name), node.outputs.count == 1,
-      case .runtime(let inputID, let shape)? = values[node.inputs[0]], shape.count == 4,
-      bufferTypes[inputID] == .float,
       let (scale, zeroPoint, type) = try scalarQuantization(node, scale: 1, zeroPoint: 2),
       try node.attributes.int("output_dtype", default: 0) == 0
+    else { return false }
+    if let (blockedID, shape) = blockedValues[input], values[input] == nil {
+      try quantizeBlocked(node, blockedID, shape: shape, scale: scale, zeroPoint, type)
+      return true
+    }
+    guard case .runtime(let inputID, let shape)? = values[input], shape.count == 4,
+      bufferTypes[inputID] == .float
     else { return false }
     let value = try newChannelsLastBuffer(shape: shape, type: type, for: name)
     let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
     let stride = value.stride
     let stored = zeroPoint + value.shift
-    // One Int32 per position: the bytes of the power-of-two path fit in it too.
-    let scratch = try newBuffer(shape: [positions], for: name, type: .undefined)
-    let kernels = graph.kernels.native
+    let scratch = try newBuffer(shape: [(positions + 3) / 4], for: name, type: .undefined)
+    let kernels = graph.kernels.native.int8
     steps.append(
       ExecutionPlan.Step(
         name: node.source.name, inputs: [.buffer(inputID)], outputs: [value.id, scratch]
       ) { inputs, outputs, _ in
         let target = UnsafeMutableRawPointer(outputs[0]).assumingMemoryBound(to: UInt8.self)
-        let workspace = UnsafeMutableRawPointer(outputs[1])
+        let bytes = UnsafeMutableRawPointer(outputs[1]).assumingMemoryBound(to: UInt8.self)
         for image in 0..<batch {
           for channel in 0..<channels {
-            PlanBuilder.quantizePlane(
-              inputs[0] + (image * channels + channel) * positions, count: positions,
-              scale: scale, zeroPoint: stored, into: target + image * positions * stride + channel,
-              stride: stride, scratch: workspace, kernels: kernels)
+            let plane = inputs[0] + (image * channels + channel) * positions
+            kernels.quantize(plane, Int64(positions), scale, stored, 0, 255, bytes)
+            let row = target + image * positions * stride + channel
+            for position in 0..<positions { row[position * stride] = bytes[position] }
           }
         }
       })
@@ -160,24 +165,49 @@ extension PlanBuilder {
     return true
   }
 
-  /// `clamp(round_half_even(x / scale) + zeroPoint, 0, 255)` of `count` floats, written `stride`
-  /// bytes apart, through `scratch` (`count` Int32 values): the int8 set's kernel when `1 / scale`
-  /// is exact (a power of two, so multiplying by it is dividing), else the set's
-  /// `QuantizeLinear` kernel, which divides.
-  static func quantizePlane(
-    _ source: UnsafePointer<Float>, count: Int, scale: Float, zeroPoint: Int32,
-    into target: UnsafeMutablePointer<UInt8>, stride: Int, scratch: UnsafeMutableRawPointer,
-    kernels: NativeKernels
-  ) {
-    if scale.significandBitPattern == 0 && scale.isNormal && (1 / scale).isNormal {
-      let bytes = scratch.assumingMemoryBound(to: UInt8.self)
-      kernels.int8.quantize(source, Int64(count), 1 / scale, zeroPoint, 0, 255, bytes)
-      for index in 0..<count { target[index * stride] = bytes[index] }
-      return
-    }
-    let integers = scratch.assumingMemoryBound(to: Int32.self)
-    kernels.quantizeLinear(source, Int64(count), scale, Float(zeroPoint), 0, 255, integers)
-    for index in 0..<count { target[index * stride] = UInt8(truncatingIfNeeded: integers[index]) }
+  /// Adds the step quantizing a blocked float image into the channels-last layout: pieces of
+  /// positions brought to channels-last floats, then quantized.
+  private mutating func quantizeBlocked(
+    _ node: ImportedGraph.Node, _ blockedID: Int, shape: [Int], scale: Float,
+    _ zeroPoint: Int32, _ type: ElementType
+  ) throws(NeuralCoreError) {
+    let name = node.outputs[0]
+    let value = try newChannelsLastBuffer(shape: shape, type: type, for: name)
+    let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
+    let (stride, stored) = (value.stride, zeroPoint + value.shift)
+    let rows = min(positions, 256)
+    let scratch = try newBuffer(shape: [positions * channels], for: name)
+    let layout = BlockedLayout(kernels: graph.kernels)
+    let imageSize = layout.imageSize(channels: channels, positions: positions)
+    let kernels = graph.kernels.native.int8
+    steps.append(
+      ExecutionPlan.Step(
+        name: node.source.name, inputs: [.buffer(blockedID)], outputs: [value.id, scratch]
+      ) { inputs, outputs, threads in
+        let target = UnsafeMutableRawPointer(outputs[0]).assumingMemoryBound(to: UInt8.self)
+        let pieces = (positions + rows - 1) / rows
+        for image in 0..<batch {
+          Parallel.forEach(pieces, threads: threads) { piece in
+            let first = piece * rows
+            let count = min(rows, positions - first)
+            layout.toChannelsLast(
+              inputs[0] + image * imageSize, channels: channels, positions: positions,
+              first: first, count: count, into: outputs[1])
+            let floats = outputs[1] + first * channels
+            let base = target + (image * positions + first) * stride
+            if stride == channels {
+              kernels.quantize(floats, Int64(count * channels), scale, stored, 0, 255, base)
+              return
+            }
+            for row in 0..<count {
+              kernels.quantize(
+                floats + row * channels, Int64(channels), scale, stored, 0, 255,
+                base + row * stride)
+            }
+          }
+        }
+      })
+    channelsLast[name] = value
   }
 
   /// Plans `QLinearConv` with the int8 kernels: per-tensor input and output quantization,
@@ -208,23 +238,18 @@ extension PlanBuilder {
     else { return false }
     let shiftOut: Int32 = outputType == .int8 ? 128 : 0
     let inputStored = inputZero + input.shift
-    let patch = weights.values.count / weightShape[0]
-    var bias = try quantizedBias(node, channels: weightShape[0])
-    for output in 0..<weightShape[0] {
-      var sum: Int64 = 0
-      for index in 0..<patch { sum += Int64(weights.values[output * patch + index]) }
-      // The kernels add the bias in int32; a bias that does not fit runs the float path.
-      guard let folded = Int32(exactly: Int64(bias[output]) - Int64(inputStored) * sum) else {
-        return false
-      }
-      bias[output] = folded
-    }
+    var requantization = Requantization(
+      bias: try quantizedBias(node, channels: weightShape[0]), scales: weights.multipliers,
+      zeroPoint: outputZero + shiftOut, minimum: clamp.lowerBound + shiftOut,
+      maximum: clamp.upperBound + shiftOut)
+    var weightValues = weights.values
+    guard
+      foldInputZeroPoint(
+        inputStored, weights: &weightValues, requantization: &requantization)
+    else { return false }
     let convolution = QuantizedConvolution(
-      weights: weights.values, outputChannels: weightShape[0], inputChannels: input.channels,
-      depthwise: depthwise, window: window,
-      requantization: Requantization(
-        bias: bias, scales: weights.multipliers, zeroPoint: outputZero + shiftOut,
-        minimum: clamp.lowerBound + shiftOut, maximum: clamp.upperBound + shiftOut),
+      weights: weightValues, outputChannels: weightShape[0], inputChannels: input.channels,
+      depthwise: depthwise, window: window, requantization: requantization,
       inputZeroPoint: inputStored, kernels: graph.kernels.native.int8)
     let outputShape = [input.shape[0], weightShape[0], size.height, size.width]
     let output = try newChannelsLastBuffer(
@@ -252,6 +277,46 @@ extension PlanBuilder {
           scratch: outputs.count > 1 ? bytes(outputs[1]) : nil, threads: threads)
       })
     channelsLast[node.outputs[0]] = output
+    return true
+  }
+
+  /// Folds `-inputZeroPoint * sum(w)` into each channel's bias, as the kernels add it to their
+  /// int32 sums; `false` when a channel's cannot be held so.
+  ///
+  /// A channel whose folded bias, with any sum of 255 times its weights, lies past int32 (a
+  /// quantizer's bias for a dead channel, whose weight scale is tiny) but whose output is one
+  /// value for every input becomes that constant: zero weights, a bias of the value less the
+  /// zero point, and a scale of 1.
+  private func foldInputZeroPoint(
+    _ inputZeroPoint: Int32, weights: inout [Int8], requantization: inout Requantization
+  ) -> Bool {
+    let channels = requantization.bias.count
+    let patch = weights.count / max(channels, 1)
+    for output in 0..<channels {
+      var sum: Int64 = 0
+      var reach: Int64 = 0
+      for index in 0..<patch {
+        let weight = Int64(weights[output * patch + index])
+        sum += weight
+        reach += 255 * abs(weight)
+      }
+      let value = Int64(requantization.bias[output]) - Int64(inputZeroPoint) * sum
+      if value - reach >= Int64(Int32.min) && value + reach <= Int64(Int32.max) {
+        requantization.bias[output] = Int32(value)
+        continue
+      }
+      let (scale, zeroPoint) = (Double(requantization.scales[output]), requantization.zeroPoint)
+      let (lowest, highest) = (Double(requantization.minimum), Double(requantization.maximum))
+      let requantized = { (total: Int64) -> Double in
+        let value = (Double(total) * scale).rounded(.toNearestOrEven) + Double(zeroPoint)
+        return min(max(value, lowest), highest)
+      }
+      let constant = requantized(value - reach)
+      guard requantized(value + reach) == constant else { return false }
+      for index in 0..<patch { weights[output * patch + index] = 0 }
+      requantization.bias[output] = Int32(constant) - zeroPoint
+      requantization.scales[output] = 1
+    }
     return true
   }
 
