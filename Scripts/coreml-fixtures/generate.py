@@ -142,6 +142,7 @@ LAYER_FIXTURES = [
     ("layers_rank5-fp32-rgb", "layers_rank5", "RGB", SEED + 15),
     ("layers_nd-fp32-bgr", "layers_nd", "BGR", SEED + 4),
     ("layers_reduce-fp32-rgb", "layers_reduce", "RGB", SEED + 54),
+    ("layers_se-fp32-rgb", "layers_se", "RGB", SEED + 23),
 ]
 
 

@@ -25,6 +25,10 @@ the model's colour order) to the probabilities.
   transposed), GELU in its three forms, erf, clamped ReLU, mean-variance normalization, copy and
   loadConstant.
   Indices are taken of the image's own values, whose ties are exact, so no rounding moves them.
+- `layers_se`: squeeze-excitation blocks as coremltools' NeuralNetworkBuilder writes them
+  (global pooling, inner product, ReLU, inner product, sigmoid, multiply), one straight on the
+  pooled `[C, 1, 1]` blob and one through a flatten, which keeps the rank in Core ML: an inner
+  product of a `[C, 1, 1]` blob is `[C_out, 1, 1]`, and it broadcasts over the image.
 """
 
 from __future__ import annotations
@@ -591,6 +595,62 @@ def build_reduce(layout: str, scale: float, biases: list[float], seed: int):
     return builder.spec, reference
 
 
+def build_se(layout: str, scale: float, biases: list[float], seed: int):
+    w = Weights(seed)
+    builder = NeuralNetworkBuilder(
+        [("image", datatypes.Array(3, 224, 224))], [("scores", datatypes.Array(len(CLASSES)))],
+        mode="classifier")
+    add = builder
+    w1, t1 = conv_weight(w, 3, 3, 16)
+    b1 = w.normal(16, scale=0.1)
+    add.add_convolution("conv", 3, 16, 3, 3, 4, 4, "valid", 1, w1, b1, True,
+                        input_name="image", output_name="conv")
+    add.add_activation("relu", "RELU", "conv", "relu")
+
+    def squeeze_excite(prefix: str, source: str, flatten: bool):
+        add.add_pooling(prefix + "_pool", 0, 0, 1, 1, "AVERAGE", "VALID", source, prefix + "_pool",
+                        is_global=True)
+        pooled = prefix + "_pool"
+        if flatten:
+            add.add_flatten(prefix + "_flat", 0, pooled, prefix + "_flat")
+            pooled = prefix + "_flat"
+        down, down_bias = w.normal(4, 16, scale=0.5), w.normal(4, scale=0.1)
+        up, up_bias = w.normal(16, 4, scale=0.5), w.normal(16, scale=0.1)
+        add.add_inner_product(prefix + "_down", down, down_bias, 16, 4, True, pooled,
+                              prefix + "_down")
+        add.add_activation(prefix + "_down_relu", "RELU", prefix + "_down", prefix + "_down_relu")
+        add.add_inner_product(prefix + "_up", up, up_bias, 4, 16, True, prefix + "_down_relu",
+                              prefix + "_up")
+        add.add_activation(prefix + "_gate", "SIGMOID", prefix + "_up", prefix + "_gate")
+        add.add_elementwise(prefix + "_scaled", [source, prefix + "_gate"], prefix + "_scaled",
+                            "MULTIPLY")
+
+        def reference(x: torch.Tensor) -> torch.Tensor:
+            pooled = x.mean(dim=(2, 3))
+            hidden = torch.relu(pooled @ t(down).T + t(down_bias))
+            gate = torch.sigmoid(hidden @ t(up).T + t(up_bias))
+            return x * gate[:, :, None, None]
+
+        return prefix + "_scaled", reference
+
+    first, se1 = squeeze_excite("se1", "relu", flatten=False)
+    second, se2 = squeeze_excite("se2", first, flatten=True)
+    add.add_pooling("global", 0, 0, 1, 1, "AVERAGE", "VALID", second, "global", is_global=True)
+    add.add_flatten("flatten", 0, "global", "flat")
+    dense = w.normal(10, 16, scale=1.5)
+    dense_bias = w.normal(10, scale=0.5)
+    add.add_inner_product("dense", dense, dense_bias, 16, 10, True, "flat", "logits")
+    add.add_softmax("softmax", "logits", "scores")
+    finish(builder, layout, scale, biases)
+
+    def reference(x: torch.Tensor) -> torch.Tensor:
+        y = torch.relu(F.conv2d(x, t1, t(b1), stride=4))
+        y = se2(se1(y))
+        return torch.softmax(y.mean(dim=(2, 3)) @ t(dense).T + t(dense_bias), dim=1)
+
+    return builder.spec, reference
+
+
 def finish(builder: NeuralNetworkBuilder, layout: str, scale: float, biases: list[float]) -> None:
     """The image input's preprocessing (biases in the model's colour order) and the labels."""
     red, green, blue = biases if layout == "RGB" else biases[::-1]
@@ -600,4 +660,5 @@ def finish(builder: NeuralNetworkBuilder, layout: str, scale: float, biases: lis
     builder.set_class_labels(CLASSES, prediction_blob="scores")
 
 
-NETWORKS = {"layers_rank5": build_rank5, "layers_nd": build_nd, "layers_reduce": build_reduce}
+NETWORKS = {"layers_rank5": build_rank5, "layers_nd": build_nd, "layers_reduce": build_reduce,
+            "layers_se": build_se}

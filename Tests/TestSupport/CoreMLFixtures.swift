@@ -93,14 +93,14 @@ public enum CoreMLFixtures {
   /// The fixtures a test build runs: all in release (`.ci/run` runs them under every kernel
   /// set); debug builds, whose C kernels are unoptimized and which also run under the address
   /// sanitizer, take one of each stored precision other than float32 (FP16 and BGR, 8-bit and
-  /// RGB, 4-bit LUT), the three small hand-built networks, and four small ML Programs (the
+  /// RGB, 4-bit LUT), the four small hand-built networks, and four small ML Programs (the
   /// vision transformer for iOS 15 and for iOS 18, the two hand-built networks).
   public static var runnable: [Case] {
     #if DEBUG
       let chosen: Set = [
         "mobilenet_v2-fp16-bgr", "mobilenet_v2-int8-rgb", "squeezenet1_1-lut4-bgr",
         "layers_rank5-fp32-rgb", "layers_nd-fp32-bgr", "layers_reduce-fp32-rgb",
-        "mlprogram-vit-fp16ios18-bgr",
+        "layers_se-fp32-rgb", "mlprogram-vit-fp16ios18-bgr",
         "mlprogram-vit-fp16-rgb", "mlprogram-layers_a-fp32-rgb",
         "mlprogram-layers_b-fp32-rgb",
       ]

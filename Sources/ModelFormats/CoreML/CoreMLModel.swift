@@ -176,6 +176,7 @@ public struct CoreMLModel: Sendable {
     let scores = Self.scoresOutput(
       description, network: network, lastOutput: layers.last?.strings(3).first ?? "")
     let producer = layers.last { $0.strings(3).first == scores }
+    if network.isClassifier { lowering.flattenOutput(scores) }
     return Parts(
       imageInput: input, classLabels: labels, scoresOutput: scores,
       scoresAreProbabilities: producer?.oneOf([175, 950]) != nil, graphInput: pixels, opset: 13,

@@ -271,12 +271,16 @@ extension CoreMLNetworkLowering {
         [.init(name: "perm", value: .ints([0, 3, 1, 2]))]))
   }
 
+  /// The rank-5 `flatten`, which keeps the rank: `[C * H * W, 1, 1]` of `[C, H, W]`, channels
+  /// first or (mode 1) channels last.
   private mutating func flatten(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
     var source = c.inputs[0]
     if p.integer(1) == 1 {
       source = try transposed(source, [0, 2, 3, 1], suffix: "channel_last", c)
     }
-    nodes.append(node("Flatten", c.name, [source], c.output, [.init(name: "axis", value: .int(1))]))
+    let flat = step("Flatten", [source], "flat", c, [.init(name: "axis", value: .int(1))])
+    let shape = try rankKeepingShape(of: c.inputs[0], channels: -1, c)
+    nodes.append(node("Reshape", c.name, [flat, shape], c.output))
   }
 
   /// The rank-4 `permute` of `[Seq, C, H, W]`; the sequence axis is this graph's batch axis and

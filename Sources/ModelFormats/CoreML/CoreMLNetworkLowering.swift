@@ -110,6 +110,18 @@ struct CoreMLNetworkLowering {
     }
   }
 
+  /// Makes the blob `name` a vector per image, as Core ML reports a classifier's scores
+  /// (`[C]` of a `[C, 1, 1]` blob): its producer's output is renamed and flattened into it.
+  mutating func flattenOutput(_ name: String) {
+    let ranked = name + "__ranked"
+    for index in nodes.indices {
+      nodes[index].inputs = nodes[index].inputs.map { $0 == name ? ranked : $0 }
+      nodes[index].outputs = nodes[index].outputs.map { $0 == name ? ranked : $0 }
+    }
+    nodes.append(
+      node("Flatten", name + "__flatten", [ranked], name, [.init(name: "axis", value: .int(1))]))
+  }
+
   /// The scale and per-channel bias Core ML applies to an image input, as nodes from
   /// `pixels` (raw 0-255 values in the model's colour order) to `output`.
   mutating func preprocess(
@@ -274,11 +286,7 @@ struct CoreMLNetworkLowering {
     }
     let weights = try CoreMLWeights.values(
       weightMessage, count: count, channels: outputChannels, what: "layer '\(c.name)' weights")
-    let flat = c.output + "__flat"
-    nodes.append(
-      node(
-        "Flatten", c.name + "__flatten", [c.inputs[0]], flat, [.init(name: "axis", value: .int(1))])
-    )
+    let flat = step("Flatten", [c.inputs[0]], "flat", c, [.init(name: "axis", value: .int(1))])
     var inputs = [
       flat, try constant(c.name + "__weights", weights, shape: [outputChannels, inputChannels]),
     ]
@@ -287,7 +295,36 @@ struct CoreMLNetworkLowering {
         biasMessage, count: outputChannels, what: "layer '\(c.name)' bias")
       inputs.append(try constant(c.name + "__bias", bias, shape: [outputChannels]))
     }
-    nodes.append(node("Gemm", c.name, inputs, c.output, [.init(name: "transB", value: .int(1))]))
+    let product = step("Gemm", inputs, "product", c, [.init(name: "transB", value: .int(1))])
+    let shape = try rankKeepingShape(of: c.inputs[0], channels: Int64(outputChannels), c)
+    nodes.append(node("Reshape", c.name, [product, shape], c.output))
+  }
+
+  /// The shape Core ML's rank-keeping layers (`innerProduct`, `flatten`) give their output:
+  /// the input's batch, `channels` (-1 for what the element count leaves), and 1 for every
+  /// later axis: `[N, C']` of a rank-2 input, `[N, C', 1, 1]` of an image.
+  ///
+  /// The ones are the trailing dimensions of a slice of the input to one element along its
+  /// last two axes, so the rank need not be known here. Shapes are known when the graph is
+  /// planned, and these nodes fold away there. Returns the shape's name.
+  mutating func rankKeepingShape(
+    of input: String, channels: Int64, _ c: Context
+  ) throws(NeuralCoreError) -> String {
+    let zeros = try integerConstant(c.name + "__zeros", [0, 0])
+    let ones = try integerConstant(c.name + "__ones", [1, 1])
+    let lastTwo = try integerConstant(c.name + "__last_two_axes", [-2, -1])
+    let corner = step("Slice", [input, zeros, ones, lastTwo], "corner", c)
+    let cornerShape = step("Shape", [corner], "corner_shape", c)
+    let first = try integerConstant(c.name + "__first", [0])
+    let second = try integerConstant(c.name + "__second", [1])
+    let third = try integerConstant(c.name + "__third", [2])
+    let end = try integerConstant(c.name + "__end", [Int64.max])
+    let trailing = step("Slice", [cornerShape, third, end], "trailing_ones", c)
+    let inputShape = step("Shape", [input], "input_shape", c)
+    let batch = step("Slice", [inputShape, first, second], "batch", c)
+    let channelCount = try integerConstant(c.name + "__channels", [channels])
+    return step(
+      "Concat", [batch, channelCount, trailing], "shape", c, [.init(name: "axis", value: .int(0))])
   }
 
   // MARK: - Helpers
