@@ -804,6 +804,80 @@ static void check_quantization(const cnk_kernel_set *s) {
   if (bad) failures++;
 }
 
+/* The reference of one cnk_binary_fn element, its definition read literally. */
+static float binary_reference(int32_t operation, float a, float b) {
+  switch (operation) {
+  case CNK_BINARY_ADD: return a + b;
+  case CNK_BINARY_SUBTRACT: return a - b;
+  case CNK_BINARY_MULTIPLY: return a * b;
+  case CNK_BINARY_DIVIDE: return a / b;
+  case CNK_BINARY_PRELU: return a >= 0 || a != a ? a : a * b;
+  case CNK_BINARY_POWER: return powf(a, b);
+  case CNK_BINARY_REMAINDER: return fmodf(a, b);
+  case CNK_BINARY_MODULO: {
+    float r = fmodf(a, b);
+    return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+  }
+  case CNK_BINARY_MAXIMUM: return b != b ? b : (b > a ? b : a);
+  case CNK_BINARY_MINIMUM: return b != b ? b : (b < a ? b : a);
+  case CNK_BINARY_EQUAL: return a == b;
+  case CNK_BINARY_LESS: return a < b;
+  case CNK_BINARY_GREATER: return a > b;
+  case CNK_BINARY_LESS_OR_EQUAL: return a <= b;
+  case CNK_BINARY_GREATER_OR_EQUAL: return a >= b;
+  case CNK_BINARY_AND: return a != 0 && b != 0;
+  case CNK_BINARY_OR: return a != 0 || b != 0;
+  default: return (a != 0) != (b != 0);
+  }
+}
+
+/* Every operation at strides 1/1, 1/0, 0/1, 2/1 and 0/0, on counts that end in a partial
+   vector, with NaN, infinities, zeros of both signs and equal pairs among the values; outputs
+   must be bit-equal (NaN matching NaN). */
+static void check_binary(const cnk_kernel_set *s) {
+  enum { N = 45 };
+  float a[2 * N], b[2 * N], y[N];
+  float specials[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1.0f, -2.5f, 3.0f};
+  for (int i = 0; i < 2 * N; i++) {
+    a[i] = i % 5 == 1 ? specials[i % 8] : random_float() * 8.0f;
+    b[i] = i % 7 == 2 ? specials[(i / 7) % 8] : (i % 6 == 0 ? a[i] : random_float() * 4.0f);
+  }
+  int64_t strides[][2] = {{1, 1}, {1, 0}, {0, 1}, {2, 1}, {0, 0}};
+  int bad = 0;
+  for (int32_t op = CNK_BINARY_ADD; op <= CNK_BINARY_XOR; op++) {
+    for (int k = 0; k < 5; k++) {
+      s->binary(op, a, strides[k][0], b, strides[k][1], y, N);
+      for (int i = 0; i < N; i++) {
+        float want = binary_reference(op, a[i * strides[k][0]], b[i * strides[k][1]]);
+        int same = (want != want && y[i] != y[i]) || memcmp(&want, &y[i], sizeof want) == 0;
+        if (!same && !bad++) {
+          printf("FAIL %s binary %d strides %lld/%lld: %g op %g gives %g, expected %g\n", s->name,
+                 op, (long long)strides[k][0], (long long)strides[k][1],
+                 (double)a[i * strides[k][0]], (double)b[i * strides[k][1]], (double)y[i],
+                 (double)want);
+        }
+      }
+    }
+  }
+  cases++;
+  if (bad) failures++;
+}
+
+/* Means of planes of every length up to past two vectors, and of an empty plane. */
+static void check_plane_means(const cnk_kernel_set *s) {
+  for (int64_t count = 0; count <= 2 * s->lanes + 3; count++) {
+    float *x = random_array(3 * count + 1), y[3], expected[3];
+    for (int plane = 0; plane < 3; plane++) {
+      double sum = 0;
+      for (int64_t i = 0; i < count; i++) sum += x[plane * count + i];
+      expected[plane] = count > 0 ? (float)(sum / (double)count) : 0.0f;
+    }
+    s->plane_means(x, 3, count, y);
+    expect_close(s->name, "plane_means", y, expected, 3, 1e-5f);
+    free(x);
+  }
+}
+
 static void check_pack_rows(const cnk_kernel_set *s, int64_t rows, int64_t k, int64_t lda) {
   int64_t tile = s->gemm_row_tile, panels = (rows + tile - 1) / tile;
   float *a = random_array(rows * lda), *packed = filled(panels * tile * k, NAN);
@@ -915,6 +989,8 @@ static void check_set(const cnk_kernel_set *s) {
   check_direct_blocked(s, 1, 8, 9, 9, window(5, 2, 1, 2), 2, 2);
   check_direct_blocked(s, 4, 40, 12, 30, window(3, 2, 1, 0), 1, 1);
   check_quantization(s);
+  check_binary(s);
+  check_plane_means(s);
   check_grouped_blocked(s, 48, 8, 56, 56, window(3, 2, 1, 1), 0, 0);
   check_grouped_blocked(s, 104, 8, 28, 28, window(3, 1, 1, 1), 1, 1);
   check_grouped_blocked(s, 40, 8, 9, 11, window(3, 1, 2, 2), 2, 2);

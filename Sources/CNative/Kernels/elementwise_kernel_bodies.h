@@ -319,6 +319,83 @@ TARGET static void dequantize_linear(const int32_t *input, int64_t count, float 
   for (; i < count; i++) output[i] = ((float)input[i] - zero_point) * scale;
 }
 
+/* MARK: Broadcasting arithmetic */
+
+TARGET INLINE float binary_value(int32_t operation, float a, float b) {
+  switch (operation) {
+  case CNK_BINARY_ADD: return a + b;
+  case CNK_BINARY_SUBTRACT: return a - b;
+  case CNK_BINARY_MULTIPLY: return a * b;
+  case CNK_BINARY_DIVIDE: return a / b;
+  case CNK_BINARY_PRELU: return a < 0 ? a * b : a;
+  case CNK_BINARY_POWER: return powf(a, b);
+  case CNK_BINARY_REMAINDER: return fmodf(a, b);
+  case CNK_BINARY_MODULO: {
+    float remainder = fmodf(a, b);
+    return remainder != 0 && (remainder < 0) != (b < 0) ? remainder + b : remainder;
+  }
+  case CNK_BINARY_MAXIMUM: return b > a || b != b ? b : a;
+  case CNK_BINARY_MINIMUM: return b < a || b != b ? b : a;
+  case CNK_BINARY_EQUAL: return a == b ? 1.0f : 0.0f;
+  case CNK_BINARY_LESS: return a < b ? 1.0f : 0.0f;
+  case CNK_BINARY_GREATER: return a > b ? 1.0f : 0.0f;
+  case CNK_BINARY_LESS_OR_EQUAL: return a <= b ? 1.0f : 0.0f;
+  case CNK_BINARY_GREATER_OR_EQUAL: return a >= b ? 1.0f : 0.0f;
+  case CNK_BINARY_AND: return a != 0 && b != 0 ? 1.0f : 0.0f;
+  case CNK_BINARY_OR: return a != 0 || b != 0 ? 1.0f : 0.0f;
+  case CNK_BINARY_XOR: return (a != 0) != (b != 0) ? 1.0f : 0.0f;
+  default: return NAN;
+  }
+}
+
+TARGET INLINE vf v_prelu(vf a, vf b) { return v_select_less(a, v_zero(), v_mul(a, b), a); }
+
+/* y = F(a, b) in vectors for operand strides 0 (one value, broadcast) or 1; returns how many
+   elements it wrote (whole vectors only). */
+#define BINARY_VECTORS(F)                                                                        \
+  do {                                                                                           \
+    if (a_stride == 1 && b_stride == 1) {                                                        \
+      for (; i + LANES <= count; i += LANES) v_store(y + i, F(v_load(a + i), v_load(b + i)));    \
+    } else if (a_stride == 1) {                                                                  \
+      vf right = v_set1(b[0]);                                                                   \
+      for (; i + LANES <= count; i += LANES) v_store(y + i, F(v_load(a + i), right));            \
+    } else {                                                                                     \
+      vf left = v_set1(a[0]);                                                                    \
+      for (; i + LANES <= count; i += LANES) v_store(y + i, F(left, v_load(b + i)));             \
+    }                                                                                            \
+  } while (0)
+
+TARGET static void binary(int32_t operation, const float *a, int64_t a_stride, const float *b,
+                          int64_t b_stride, float *y, int64_t count) {
+  int64_t i = 0;
+  int vectors = (a_stride == 0 || a_stride == 1) && (b_stride == 0 || b_stride == 1) &&
+                (a_stride | b_stride) != 0;
+  if (vectors) {
+    switch (operation) {
+    case CNK_BINARY_ADD: BINARY_VECTORS(v_add); break;
+    case CNK_BINARY_SUBTRACT: BINARY_VECTORS(v_sub); break;
+    case CNK_BINARY_MULTIPLY: BINARY_VECTORS(v_mul); break;
+    case CNK_BINARY_DIVIDE: BINARY_VECTORS(v_div); break;
+    case CNK_BINARY_PRELU: BINARY_VECTORS(v_prelu); break;
+    default: break;
+    }
+  }
+  for (; i < count; i++) y[i] = binary_value(operation, a[i * a_stride], b[i * b_stride]);
+}
+
+#undef BINARY_VECTORS
+
+TARGET static void plane_means(const float *input, int64_t planes, int64_t count, float *output) {
+  for (int64_t plane = 0; plane < planes; plane++) {
+    const float *x = input + plane * count;
+    vf sums = v_zero();
+    int64_t i = 0;
+    for (; i + LANES <= count; i += LANES) sums = v_add(sums, v_load(x + i));
+    float sum = lane_total(sums);
+    for (; i < count; i++) sum += x[i];
+    output[plane] = count > 0 ? sum / (float)count : 0.0f;
+  }
+}
 #undef ACTIVATE_RUN
 #undef ACTIVATE_BLOCKED_RUN
 #undef ACTIVATE_DISPATCH

@@ -1112,5 +1112,7 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .quantize_linear = quantize_linear,
     .requantize_linear = requantize_linear,
     .dequantize_linear = dequantize_linear,
+    .binary = binary,
+    .plane_means = plane_means,
     .int8 = INT8_KERNELS,
 };

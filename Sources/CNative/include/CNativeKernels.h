@@ -196,6 +196,43 @@ typedef void (*cnk_quantize_linear_fn)(const float *input, int64_t count, float 
 typedef void (*cnk_dequantize_linear_fn)(const int32_t *input, int64_t count, float zero_point,
                                          float scale, float *output);
 
+/* The arithmetic of cnk_binary_fn, one per ONNX operator it serves; booleans are 1 and 0. */
+typedef enum cnk_binary_operation {
+  CNK_BINARY_ADD = 0,
+  CNK_BINARY_SUBTRACT = 1,
+  CNK_BINARY_MULTIPLY = 2,
+  CNK_BINARY_DIVIDE = 3,
+  /* a where a >= 0, else a * b (PRelu). */
+  CNK_BINARY_PRELU = 4,
+  /* powf(a, b). */
+  CNK_BINARY_POWER = 5,
+  /* fmodf(a, b): truncated, a's sign (Mod with fmod 1). */
+  CNK_BINARY_REMAINDER = 6,
+  /* fmodf(a, b) moved to b's sign (Mod with fmod 0). */
+  CNK_BINARY_MODULO = 7,
+  /* b > a || b is NaN ? b : a. */
+  CNK_BINARY_MAXIMUM = 8,
+  /* b < a || b is NaN ? b : a. */
+  CNK_BINARY_MINIMUM = 9,
+  CNK_BINARY_EQUAL = 10,
+  CNK_BINARY_LESS = 11,
+  CNK_BINARY_GREATER = 12,
+  CNK_BINARY_LESS_OR_EQUAL = 13,
+  CNK_BINARY_GREATER_OR_EQUAL = 14,
+  CNK_BINARY_AND = 15,
+  CNK_BINARY_OR = 16,
+  CNK_BINARY_XOR = 17,
+} cnk_binary_operation;
+
+/*
+ * One line of broadcasting arithmetic: y[i] = a[i * a_stride] OP b[i * b_stride], count
+ * elements, each operation rounded once as its C expression is (no fused multiply-add). Strides
+ * 0 and 1 of add, subtract, multiply, divide and PRelu run in vectors; the rest one value at a
+ * time. An unknown operation writes a NaN.
+ */
+typedef void (*cnk_binary_fn)(int32_t operation, const float *a, int64_t a_stride,
+                              const float *b, int64_t b_stride, float *y, int64_t count);
+
 /*
  * A grouped convolution into output block `block` (of a tensor of `channels` channels) whose
  * groups lie within `span` consecutive input blocks: `input` points at the first of them (each
@@ -209,6 +246,11 @@ typedef void (*cnk_grouped_blocked_fn)(const float *input, int64_t height, int64
                                        float *output, int64_t output_height,
                                        int64_t output_width, int64_t first_row,
                                        int64_t row_count, float clamp_min, float clamp_max);
+
+/* The mean of each of `planes` planes of `count` floats (an NCHW global average pool); 0 for
+   empty planes. */
+typedef void (*cnk_plane_means_fn)(const float *input, int64_t planes, int64_t count,
+                                   float *output);
 
 /* The mean of each channel of one blocked image over its positions, written as C floats. */
 typedef void (*cnk_global_average_blocked_fn)(const float *input, int64_t channels,
@@ -477,6 +519,8 @@ typedef struct cnk_kernel_set {
   cnk_quantize_linear_fn quantize_linear;
   cnk_quantize_linear_fn requantize_linear;
   cnk_dequantize_linear_fn dequantize_linear;
+  cnk_binary_fn binary;
+  cnk_plane_means_fn plane_means;
   /* The best int8 entry points of this set on this CPU (never NULL). */
   const cnk_int8_kernels *(*int8)(void);
 } cnk_kernel_set;

@@ -1,3 +1,4 @@
+import CNative
 import Foundation
 
 /// Binary element-wise arithmetic with NumPy broadcasting.
@@ -38,52 +39,30 @@ enum Elementwise {
       }
     }
 
-    @inline(__always)
-    func callAsFunction(_ a: Float, _ b: Float) -> Float {
+    /// The operation's code in the kernels' `cnk_binary_operation`.
+    var native: Int32 {
+      let code: cnk_binary_operation
       switch self {
-      case .add: return a + b
-      case .subtract: return a - b
-      case .multiply: return a * b
-      case .divide: return a / b
-      case .power: return Foundation.pow(a, b)
-      case .prelu: return a < 0 ? a * b : a
-      case .remainder: return Foundation.fmod(a, b)
-      case .modulo:
-        let remainder = Foundation.fmod(a, b)
-        return remainder != 0 && (remainder < 0) != (b < 0) ? remainder + b : remainder
-      case .maximum: return b > a || b.isNaN ? b : a
-      case .minimum: return b < a || b.isNaN ? b : a
-      case .equal: return a == b ? 1 : 0
-      case .less: return a < b ? 1 : 0
-      case .greater: return a > b ? 1 : 0
-      case .lessOrEqual: return a <= b ? 1 : 0
-      case .greaterOrEqual: return a >= b ? 1 : 0
-      case .and: return a != 0 && b != 0 ? 1 : 0
-      case .or: return a != 0 || b != 0 ? 1 : 0
-      case .xor: return (a != 0) != (b != 0) ? 1 : 0
+      case .add: code = CNK_BINARY_ADD
+      case .subtract: code = CNK_BINARY_SUBTRACT
+      case .multiply: code = CNK_BINARY_MULTIPLY
+      case .divide: code = CNK_BINARY_DIVIDE
+      case .power: code = CNK_BINARY_POWER
+      case .prelu: code = CNK_BINARY_PRELU
+      case .remainder: code = CNK_BINARY_REMAINDER
+      case .modulo: code = CNK_BINARY_MODULO
+      case .maximum: code = CNK_BINARY_MAXIMUM
+      case .minimum: code = CNK_BINARY_MINIMUM
+      case .equal: code = CNK_BINARY_EQUAL
+      case .less: code = CNK_BINARY_LESS
+      case .greater: code = CNK_BINARY_GREATER
+      case .lessOrEqual: code = CNK_BINARY_LESS_OR_EQUAL
+      case .greaterOrEqual: code = CNK_BINARY_GREATER_OR_EQUAL
+      case .and: code = CNK_BINARY_AND
+      case .or: code = CNK_BINARY_OR
+      case .xor: code = CNK_BINARY_XOR
       }
-    }
-
-    @inline(__always)
-    func callAsFunction(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-      switch self {
-      case .add: return a + b
-      case .subtract: return a - b
-      case .multiply: return a * b
-      case .divide: return a / b
-      case .power:
-        var result = SIMD8<Float>()
-        for lane in 0..<8 { result[lane] = Foundation.pow(a[lane], b[lane]) }
-        return result
-      case .prelu: return a.replacing(with: a * b, where: a .< 0)
-      case .maximum: return a.replacing(with: b, where: (b .> a) .| (b .!= b))
-      case .minimum: return a.replacing(with: b, where: (b .< a) .| (b .!= b))
-      case .equal, .less, .greater, .lessOrEqual, .greaterOrEqual, .and, .or, .xor, .remainder,
-        .modulo:
-        var result = SIMD8<Float>()
-        for lane in 0..<8 { result[lane] = self(a[lane], b[lane]) }
-        return result
-      }
+      return Int32(bitPattern: code.rawValue)
     }
   }
 
@@ -125,11 +104,12 @@ enum Elementwise {
   }
 
   /// Applies `operation` to `a` and `b` broadcast to `outputShape`, on up to `threads` threads
-  /// for a large output (each takes whole runs of the innermost collapsed axis).
-  @_optimize(speed)
+  /// for a large output (each takes whole runs of the innermost collapsed axis), with the
+  /// `binary` kernel of `kernels` for each run.
   static func run(
     _ operation: Operation, a: UnsafePointer<Float>, aShape: [Int], b: UnsafePointer<Float>,
-    bShape: [Int], output: UnsafeMutablePointer<Float>, outputShape: [Int], threads: Int = 1
+    bShape: [Int], output: UnsafeMutablePointer<Float>, outputShape: [Int], threads: Int = 1,
+    kernels: NativeKernels
   ) {
     guard let count = Tensor.elementCount(of: outputShape), count > 0 else { return }
     let (shape, aStrides, bStrides) = collapse(
@@ -138,16 +118,16 @@ enum Elementwise {
     let inner = shape.last ?? 1
     Parallel.forEachRows(count / inner, length: inner, threads: threads) { first, lines in
       runLines(
-        operation, a: a, aStrides: aStrides, b: b, bStrides: bStrides, output: output,
-        shape: shape, lines: first..<(first + lines))
+        operation.native, a: a, aStrides: aStrides, b: b, bStrides: bStrides, output: output,
+        shape: shape, lines: first..<(first + lines), kernels: kernels)
     }
   }
 
   /// Lines `lines` (runs of the innermost collapsed axis) of ``run(_:a:aShape:b:bShape:output:outputShape:threads:)``.
-  @_optimize(speed)
   private static func runLines(
-    _ operation: Operation, a: UnsafePointer<Float>, aStrides: [Int], b: UnsafePointer<Float>,
-    bStrides: [Int], output: UnsafeMutablePointer<Float>, shape: [Int], lines: Range<Int>
+    _ operation: Int32, a: UnsafePointer<Float>, aStrides: [Int], b: UnsafePointer<Float>,
+    bStrides: [Int], output: UnsafeMutablePointer<Float>, shape: [Int], lines: Range<Int>,
+    kernels: NativeKernels
   ) {
     let inner = shape.last ?? 1
     let aInner = aStrides.last ?? 0
@@ -167,9 +147,9 @@ enum Elementwise {
     var outputOffset = lines.lowerBound * inner
     let count = lines.upperBound * inner
     while outputOffset < count {
-      innerLoop(
-        operation, a: a + aOffset, aStride: aInner, b: b + bOffset, bStride: bInner,
-        output: output + outputOffset, count: inner)
+      kernels.binary(
+        operation, a + aOffset, Int64(aInner), b + bOffset, Int64(bInner),
+        output + outputOffset, Int64(inner))
       outputOffset += inner
       var axis = outerRank - 1
       while axis >= 0 {
@@ -206,48 +186,5 @@ enum Elementwise {
       }
     }
     return (outShape, outA, outB)
-  }
-
-  @_optimize(speed)
-  @inline(__always)
-  private static func innerLoop(
-    _ operation: Operation, a: UnsafePointer<Float>, aStride: Int, b: UnsafePointer<Float>,
-    bStride: Int, output: UnsafeMutablePointer<Float>, count: Int
-  ) {
-    var index = 0
-    let target = UnsafeMutableRawPointer(output)
-    if aStride == 1 && bStride == 1 {
-      let aRaw = UnsafeRawPointer(a)
-      let bRaw = UnsafeRawPointer(b)
-      while index + 8 <= count {
-        let result = operation(
-          aRaw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self),
-          bRaw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self))
-        target.storeBytes(of: result, toByteOffset: index * 4, as: SIMD8<Float>.self)
-        index += 8
-      }
-    } else if aStride == 1 && bStride == 0 {
-      let aRaw = UnsafeRawPointer(a)
-      let bVector = SIMD8<Float>(repeating: b[0])
-      while index + 8 <= count {
-        let result = operation(
-          aRaw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self), bVector)
-        target.storeBytes(of: result, toByteOffset: index * 4, as: SIMD8<Float>.self)
-        index += 8
-      }
-    } else if aStride == 0 && bStride == 1 {
-      let aVector = SIMD8<Float>(repeating: a[0])
-      let bRaw = UnsafeRawPointer(b)
-      while index + 8 <= count {
-        let result = operation(
-          aVector, bRaw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self))
-        target.storeBytes(of: result, toByteOffset: index * 4, as: SIMD8<Float>.self)
-        index += 8
-      }
-    }
-    while index < count {
-      output[index] = operation(a[index * aStride], b[index * bStride])
-      index += 1
-    }
   }
 }

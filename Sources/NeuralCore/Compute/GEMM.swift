@@ -131,10 +131,10 @@ enum GEMM {
       let group = item % rowGroups
       let start = tile * width
       let firstPanel = group * panelsPerGroup
-      withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: tileFloats / 16 + 1) {
+      withUnsafeTemporaryAllocation(byteCount: (tileFloats + 16) * 4, alignment: 64) {
         scratch in
         // Safety: scratch holds one packed B tile (width * k floats, width a multiple of the
-        // column tile), 64-byte aligned; it is filled as floats through a rebound view.
+        // column tile), 64-byte aligned; it is filled as floats through a bound view.
         guard let vectors = scratch.baseAddress else { return }
         let columns = min(width, n - start)
         let tileRange = firstPanel..<min(panels, firstPanel + panelsPerGroup)
@@ -145,20 +145,19 @@ enum GEMM {
             epilogue: epilogue)
           return
         }
-        vectors.withMemoryRebound(to: Float.self, capacity: tileFloats) { packed in
-          let inPlace = directB == nil ? 0 : columns / columnTile * columnTile
-          if let directB, inPlace > 0 {
-            computeTile(
-              native, rows: m, depth: k, packedA: packedA, b: directB + start,
-              ldb: directRowStride, panels: tileRange, columns: start..<(start + inPlace), c: c,
-              ldc: ldc, epilogue: epilogue)
-          }
-          if inPlace < columns {
-            packB(start + inPlace, columns - inPlace, packed)
-            computeTile(
-              native, rows: m, depth: k, packedA: packedA, b: packed, ldb: 0, panels: tileRange,
-              columns: (start + inPlace)..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
-          }
+        let packed = vectors.bindMemory(to: Float.self, capacity: tileFloats)
+        let inPlace = directB == nil ? 0 : columns / columnTile * columnTile
+        if let directB, inPlace > 0 {
+          computeTile(
+            native, rows: m, depth: k, packedA: packedA, b: directB + start,
+            ldb: directRowStride, panels: tileRange, columns: start..<(start + inPlace), c: c,
+            ldc: ldc, epilogue: epilogue)
+        }
+        if inPlace < columns {
+          packB(start + inPlace, columns - inPlace, packed)
+          computeTile(
+            native, rows: m, depth: k, packedA: packedA, b: packed, ldb: 0, panels: tileRange,
+            columns: (start + inPlace)..<(start + columns), c: c, ldc: ldc, epilogue: epilogue)
         }
       }
     }

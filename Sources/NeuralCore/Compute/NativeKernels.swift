@@ -40,6 +40,8 @@ struct NativeKernels: @unchecked Sendable {
   let quantizeLinear: cnk_quantize_linear_fn
   let requantizeLinear: cnk_quantize_linear_fn
   let dequantizeLinear: cnk_dequantize_linear_fn
+  let binary: cnk_binary_fn
+  let planeMeans: cnk_plane_means_fn
   /// The set's best int8 variant on this CPU.
   let int8: Int8Kernels
 
@@ -60,7 +62,8 @@ struct NativeKernels: @unchecked Sendable {
       let scaleBlocked = table.scale_blocked, let layerNorm = table.layer_norm,
       let packRows = table.pack_rows, let quantizeLinear = table.quantize_linear,
       let requantizeLinear = table.requantize_linear,
-      let dequantizeLinear = table.dequantize_linear,
+      let dequantizeLinear = table.dequantize_linear, let binary = table.binary,
+      let planeMeans = table.plane_means,
       let int8 = Int8Kernels(table.int8?()),
       table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0
     else { return nil }
@@ -93,6 +96,8 @@ struct NativeKernels: @unchecked Sendable {
     self.quantizeLinear = quantizeLinear
     self.requantizeLinear = requantizeLinear
     self.dequantizeLinear = dequantizeLinear
+    self.binary = binary
+    self.planeMeans = planeMeans
     self.int8 = int8
   }
 

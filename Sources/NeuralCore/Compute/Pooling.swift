@@ -95,26 +95,14 @@ struct Pooling: Hashable, Sendable {
     }
   }
 
-  /// Averages each of `planes` planes of `count` values into one value.
-  @_optimize(speed)
+  /// Averages each of `planes` planes of `count` values into one value, in pieces of planes
+  /// on up to `threads` threads.
   static func globalAverage(
     input: UnsafePointer<Float>, planes: Int, count: Int, output: UnsafeMutablePointer<Float>,
-    threads: Int
+    threads: Int, kernels: NativeKernels
   ) {
-    Parallel.forEach(planes, threads: count * planes > 65_536 ? threads : 1) { plane in
-      let source = UnsafeRawPointer(input + plane * count)
-      var vector = SIMD8<Float>()
-      var index = 0
-      while index + 8 <= count {
-        vector += source.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self)
-        index += 8
-      }
-      var sum = vector.sum()
-      while index < count {
-        sum += input[plane * count + index]
-        index += 1
-      }
-      output[plane] = count > 0 ? sum / Float(count) : 0
+    Parallel.forEachRows(planes, length: count, threads: threads) { first, lines in
+      kernels.planeMeans(input + first * count, Int64(lines), Int64(count), output + first)
     }
   }
 }

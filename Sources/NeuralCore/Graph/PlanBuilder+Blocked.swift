@@ -211,6 +211,7 @@ extension PlanBuilder {
   mutating func planBlockedAdd(
     _ node: ImportedGraph.Node, _ layout: BlockedLayout
   ) throws(NeuralCoreError) -> Bool {
+    let kernels = graph.kernels.native
     guard node.inputs.count == 2, let a = blockedValues[node.inputs[0]],
       let b = blockedValues[node.inputs[1]], a.shape == b.shape
     else { return false }
@@ -221,7 +222,7 @@ extension PlanBuilder {
       inputs, outputs, threads in
       Elementwise.run(
         .add, a: inputs[0], aShape: [count], b: inputs[1], bShape: [count], output: outputs[0],
-        outputShape: [count], threads: threads)
+        outputShape: [count], threads: threads, kernels: kernels)
     }
     return true
   }
@@ -232,6 +233,7 @@ extension PlanBuilder {
   mutating func planBlockedMul(
     _ node: ImportedGraph.Node, _ layout: BlockedLayout
   ) throws(NeuralCoreError) -> Bool {
+    let kernels = graph.kernels.native
     guard node.inputs.count == 2 else { return false }
     for (image, factors) in [(0, 1), (1, 0)] {
       guard let x = blockedValues[node.inputs[image]], x.shape.count == 4 else { continue }
@@ -243,7 +245,7 @@ extension PlanBuilder {
           inputs, outputs, threads in
           Elementwise.run(
             .multiply, a: inputs[0], aShape: [count], b: inputs[1], bShape: [count],
-            output: outputs[0], outputShape: [count], threads: threads)
+            output: outputs[0], outputShape: [count], threads: threads, kernels: kernels)
         }
         return true
       }

@@ -38,6 +38,7 @@ extension PlanBuilder {
   mutating func planComparison(
     _ node: ImportedGraph.Node, _ operation: Elementwise.Operation
   ) throws(NeuralCoreError) {
+    let kernels = graph.kernels.native
     try requireSingleOutput(node)
     let attributes = node.attributes
     if try foldIntegerBinary(node, operation) { return }
@@ -49,7 +50,7 @@ extension PlanBuilder {
     try addStep(node, inputs: [a, b], outputShapes: [shape]) { inputs, outputs, _ in
       Elementwise.run(
         operation, a: inputs[0], aShape: aShape, b: inputs[1], bShape: bShape, output: outputs[0],
-        outputShape: shape)
+        outputShape: shape, kernels: kernels)
     }
   }
 

@@ -86,6 +86,7 @@ extension PlanBuilder {
   mutating func planVariadic(
     _ node: ImportedGraph.Node, _ operation: Elementwise.Operation, isMean: Bool = false
   ) throws(NeuralCoreError) {
+    let kernels = graph.kernels.native
     try requireSingleOutput(node)
     if !isMean, try foldIntegerVariadic(node, operation) { return }
     var operands: [ExecutionPlan.Operand] = []
@@ -114,11 +115,11 @@ extension PlanBuilder {
         operation == .add ? 0 : (operation == .maximum ? -.infinity : .infinity)
       Elementwise.run(
         operation, a: inputs[0], aShape: inputShapes[0], b: &identity, bShape: [],
-        output: outputs[0], outputShape: outputShape)
+        output: outputs[0], outputShape: outputShape, kernels: kernels)
       for index in inputs.indices.dropFirst() {
         Elementwise.run(
           operation, a: outputs[0], aShape: outputShape, b: inputs[index],
-          bShape: inputShapes[index], output: outputs[0], outputShape: outputShape)
+          bShape: inputShapes[index], output: outputs[0], outputShape: outputShape, kernels: kernels)
       }
       if isMean {
         let scale = 1 / Float(inputs.count)
@@ -215,11 +216,11 @@ extension PlanBuilder {
         var zero: Float = 0
         Elementwise.run(
           .add, a: inputs[1], aShape: scaleShape, b: &zero, bShape: [], output: rowsBase,
-          outputShape: tail)
+          outputShape: tail, kernels: kernels.native)
         if let bias {
           Elementwise.run(
             .add, a: inputs[2], aShape: bias, b: &zero, bShape: [],
-            output: rowsBase + length, outputShape: tail)
+            output: rowsBase + length, outputShape: tail, kernels: kernels.native)
         }
         LayerNormalization.run(
           inputs[0], rows: rows, length: length, epsilon: epsilon, scale: rowsBase,

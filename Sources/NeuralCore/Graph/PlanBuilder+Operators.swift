@@ -225,9 +225,11 @@ extension PlanBuilder {
     let planes = shape[0] * shape[1]
     let count = shape[2...].reduce(1, *)
     let outputShape = [shape[0], shape[1]] + [Int](repeating: 1, count: shape.count - 2)
+    let kernels = graph.kernels.native
     try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, threads in
       Pooling.globalAverage(
-        input: inputs[0], planes: planes, count: count, output: outputs[0], threads: threads)
+        input: inputs[0], planes: planes, count: count, output: outputs[0], threads: threads,
+        kernels: kernels)
     }
   }
 
@@ -353,6 +355,7 @@ extension PlanBuilder {
   mutating func planBinary(
     _ node: ImportedGraph.Node, _ operation: Elementwise.Operation
   ) throws(NeuralCoreError) {
+    let kernels = graph.kernels.native
     if try foldIntegerBinary(node, operation) { return }
     let (a, aShape) = try floatOperand(node, 0)
     // Pow's exponent may be an integer tensor (ONNX allows it); its values become floats.
@@ -365,7 +368,7 @@ extension PlanBuilder {
     try addStep(node, inputs: [a, b], outputShapes: [shape]) { inputs, outputs, threads in
       Elementwise.run(
         operation, a: inputs[0], aShape: aShape, b: inputs[1], bShape: bShape, output: outputs[0],
-        outputShape: shape, threads: threads)
+        outputShape: shape, threads: threads, kernels: kernels)
     }
   }
 
@@ -440,7 +443,7 @@ extension PlanBuilder {
         withUnsafePointer(to: beta) { betaPointer in
           Elementwise.run(
             .multiply, a: inputs[2], aShape: cShape, b: betaPointer, bShape: [], output: outputs[0],
-            outputShape: [m, n])
+            outputShape: [m, n], kernels: kernels.native)
         }
       }
       GEMM.multiplyStrided(

@@ -46,15 +46,15 @@ extension PlanBuilder {
     }
     let table = offsets
     let count = shape.reduce(1, *)
+    let kernels = graph.kernels.native
+    let combineCode = combine?.native
     try addStep(node, inputs: [data, updates], outputShapes: [shape]) { inputs, outputs, _ in
       outputs[0].update(from: inputs[0], count: count)
       for (slice, offset) in table.enumerated() {
         let source = inputs[1] + slice * sliceSize
         let target = outputs[0] + offset
-        if let combine {
-          for element in 0..<sliceSize {
-            target[element] = combine(target[element], source[element])
-          }
+        if let combineCode {
+          kernels.binary(combineCode, target, 1, source, 1, target, Int64(sliceSize))
         } else {
           target.update(from: source, count: sliceSize)
         }

@@ -293,11 +293,12 @@ struct PlanBuilder {
     _ node: ImportedGraph.Node, _ operation: Elementwise.Operation,
     input: ExecutionPlan.Operand, inputShape: [Int], outputShape: [Int]
   ) throws(NeuralCoreError) {
+    let kernels = graph.kernels.native
     try addStep(node, inputs: [input], outputShapes: [outputShape]) { inputs, outputs, _ in
       var zero: Float = 0
       Elementwise.run(
         operation, a: inputs[0], aShape: inputShape, b: &zero, bShape: [], output: outputs[0],
-        outputShape: outputShape)
+        outputShape: outputShape, kernels: kernels)
     }
   }
 

@@ -23,7 +23,7 @@ import Testing
           else { return }
           Elementwise.run(
             operation, a: aBase, aShape: aShape, b: bBase, bShape: bShape, output: outputBase,
-            outputShape: outputShape, threads: threads)
+            outputShape: outputShape, threads: threads, kernels: KernelSet.active.native)
         }
       }
     }

@@ -65,7 +65,9 @@ import Testing
         actual.withUnsafeMutableBufferPointer { target in
           // Safety: three planes of count floats in, three floats out.
           guard let from = source.baseAddress, let to = target.baseAddress else { return }
-          Pooling.globalAverage(input: from, planes: 3, count: count, output: to, threads: 2)
+          Pooling.globalAverage(
+            input: from, planes: 3, count: count, output: to, threads: 2,
+            kernels: KernelSet.active.native)
         }
       }
       #expect(relativeMismatch(actual, expected) == nil, "count \(count)")

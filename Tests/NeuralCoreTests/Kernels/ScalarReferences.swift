@@ -57,6 +57,34 @@ extension Pooling {
   }
 }
 
+extension Elementwise.Operation {
+  /// The operation on one pair, from its definition.
+  func callAsFunction(_ a: Float, _ b: Float) -> Float {
+    switch self {
+    case .add: return a + b
+    case .subtract: return a - b
+    case .multiply: return a * b
+    case .divide: return a / b
+    case .power: return Foundation.pow(a, b)
+    case .prelu: return a < 0 ? a * b : a
+    case .remainder: return Foundation.fmod(a, b)
+    case .modulo:
+      let remainder = Foundation.fmod(a, b)
+      return remainder != 0 && (remainder < 0) != (b < 0) ? remainder + b : remainder
+    case .maximum: return b > a || b.isNaN ? b : a
+    case .minimum: return b < a || b.isNaN ? b : a
+    case .equal: return a == b ? 1 : 0
+    case .less: return a < b ? 1 : 0
+    case .greater: return a > b ? 1 : 0
+    case .lessOrEqual: return a <= b ? 1 : 0
+    case .greaterOrEqual: return a >= b ? 1 : 0
+    case .and: return a != 0 && b != 0 ? 1 : 0
+    case .or: return a != 0 || b != 0 ? 1 : 0
+    case .xor: return (a != 0) != (b != 0) ? 1 : 0
+    }
+  }
+}
+
 extension Elementwise {
   /// The scalar reference: NumPy broadcasting from its definition (shapes aligned at the right,
   /// a dimension of 1 repeated), each output element's operands found from its multi-index.
