@@ -119,7 +119,8 @@ extension PlanBuilder {
       for index in inputs.indices.dropFirst() {
         Elementwise.run(
           operation, a: outputs[0], aShape: outputShape, b: inputs[index],
-          bShape: inputShapes[index], output: outputs[0], outputShape: outputShape, kernels: kernels)
+          bShape: inputShapes[index], output: outputs[0], outputShape: outputShape, kernels: kernels
+        )
       }
       if isMean {
         let scale = 1 / Float(inputs.count)
