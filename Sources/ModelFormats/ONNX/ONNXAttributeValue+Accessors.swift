@@ -21,18 +21,6 @@ extension ONNXAttributeValue {
     return value
   }
 
-  /// The values when the attribute is a list of integers.
-  package var intsValue: [Int64]? {
-    guard case .ints(let values) = self else { return nil }
-    return values
-  }
-
-  /// The values when the attribute is a list of floats.
-  package var floatsValue: [Float]? {
-    guard case .floats(let values) = self else { return nil }
-    return values
-  }
-
   /// The tensor when the attribute is a tensor.
   package var tensorValue: ONNXTensor? {
     guard case .tensor(let value) = self else { return nil }

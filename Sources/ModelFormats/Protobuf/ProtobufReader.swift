@@ -137,15 +137,6 @@ struct ProtobufReader {
     return range
   }
 
-  /// Reads a length-delimited payload as bytes.
-  ///
-  /// - Returns: A copy of the payload.
-  /// - Throws: `malformedFile` for a bad length.
-  mutating func readBytes() throws(NeuralCoreError) -> [UInt8] {
-    let range = try readLengthDelimitedRange()
-    return Array(buffer[range])
-  }
-
   /// Reads a length-delimited payload as UTF-8 text, repairing invalid sequences.
   ///
   /// - Returns: The text.

@@ -24,21 +24,6 @@ enum Elementwise {
     /// Comparisons and logic, with booleans held as 1 and 0 (ONNX `Equal`, `Less`, `And`, ...).
     case equal, less, greater, lessOrEqual, greaterOrEqual, and, or, xor
 
-    /// The operation of a comparison or logical ONNX operator, or `nil` for another operator.
-    static func comparison(_ operatorName: String) -> Operation? {
-      switch operatorName {
-      case "Equal": .equal
-      case "Less": .less
-      case "Greater": .greater
-      case "LessOrEqual": .lessOrEqual
-      case "GreaterOrEqual": .greaterOrEqual
-      case "And": .and
-      case "Or": .or
-      case "Xor": .xor
-      default: nil
-      }
-    }
-
     /// The operation's code in the kernels' `cnk_binary_operation`.
     var native: Int32 {
       let code: cnk_binary_operation

@@ -95,14 +95,6 @@ enum UnaryFunction: Sendable, Hashable {
     }
   }
 
-  /// The ONNX operators these functions implement.
-  static let operatorNames: Set<String> = [
-    "Abs", "Neg", "Exp", "Log", "Sqrt", "Reciprocal", "Tanh", "Erf", "Floor", "Ceil", "Round",
-    "Sign", "Softplus", "Softsign", "Mish", "LeakyRelu", "Elu", "Celu", "ThresholdedRelu", "Selu",
-    "Gelu", "Shrink", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
-    "Acosh", "Atanh",
-  ]
-
   /// Applies the function to one value.
   func callAsFunction(_ x: Float) -> Float {
     switch self {
