@@ -1,29 +1,31 @@
 import Foundation
 import VisionCatalog
 
-/// `vision-catalog evaluate MODEL DATA_DIR [--threads N] [--exact] [--json]`.
+/// `vision-catalog evaluate [--model M] DATA_DIR [--threads N] [--exact] [--json]`, and the
+/// positional `evaluate MODEL DATA_DIR` of earlier releases.
 struct EvaluateCommand: Subcommand {
   let name = "evaluate"
   let summary = "Measure a classifier on labeled photo folders: accuracy, precision, recall."
-  let synopsis = "MODEL DATA_DIR"
+  let synopsis = "[--model M] DATA_DIR"
   let discussion = """
-    Classifies every photo in DATA_DIR's label subfolders with MODEL (default, a trained .onnx
-    with its sidecar, an .mlmodel or .mlpackage, or a .pth checkpoint) and prints the accuracy of the top
-    label, each label's precision, recall and photo count, and the confusion matrix (rows: the
-    true label, columns: the predicted one). Folder names must be labels of the model; a photo
-    given a label outside them, or none (below a trained model's unknown threshold), counts as
-    wrong. Symbolic links to label folders and photos are followed. Photos that cannot be read
-    or decoded (a broken link included) are listed and left out. With --json it prints
-    {"accuracy", "classes", "per_class", "confusion", ...}.
+    Classifies every photo in DATA_DIR's label subfolders with the model given by --model (as
+    classify takes it; default when absent) and prints the accuracy of the top label, each
+    label's precision, recall and photo count, and the confusion matrix (rows: the true label,
+    columns: the predicted one). Folder names must be labels of the model; a photo given a label
+    outside them, or none (below a trained model's unknown threshold), counts as wrong. Symbolic
+    links to label folders and photos are followed. Photos that cannot be read or decoded (a
+    broken link included) are listed and left out. With --json it prints {"accuracy",
+    "classes", "per_class", "confusion", ...}. The form "evaluate MODEL DATA_DIR" of earlier
+    releases is still accepted, with a note on standard error, for this release.
     """
-  let options = [ModelOptions.threads, ModelOptions.exact, JSONOutput.option]
+  let options = [
+    ModelOptions.model, ModelOptions.threads, ModelOptions.exact, JSONOutput.option,
+  ]
 
   func run(_ parsed: CommandLineArguments) async throws(CLIError) {
-    guard parsed.positionals.count == 2 else {
-      throw CLIError.usage("expected MODEL and DATA_DIR")
-    }
-    let photos = try TrainingOptions.photos(in: parsed.positionals[1])
-    let model = try Self.load(parsed.positionals[0], threads: parsed.integer(ModelOptions.threads))
+    let (modelName, folder) = try Self.modelAndFolder(parsed)
+    let photos = try TrainingOptions.photos(in: folder)
+    let model = try Self.load(modelName, threads: parsed.integer(ModelOptions.threads))
     let classes = Array(Set(photos.map(\.label))).sorted()
     if let stranger = classes.first(where: { !model.labels.contains($0) }) {
       throw CLIError.failure(
@@ -45,7 +47,24 @@ struct EvaluateCommand: Subcommand {
     }
   }
 
-  /// Loads the model named by the MODEL argument, printing progress on standard error.
+  /// The model's name (`--model`, else `default`) and DATA_DIR; `evaluate MODEL DATA_DIR`, the
+  /// positional form of earlier releases, gives both with a note that it is going away.
+  private static func modelAndFolder(
+    _ parsed: CommandLineArguments
+  ) throws(CLIError) -> (model: String, folder: String) {
+    switch (parsed.value(ModelOptions.model), parsed.positionals.count) {
+    case (let model?, 1): return (model, parsed.positionals[0])
+    case (nil, 1): return ("default", parsed.positionals[0])
+    case (nil, 2):
+      StandardError.write(
+        "note: 'evaluate MODEL DATA_DIR' is deprecated; use 'evaluate --model MODEL DATA_DIR'\n")
+      return (parsed.positionals[0], parsed.positionals[1])
+    default:
+      throw CLIError.usage("expected DATA_DIR (and the model as --model M)")
+    }
+  }
+
+  /// Loads the model named by `--model`, printing progress on standard error.
   private static func load(_ name: String, threads: Int?) throws(CLIError) -> NetworkClassifier {
     StandardError.write("loading model \(name)...\n")
     do {

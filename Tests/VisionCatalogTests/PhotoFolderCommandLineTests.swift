@@ -116,11 +116,18 @@ struct PhotoFolderCommandLineTests: CommandLineRunning {
     #expect(training.classes == ["coffee", "gradient"])
     #expect(training.skipped.map { $0["file"] } == ["\(data)/gradient/gone.png"])
 
-    let evaluated = try run(["evaluate", model, data, "--json"])
+    let evaluated = try run(["evaluate", "--model", model, data, "--json"])
     #expect(evaluated.status == 0, "\(evaluated.error)")
     let evaluation = try JSONDecoder().decode(Outcome.self, from: Data(evaluated.output.utf8))
     #expect(evaluation.classes == ["coffee", "gradient"])
     #expect(evaluation.photos == 2)
     #expect(evaluation.skipped.map { $0["file"] } == ["\(data)/gradient/gone.png"])
+    #expect(!evaluated.error.contains("deprecated"))
+
+    // The positional form of earlier releases still works, with a note.
+    let positional = try run(["evaluate", model, data, "--json"])
+    #expect(positional.status == 0, "\(positional.error)")
+    #expect(positional.output == evaluated.output)
+    #expect(positional.error.contains("'evaluate MODEL DATA_DIR' is deprecated"))
   }
 }

@@ -110,7 +110,7 @@ struct TrainCommandLineTests: CommandLineRunning {
     }
 
     let model = work.appendingPathComponent("a.onnx").path
-    let evaluated = try run(["evaluate", model, test, "--json"])
+    let evaluated = try run(["evaluate", "--model", model, test, "--json"])
     #expect(evaluated.status == 0, "\(evaluated.error)")
     let metrics = try decode(Metrics.self, evaluated)
     #expect(abs((metrics.accuracy ?? -1) - validation) < 1e-9)
@@ -211,7 +211,7 @@ struct TrainCommandLineTests: CommandLineRunning {
       ),
       (
         [
-          "evaluate", "/nonexistent.onnx",
+          "evaluate", "--model", "/nonexistent.onnx",
           TrainingFixtures.photos.appendingPathComponent("test").path,
         ], "does not exist"
       ),
