@@ -6,8 +6,9 @@ import Foundation
 import NeuralLayers
 import VisionCatalog
 
-// README.md
-func readmeLibrarySample(serviceURL: URL, photoURL: URL) async throws {
+// README.md: its samples in order, in one scope with only `serviceURL` and `photoURL`, as a
+// reader who copies them has.
+func readmeSamples(serviceURL: URL, photoURL: URL) async throws {
   let model = try NetworkClassifier.efficientNetLite0()  // finds the cached weights
   let finder = ProductFinder(
     model: model,
@@ -15,17 +16,16 @@ func readmeLibrarySample(serviceURL: URL, photoURL: URL) async throws {
     provider: HTTPCatalogProvider(serviceRoot: serviceURL, version: .v4))
   let result = try await finder.find(contentsOf: photoURL)  // or .data(bytes), .image(raster)
   print(result.category, result.products.map(\.name), result.query)
-}
 
-func readmeAnyCatalogSample(
-  model: NetworkClassifier, gatewayRoot: URL, shop: HTTPCatalogProvider
-) async throws {
-  let gateway = HTTPCatalogProvider(serviceRoot: gatewayRoot, version: .v2)  // .../GWSAMPLE_BASIC/
+  let gatewayRoot = serviceURL.appending(path: "GWSAMPLE_BASIC/")  // an SAP Gateway service
+  let gateway = HTTPCatalogProvider(serviceRoot: gatewayRoot, version: .v2)
   let schema = try await gateway.catalogSchema()  // ProductSet, key ProductID, category Category
   let notebooks = try await gateway.products(inCategory: "Notebooks", schema: schema)
   let gatewayFinder = ProductFinder(model: model, provider: gateway, schema: schema)
+  let shop = HTTPCatalogProvider(serviceRoot: serviceURL, version: .v4)
   let custom = try await shop.catalogSchema(entitySet: "Artikel", categoryProperty: "Warengruppe")
   _ = (notebooks, gatewayFinder, custom)
+  try readmeTestingSample()
 }
 
 func readmeTestingSample() throws {
