@@ -37,11 +37,12 @@ public struct ClassifierQuantizer: Sendable {
   ///   - minimumAgreement: The share of top classes the int8 model must keep.
   ///   - preparation: How photos are decoded.
   ///   - threadCount: The threads one network call may use.
-  ///   - binCount: The bins of each histogram, a multiple of 4 from 8 up.
+  ///   - binCount: The bins of each histogram, a multiple of 4 from 8 up; 2048 (as ONNX
+  ///     Runtime's calibrators use) by default.
   public init(
     method: CalibrationMethod = .percentile(CalibrationMethod.defaultPercentile),
     minimumAgreement: Double = 0.95, preparation: PreparationOptions = .default,
-    threadCount: Int? = nil, binCount: Int = ActivationHistogram.defaultBinCount
+    threadCount: Int? = nil, binCount: Int = 2048
   ) {
     self.method = method
     self.minimumAgreement = minimumAgreement
@@ -144,7 +145,7 @@ public struct ClassifierQuantizer: Sendable {
   ///   - progress: Told after each photo.
   /// - Returns: The histograms and top classes.
   /// - Throws: ``ClassificationError`` as ``quantize(_:photos:progress:)`` does.
-  public func calibrate(
+  package func calibrate(
     _ classifier: QuantizableClassifier, photos: [ImageSource],
     progress: (QuantizationProgress) -> Void = { _ in }
   ) throws(ClassificationError) -> QuantizationCalibration {
@@ -213,7 +214,7 @@ public struct ClassifierQuantizer: Sendable {
   /// - Throws: ``ClassificationError``: `modelUnavailable` when NeuralCore cannot run the
   ///   model, `invalidImage` when a photo that calibrated can no longer be read,
   ///   `inferenceFailed` when a run fails.
-  public func agreement(
+  package func agreement(
     of model: ONNXModel, description: ModelDescription, calibration: QuantizationCalibration,
     keepingFloat: [String] = [], progress: (QuantizationProgress) -> Void = { _ in }
   ) throws(ClassificationError) -> Double {

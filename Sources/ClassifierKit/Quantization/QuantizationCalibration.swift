@@ -3,18 +3,18 @@ public import ModelFormats
 
 /// What running the float32 model on the calibration photos gathered: a histogram per
 /// activation and each photo's top class, for measuring how often a quantized model agrees.
-public struct QuantizationCalibration: Sendable {
+package struct QuantizationCalibration: Sendable {
   /// The histogram of each activation ``ClassifierQuantizer`` quantizes, by tensor name.
-  public var histograms: [String: ActivationHistogram]
+  package var histograms: [String: ActivationHistogram]
   /// The mean of each channel (dimension 1) of every activation of rank 2 or more, by tensor
   /// name, for bias correction.
-  public var channelMeans: [String: [Float]]
+  package var channelMeans: [String: [Float]]
   /// The float32 model's top class for each photo that could be prepared, in photo order.
-  public var topClasses: [Int]
+  package var topClasses: [Int]
   /// The photos that were prepared and run, in order (those ``topClasses`` describe).
-  public var photos: [ImageSource]
+  package var photos: [ImageSource]
   /// The photos that could not be decoded or prepared, and why.
-  public var skipped: [SkippedPhoto]
+  package var skipped: [SkippedPhoto]
 
   /// Creates a calibration record.
   ///
@@ -24,7 +24,7 @@ public struct QuantizationCalibration: Sendable {
   ///   - topClasses: The float32 model's top class per photo.
   ///   - photos: The photos that were run.
   ///   - skipped: The photos that were left out, and why.
-  public init(
+  package init(
     histograms: [String: ActivationHistogram], channelMeans: [String: [Float]] = [:],
     topClasses: [Int], photos: [ImageSource], skipped: [SkippedPhoto]
   ) {
@@ -39,7 +39,7 @@ public struct QuantizationCalibration: Sendable {
   ///
   /// - Parameter method: Percentile or entropy.
   /// - Returns: One range per histogram, by tensor name.
-  public func ranges(for method: CalibrationMethod) -> [String: ClosedRange<Float>] {
+  package func ranges(for method: CalibrationMethod) -> [String: ClosedRange<Float>] {
     histograms.mapValues { $0.range(for: method) }
   }
 }

@@ -6,43 +6,43 @@ import Foundation
 /// values added and doubles, merging neighbouring bins, whenever later values reach past it, so
 /// memory stays at ``binCount`` counts however many photos are seen and no bin ever straddles
 /// two earlier ones. Non-finite values are not counted.
-public struct ActivationHistogram: Sendable, Hashable {
+package struct ActivationHistogram: Sendable, Hashable {
   /// The number of bins a histogram has unless told otherwise.
-  public static let defaultBinCount = 2048
+  package static let defaultBinCount = 2048
 
   /// The count of values in each bin, from `-bound` up; bin `i` holds
   /// `[-bound + i * width, -bound + (i + 1) * width)` with `width = 2 * bound / binCount`, and
   /// the last bin also holds `bound`.
-  public private(set) var counts: [Double]
+  package private(set) var counts: [Double]
   /// Half the width of the range the bins cover; 0 until a value other than 0 is added.
-  public private(set) var bound: Float = 0
+  package private(set) var bound: Float = 0
   /// The smallest value added; `+infinity` before any.
-  public private(set) var minimum: Float = .infinity
+  package private(set) var minimum: Float = .infinity
   /// The largest value added; `-infinity` before any.
-  public private(set) var maximum: Float = -.infinity
+  package private(set) var maximum: Float = -.infinity
 
   /// Creates an empty histogram.
   ///
   /// - Parameter binCount: The number of bins, a multiple of 4 from 8 up.
-  public init(binCount: Int = defaultBinCount) {
+  package init(binCount: Int = defaultBinCount) {
     precondition(binCount >= 8 && binCount % 4 == 0, "the bin count must be a multiple of 4")
     counts = [Double](repeating: 0, count: binCount)
   }
 
   /// The number of bins.
-  public var binCount: Int { counts.count }
+  package var binCount: Int { counts.count }
 
   /// The number of values counted.
-  public var totalCount: Double { counts.reduce(0, +) }
+  package var totalCount: Double { counts.reduce(0, +) }
 
   /// The width of one bin; 0 before a value other than 0 is added.
-  public var binWidth: Float { 2 * bound / Float(binCount) }
+  package var binWidth: Float { 2 * bound / Float(binCount) }
 
   /// Counts values.
   ///
   /// - Parameter values: The values, such as one run's activation tensor; infinities and NaNs
   ///   are left out.
-  public mutating func add(_ values: [Float]) {
+  package mutating func add(_ values: [Float]) {
     var largest: Float = 0
     var smallestValue = minimum
     var largestValue = maximum
@@ -92,7 +92,7 @@ public struct ActivationHistogram: Sendable, Hashable {
   ///
   /// - Parameter method: Percentile or entropy.
   /// - Returns: The range, within ``minimum`` and ``maximum``; `0...0` before any value.
-  public func range(for method: CalibrationMethod) -> ClosedRange<Float> {
+  package func range(for method: CalibrationMethod) -> ClosedRange<Float> {
     switch method {
     case .percentile(let percentage): percentileRange(percentage)
     case .entropy: entropyRange()
@@ -108,7 +108,7 @@ public struct ActivationHistogram: Sendable, Hashable {
   ///
   /// - Parameter percentage: The share kept, in percent, from 0 to 100.
   /// - Returns: The range; `0...0` before any value.
-  public func percentileRange(_ percentage: Double) -> ClosedRange<Float> {
+  package func percentileRange(_ percentage: Double) -> ClosedRange<Float> {
     let total = totalCount
     guard total > 0, minimum <= maximum else { return 0...0 }
     guard bound > 0 else { return minimum...maximum }
@@ -135,7 +135,7 @@ public struct ActivationHistogram: Sendable, Hashable {
   }
 
   /// The counts of `|x|`: bin `j` covers `[j * width, (j + 1) * width)`, ``binCount`` / 2 bins.
-  public var magnitudeCounts: [Double] {
+  package var magnitudeCounts: [Double] {
     let half = binCount / 2
     return (0..<half).map { counts[half + $0] + counts[half - 1 - $0] }
   }
@@ -156,7 +156,7 @@ public struct ActivationHistogram: Sendable, Hashable {
   ///
   /// - Parameter levels: The quantized bins, 128 by default as for 8 bits of magnitude.
   /// - Returns: The range; `0...0` before any value.
-  public func entropyRange(levels: Int = 128) -> ClosedRange<Float> {
+  package func entropyRange(levels: Int = 128) -> ClosedRange<Float> {
     guard totalCount > 0, minimum <= maximum else { return 0...0 }
     guard bound > 0 else { return minimum...maximum }
     var magnitudes = magnitudeCounts

@@ -1,18 +1,18 @@
 /// The scale and zero point of an activation stored as asymmetric uint8, as ONNX
 /// `QuantizeLinear` and `DequantizeLinear` apply them: `q = saturate(round(x / scale) +
 /// zeroPoint)` to `0...255`, `x = (q - zeroPoint) * scale`.
-public struct AffineQuantization: Sendable, Hashable {
+package struct AffineQuantization: Sendable, Hashable {
   /// The step between neighbouring levels.
-  public var scale: Float
+  package var scale: Float
   /// The level that stands for 0, in `0...255`.
-  public var zeroPoint: Int
+  package var zeroPoint: Int
 
   /// Creates parameters.
   ///
   /// - Parameters:
   ///   - scale: The step between levels, above 0.
   ///   - zeroPoint: The level of 0, in `0...255`.
-  public init(scale: Float, zeroPoint: Int) {
+  package init(scale: Float, zeroPoint: Int) {
     self.scale = scale
     self.zeroPoint = zeroPoint
   }
@@ -24,7 +24,7 @@ public struct AffineQuantization: Sendable, Hashable {
   /// of only 0 gets scale 1.
   ///
   /// - Parameter range: The calibrated range of the activation.
-  public init(uint8Range range: ClosedRange<Float>) {
+  package init(uint8Range range: ClosedRange<Float>) {
     let lower = min(range.lowerBound, 0)
     let upper = max(range.upperBound, 0)
     guard upper > lower else {
@@ -38,7 +38,7 @@ public struct AffineQuantization: Sendable, Hashable {
 
   /// The range of values the levels stand for: `(0 - zeroPoint) * scale ... (255 - zeroPoint)
   /// * scale`.
-  public var representableRange: ClosedRange<Float> {
+  package var representableRange: ClosedRange<Float> {
     Float(-zeroPoint) * scale...Float(255 - zeroPoint) * scale
   }
 
@@ -46,7 +46,7 @@ public struct AffineQuantization: Sendable, Hashable {
   ///
   /// - Parameter value: The value.
   /// - Returns: The level, saturated to `0...255`.
-  public func quantize(_ value: Float) -> UInt8 {
+  package func quantize(_ value: Float) -> UInt8 {
     let level = (value / scale).rounded(.toNearestOrEven) + Float(zeroPoint)
     return UInt8(min(max(level, 0), 255))
   }
@@ -55,7 +55,7 @@ public struct AffineQuantization: Sendable, Hashable {
   ///
   /// - Parameter level: The level.
   /// - Returns: `(level - zeroPoint) * scale`.
-  public func dequantize(_ level: UInt8) -> Float {
+  package func dequantize(_ level: UInt8) -> Float {
     Float(Int(level) - zeroPoint) * scale
   }
 }

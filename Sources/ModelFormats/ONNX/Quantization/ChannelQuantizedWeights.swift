@@ -1,4 +1,4 @@
-public import NeuralCore
+package import NeuralCore
 
 /// Weights stored as symmetric int8 with one scale per output channel, as ONNX Runtime's
 /// `per_channel` quantization writes them: `q = clamp(round(w / scale[c]), -127, 127)` with
@@ -6,24 +6,24 @@ public import NeuralCore
 ///
 /// -128 is left unused so the levels are symmetric around the zero point 0 and a channel's
 /// largest weight, of either sign, is exact.
-public struct ChannelQuantizedWeights: Sendable, Hashable {
+package struct ChannelQuantizedWeights: Sendable, Hashable {
   /// The quantized weights in the original row-major order.
-  public var values: [Int8]
+  package var values: [Int8]
   /// The weights' shape.
-  public var shape: [Int]
+  package var shape: [Int]
   /// One scale per channel along ``axis``.
-  public var scales: [Float]
+  package var scales: [Float]
   /// The dimension of the output channels: 0 for a `Conv` weight `[out, in, kh, kw]` or a
   /// `Gemm` weight with `transB = 1` (`[N, K]`), 1 for a `MatMul` weight or a `Gemm` weight
   /// with `transB = 0` (`[K, N]`).
-  public var axis: Int
+  package var axis: Int
 
   /// Quantizes weights channel by channel.
   ///
   /// - Parameters:
   ///   - weights: The float weights.
   ///   - axis: The dimension of the output channels; it must exist in `weights`.
-  public init(_ weights: Tensor, axis: Int) {
+  package init(_ weights: Tensor, axis: Int) {
     precondition(axis >= 0 && axis < weights.rank, "the channel axis must be a dimension")
     let channels = weights.shape[axis]
     let inner = weights.shape[(axis + 1)...].reduce(1, *)
@@ -43,7 +43,7 @@ public struct ChannelQuantizedWeights: Sendable, Hashable {
   }
 
   /// The weights the int8 values stand for: `values * scale[channel]`.
-  public var dequantized: [Float] {
+  package var dequantized: [Float] {
     let channels = shape[axis]
     let inner = shape[(axis + 1)...].reduce(1, *)
     return values.enumerated().map { position, value in
@@ -63,7 +63,7 @@ public struct ChannelQuantizedWeights: Sendable, Hashable {
   ///   - original: The float weights these were quantized from.
   ///   - inputMeans: The mean of each channel of the layer's input.
   /// - Returns: One correction per output channel, or `nil` when the shapes do not fit.
-  public func biasCorrection(from original: Tensor, inputMeans: [Float]) -> [Float]? {
+  package func biasCorrection(from original: Tensor, inputMeans: [Float]) -> [Float]? {
     guard original.shape == shape, original.scalars.count == values.count, shape.count >= 2,
       !inputMeans.isEmpty
     else { return nil }
@@ -102,7 +102,7 @@ public struct ChannelQuantizedWeights: Sendable, Hashable {
   ///   - bias: One value per output channel.
   ///   - inputScale: The scale of the layer's uint8 input.
   /// - Returns: The int32 values (rounded half to even, saturated) and their scales.
-  public func quantizedBias(_ bias: [Float], inputScale: Float) -> (
+  package func quantizedBias(_ bias: [Float], inputScale: Float) -> (
     values: [Int32], scales: [Float]
   ) {
     let biasScales = scales.map { $0 * inputScale }
