@@ -362,6 +362,48 @@ static void check_qscale_channels(const cnk_int8_kernels *kernels, int64_t posit
   free(offset);
 }
 
+/* A blocked image of `channels` channels (`lanes` a block) quantized to channels-last bytes
+   for positions first..<first + count; bytes past each position's channels keep the
+   sentinel. */
+static void check_quantize_blocked(const cnk_int8_kernels *kernels, int64_t lanes,
+                                   int64_t channels, int64_t positions, int64_t first,
+                                   int64_t count) {
+  char what[64];
+  snprintf(what, sizeof what, "quantize_blocked %lld lanes %lld channels", (long long)lanes,
+           (long long)channels);
+  cases++;
+  int64_t blocks = (channels + lanes - 1) / lanes, stride = (channels + 15) / 16 * 16;
+  float *x = allocate(blocks * positions * lanes * 4);
+  uint8_t *y = allocate(positions * stride), *expected = allocate(channels);
+  float specials[] = {NAN, INFINITY, -INFINITY, 0.5f, 1.5f, 2.5f, -0.5f};
+  for (int64_t i = 0; i < blocks * positions * lanes; i++) {
+    x[i] = i % 9 == 4 ? specials[uniform(0, 6)] : (float)uniform(-3000, 3000) / 16.0f;
+  }
+  memset(y, SENTINEL, (size_t)(positions * stride));
+  float scale = uniform(0, 1) ? 1.0f : (float)uniform(1, 3000) / 1000.0f;
+  int32_t zero_point = uniform(0, 255), minimum = uniform(0, 20), maximum = uniform(230, 255);
+  kernels->quantize_blocked(x, lanes, channels, positions, first, count, scale, zero_point,
+                            minimum, maximum, y, stride);
+  for (int64_t p = first; p < first + count; p++) {
+    for (int64_t c = 0; c < channels; c++) {
+      float value = x[((c / lanes) * positions + p) * lanes + c % lanes];
+      float scaled = isnan(value) ? 0.0f : value / scale;
+      double shifted = (double)nearbyintf(scaled) + zero_point;
+      if (shifted < minimum) shifted = minimum;
+      if (shifted > maximum) shifted = maximum;
+      expected[c] = (uint8_t)shifted;
+    }
+    if (!row_matches(kernels->name, what, y + p * stride, expected, channels, stride - channels,
+                     p)) {
+      failures++;
+      break;
+    }
+  }
+  free(x);
+  free(y);
+  free(expected);
+}
+
 /* MARK: Driver */
 
 static void check_variant(const cnk_int8_kernels *kernels) {
@@ -404,6 +446,11 @@ static void check_variant(const cnk_int8_kernels *kernels) {
   int64_t rows[][3] = {{0, 16, 16}, {1, 1, 16}, {3, 17, 32}, {49, 96, 96}, {5, 672, 672},
                        {7, 40, 48}, {2, 15, 16}};
   for (int i = 0; i < 7; i++) check_qscale_channels(kernels, rows[i][0], rows[i][1], rows[i][2]);
+  int64_t blocked[][5] = {{16, 32, 9, 0, 9}, {8, 20, 7, 2, 4}, {4, 3, 5, 0, 5}, {16, 40, 3, 1, 1}, {16, 32, 12544, 0, 12544}};
+  for (int i = 0; i < 5; i++) {
+    check_quantize_blocked(kernels, blocked[i][0], blocked[i][1], blocked[i][2], blocked[i][3],
+                           blocked[i][4]);
+  }
 }
 
 static const char *const variant_names[] = {"avx512-vnni", "avx-vnni", "avx2",

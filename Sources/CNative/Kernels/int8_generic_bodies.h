@@ -619,6 +619,27 @@ TARGET static void lookup(const uint8_t *x, int64_t count, const uint8_t *table,
   for (int64_t i = 0; i < count; i++) y[i] = table[x[i]];
 }
 
+TARGET static void quantize_blocked(const float *x, int64_t lanes, int64_t channels,
+                                    int64_t positions, int64_t first, int64_t count,
+                                    float scale, int32_t zero_point, int32_t minimum,
+                                    int32_t maximum, uint8_t *y, int64_t stride) {
+  bounds limits = bounds_of(zero_point, minimum, maximum);
+  vf divisor = vf_set1(scale);
+  int64_t blocks = (channels + lanes - 1) / lanes;
+  for (int64_t p = first; p < first + count; p++) {
+    for (int64_t b = 0; b < blocks; b++) {
+      int64_t valid = channels - b * lanes < lanes ? channels - b * lanes : lanes;
+      const float *source = x + (b * positions + p) * lanes;
+      uint8_t *target = y + p * stride + b * lanes;
+      for (int64_t i = 0; i < valid; i += VL) {
+        int64_t n = valid - i < VL ? valid - i : VL;
+        vf value = vf_div(vf_zero_nan(vf_load_part(source + i, n)), divisor);
+        store_u8(target + i, round_clamp(value, limits), n);
+      }
+    }
+  }
+}
+
 /* MARK: Descriptor */
 
 const cnk_int8_kernels VARIANT(cnk_int8) = {
@@ -633,4 +654,5 @@ const cnk_int8_kernels VARIANT(cnk_int8) = {
     .quantize = quantize,
     .lookup = lookup,
     .qscale_channels = qscale_channels,
+    .quantize_blocked = quantize_blocked,
 };

@@ -463,6 +463,15 @@ typedef void (*cnk_qscale_channels_fn)(const uint8_t *x, int64_t positions, int6
                                        int64_t stride, const float *scale, const float *offset,
                                        int32_t minimum, int32_t maximum, uint8_t *y);
 
+/* Quantizes positions first..<first + count of a blocked float image (`lanes` channels per
+ * block, blocks of `positions` vectors) into channels-last bytes, `stride` bytes a position:
+ * y[p * stride + c] = clamp(round_half_even(x / scale) + zero_point, minimum, maximum), a true
+ * division, NaN giving zero_point clamped. Writes only the `channels` bytes of each position. */
+typedef void (*cnk_quantize_blocked_fn)(const float *x, int64_t lanes, int64_t channels,
+                                        int64_t positions, int64_t first, int64_t count,
+                                        float scale, int32_t zero_point, int32_t minimum,
+                                        int32_t maximum, uint8_t *y, int64_t stride);
+
 /* One int8 variant's entry points, all non-NULL: what a set's int8 entry chooses for this CPU
  * (AVX-512 + VNNI, AVX-VNNI, AVX2, NEON with or without dot product, portable). Every variant
  * computes the same bytes; only the packed layouts differ between variants. */
@@ -479,6 +488,7 @@ typedef struct cnk_int8_kernels {
   cnk_quantize_fn quantize;
   cnk_lookup_fn lookup;
   cnk_qscale_channels_fn qscale_channels;
+  cnk_quantize_blocked_fn quantize_blocked;
 } cnk_int8_kernels;
 
 /* One kernel set: its geometry and every entry point, all non-NULL. */

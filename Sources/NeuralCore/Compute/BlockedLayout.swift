@@ -76,16 +76,6 @@ struct BlockedLayout: Sendable {
     }
   }
 
-  /// Writes positions `first..<first + count` of one blocked image in channels-last order
-  /// (`channels` floats per position) into the channels-last image at `output`.
-  func toChannelsLast(
-    _ input: UnsafePointer<Float>, channels: Int, positions: Int, first: Int, count: Int,
-    into output: UnsafeMutablePointer<Float>
-  ) {
-    cnk_blocked_to_channels_last(
-      input, Int64(channels), Int64(positions), Int64(lanes), Int64(first), Int64(count), output)
-  }
-
   /// Writes `batch` channels-last images (NHWC) as blocked images, as `Transpose` with
   /// permutation `[0, 3, 1, 2]` to NCHW and then blocking would, in one pass.
   func fromChannelsLast(

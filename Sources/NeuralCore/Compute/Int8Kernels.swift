@@ -22,6 +22,7 @@ struct Int8Kernels: @unchecked Sendable {
   let quantize: cnk_quantize_fn
   let lookup: cnk_lookup_fn
   let qscaleChannels: cnk_qscale_channels_fn
+  let quantizeBlocked: cnk_quantize_blocked_fn
 
   /// The most taps a depthwise call takes.
   static let maximumDepthwiseTaps = Int(CNK_QDEPTHWISE_MAX_TAPS)
@@ -33,7 +34,7 @@ struct Int8Kernels: @unchecked Sendable {
       let qgemm = table.qgemm, let qdepthwisePackedBytes = table.qdepthwise_packed_bytes,
       let qdepthwisePack = table.qdepthwise_pack, let qdepthwise = table.qdepthwise,
       let qadd = table.qadd, let quantize = table.quantize, let lookup = table.lookup,
-      let qscaleChannels = table.qscale_channels
+      let qscaleChannels = table.qscale_channels, let quantizeBlocked = table.quantize_blocked
     else { return nil }
     self.name = String(cString: name)
     self.qgemmPackedBytes = qgemmPackedBytes
@@ -46,5 +47,6 @@ struct Int8Kernels: @unchecked Sendable {
     self.quantize = quantize
     self.lookup = lookup
     self.qscaleChannels = qscaleChannels
+    self.quantizeBlocked = quantizeBlocked
   }
 }

@@ -165,8 +165,8 @@ extension PlanBuilder {
     return true
   }
 
-  /// Adds the step quantizing a blocked float image into the channels-last layout: pieces of
-  /// positions brought to channels-last floats, then quantized.
+  /// Adds the step quantizing a blocked float image straight into the channels-last layout,
+  /// in pieces of positions on the session's threads.
   private mutating func quantizeBlocked(
     _ node: ImportedGraph.Node, _ blockedID: Int, shape: [Int], scale: Float,
     _ zeroPoint: Int32, _ type: ElementType
@@ -175,35 +175,21 @@ extension PlanBuilder {
     let value = try newChannelsLastBuffer(shape: shape, type: type, for: name)
     let (batch, channels, positions) = (shape[0], shape[1], shape[2] * shape[3])
     let (stride, stored) = (value.stride, zeroPoint + value.shift)
-    let rows = min(positions, 256)
-    let scratch = try newBuffer(shape: [positions * channels], for: name)
     let layout = BlockedLayout(kernels: graph.kernels)
     let imageSize = layout.imageSize(channels: channels, positions: positions)
+    let lanes = Int64(layout.lanes)
     let kernels = graph.kernels.native.int8
     steps.append(
-      ExecutionPlan.Step(
-        name: node.source.name, inputs: [.buffer(blockedID)], outputs: [value.id, scratch]
-      ) { inputs, outputs, threads in
+      ExecutionPlan.Step(name: node.source.name, inputs: [.buffer(blockedID)], outputs: [value.id])
+      {
+        inputs, outputs, threads in
         let target = UnsafeMutableRawPointer(outputs[0]).assumingMemoryBound(to: UInt8.self)
-        let pieces = (positions + rows - 1) / rows
         for image in 0..<batch {
-          Parallel.forEach(pieces, threads: threads) { piece in
-            let first = piece * rows
-            let count = min(rows, positions - first)
-            layout.toChannelsLast(
-              inputs[0] + image * imageSize, channels: channels, positions: positions,
-              first: first, count: count, into: outputs[1])
-            let floats = outputs[1] + first * channels
-            let base = target + (image * positions + first) * stride
-            if stride == channels {
-              kernels.quantize(floats, Int64(count * channels), scale, stored, 0, 255, base)
-              return
-            }
-            for row in 0..<count {
-              kernels.quantize(
-                floats + row * channels, Int64(channels), scale, stored, 0, 255,
-                base + row * stride)
-            }
+          Parallel.forEachRows(positions, length: channels, threads: threads) { first, count in
+            kernels.quantizeBlocked(
+              inputs[0] + image * imageSize, lanes, Int64(channels), Int64(positions),
+              Int64(first), Int64(count), scale, stored, 0, 255,
+              target + image * positions * stride, Int64(stride))
           }
         }
       })
