@@ -63,8 +63,9 @@ extension Layer {
 
   /// Applies the layer by running its graph with an `InferenceSession`.
   ///
-  /// Each call builds and plans the graph again; to run a network many times, make one session
-  /// with `InferenceSession/init(network:input:options:)`.
+  /// The session is planned once per graph, input shape and thread count, and kept among the
+  /// few most recently used; to hold a network's session yourself, make one with
+  /// `InferenceSession/init(network:input:options:)`.
   ///
   /// - Parameters:
   ///   - input: The input tensor; image layers take `[batch, channels, height, width]`.
@@ -73,8 +74,7 @@ extension Layer {
   /// - Throws: `NeuralCoreError` with code `shapeMismatch` when the input does not fit.
   public func forward(_ input: Tensor, threadCount: Int) throws(NeuralCoreError) -> Tensor {
     let graph = try graph(input: TensorDescription(name: "input", shape: input.shape))
-    let session = try InferenceSession(
-      graph: graph, options: SessionOptions(threadCount: threadCount))
+    let session = try LayerSessionCache.shared.session(for: graph, threadCount: threadCount)
     let outputs = try session.run(["input": input])
     guard let name = graph.outputs.first?.name, let output = outputs[name] else {
       throw NeuralCoreError(.missingValue, "the layer's graph made no output")

@@ -1,8 +1,9 @@
 import ModelFormats
 import NeuralCore
-import NeuralLayers
 import TestSupport
 import Testing
+
+@testable import NeuralLayers
 
 /// Networks built from layers against the same network as an ONNX graph, and state-dict loading.
 @Suite struct LayerTests {
@@ -106,6 +107,26 @@ import Testing
       #expect(ours.shape == [batch, 5])
       #expect(relativeMismatch(ours.scalars, graph.scalars, tolerance: 1e-4) == nil)
     }
+  }
+
+  /// `forward` plans a network once per graph and thread count, and keeps only the most recently
+  /// used few sessions.
+  @Test func sessionsArePlannedOnceAndBounded() throws {
+    let cache = LayerSessionCache(capacity: 2)
+    let network = try Self.network().loading(try Self.stateDictionary())
+    let graph = try network.graph(input: TensorDescription(name: "input", shape: [1, 3, 11, 13]))
+    let first = try cache.session(for: graph, threadCount: 1)
+    #expect(try cache.session(for: graph, threadCount: 1) === first)
+    #expect(cache.plannedCount == 1)
+    _ = try cache.session(for: graph, threadCount: 2)
+    #expect(cache.plannedCount == 2)
+    let batched = try network.graph(
+      input: TensorDescription(name: "input", shape: [2, 3, 11, 13]))
+    _ = try cache.session(for: batched, threadCount: 1)
+    #expect(cache.plannedCount == 3)
+    // Three sessions in a cache of two: the least recently used (the first) was dropped.
+    #expect(try cache.session(for: graph, threadCount: 1) !== first)
+    #expect(cache.plannedCount == 4)
   }
 
   @Test func loadsFromACheckpointStateDict() throws {
