@@ -166,6 +166,8 @@ public struct ClassifierQuantizer: Sendable {
     var topClasses: [Int] = []
     var used: [ImageSource] = []
     var skipped: [SkippedPhoto] = []
+    var prepared: [Tensor] = []
+    var preparedBytes = 0
     for (index, photo) in photos.enumerated() {
       defer { progress(.calibrating(photo: index + 1, of: photos.count)) }
       let input: Tensor
@@ -189,6 +191,12 @@ public struct ClassifierQuantizer: Sendable {
       }
       topClasses.append(try runner.topClass(outputs))
       used.append(photo)
+      preparedBytes += input.count * MemoryLayout<Float>.stride
+      if prepared.count == used.count - 1,
+        preparedBytes <= QuantizationCalibration.preparedBudget
+      {
+        prepared.append(input)
+      }
     }
     guard !used.isEmpty else {
       throw ClassificationError(
@@ -196,9 +204,11 @@ public struct ClassifierQuantizer: Sendable {
         "none of the \(photos.count) calibration photos could be read"
           + (skipped.first.map { " (\($0.name): \($0.reason))" } ?? ""))
     }
-    return QuantizationCalibration(
+    var calibration = QuantizationCalibration(
       histograms: histograms, channelMeans: means.compactMapValues(\.means),
       topClasses: topClasses, photos: used, skipped: skipped)
+    calibration.prepared = prepared
+    return calibration
   }
 
   /// The share of calibration photos whose top class a model gives as the float32 model did,
@@ -223,7 +233,11 @@ public struct ClassifierQuantizer: Sendable {
       what: "the quantized model")
     var agreeing = 0
     for (index, photo) in calibration.photos.enumerated() {
-      let outputs = try runner.run(try runner.prepare(photo, preparation: preparation))
+      // The first photos' inputs were kept when calibrating; only the rest are decoded again.
+      let input =
+        index < calibration.prepared.count
+        ? calibration.prepared[index] : try runner.prepare(photo, preparation: preparation)
+      let outputs = try runner.run(input)
       if try runner.topClass(outputs) == calibration.topClasses[index] { agreeing += 1 }
       progress(
         .measuring(photo: index + 1, of: calibration.photos.count, floatLayers: keepingFloat))

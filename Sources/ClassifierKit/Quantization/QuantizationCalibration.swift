@@ -1,5 +1,6 @@
 public import ImagePipeline
 public import ModelFormats
+package import NeuralCore
 
 /// What running the float32 model on the calibration photos gathered: a histogram per
 /// activation and each photo's top class, for measuring how often a quantized model agrees.
@@ -15,6 +16,13 @@ package struct QuantizationCalibration: Sendable {
   package var photos: [ImageSource]
   /// The photos that could not be decoded or prepared, and why.
   package var skipped: [SkippedPhoto]
+  /// The prepared inputs of the first photos, as many as ``preparedBudget`` bytes hold, so that
+  /// measuring each candidate model decodes only the photos past them again.
+  package var prepared: [Tensor] = []
+
+  /// The bytes of prepared inputs a calibration keeps: 256 MB, about 430 photos of a 224 x 224
+  /// model.
+  package static let preparedBudget = 256 << 20
 
   /// Creates a calibration record.
   ///
