@@ -184,8 +184,10 @@ import Testing
     let executor = ComputeExecutor(limits: ComputeLimits(workerCount: 2, memoryBudget: 1))
     let largest =
       try photos.map { data in
-        ComputeExecutor.decodingCost(
-          of: try ImageSource.data(data).loaded(), for: model.inputSpec, preparation: .default)
+        let loaded = try ImageSource.data(data).loaded()
+        return ComputeExecutor.decodingCost(
+          of: loaded,
+          plan: ComputeExecutor.headerPlan(of: loaded, for: model.inputSpec, preparation: .default))
       }.max() ?? 0
     try await withThrowingTaskGroup(of: Void.self) { group in
       for photo in photos {

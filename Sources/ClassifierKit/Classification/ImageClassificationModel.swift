@@ -53,7 +53,7 @@ public protocol ImageClassificationModel: Sendable {
   /// Prepares and classifies one photo, reporting what was done and the time of each stage.
   ///
   /// The default decodes the photo as ``inputSpec`` needs it
-  /// (`ImageSource.decoded(for:decoder:orientation:jpegScaling:)`, which plans the photo once),
+  /// (`ImageSource.decoded(for:decoder:orientation:jpegScaling:plan:)`, which plans the photo once),
   /// turns it into the input and calls `classify(prepared:options:)`. It runs on the calling
   /// thread; from async code use `classify(_:preparation:options:)`.
   ///
@@ -198,28 +198,30 @@ extension ImageClassificationModel {
   /// - Parameters:
   ///   - source: The photo.
   ///   - preparation: Decoding limits, JPEG reduction and orientation override.
+  ///   - plan: The preparation plan already made from the photo's header, or `nil`.
   /// - Returns: The input, the photo's file format and the instants decoding and preparing ended.
   /// - Throws: ``ClassificationError`` with code `invalidImage`.
-  func prepareInput(_ source: ImageSource, preparation: PreparationOptions)
-    throws(ClassificationError)
+  func prepareInput(
+    _ source: ImageSource, preparation: PreparationOptions, plan: PreparationPlan? = nil
+  ) throws(ClassificationError)
     -> (
       input: ModelInput, format: ImageFormat?, decoded: ContinuousClock.Instant,
       prepared: ContinuousClock.Instant
     )
   {
-    let photo = try decode(source, preparation: preparation)
+    let photo = try decode(source, preparation: preparation, plan: plan)
     let decoded = ContinuousClock.now
     let input = try prepare(photo, naming: source.name)
     return (input, photo.format, decoded, ContinuousClock.now)
   }
 
-  private func decode(_ source: ImageSource, preparation: PreparationOptions)
-    throws(ClassificationError) -> DecodedPhoto
-  {
+  private func decode(
+    _ source: ImageSource, preparation: PreparationOptions, plan: PreparationPlan?
+  ) throws(ClassificationError) -> DecodedPhoto {
     do {
       return try source.decoded(
         for: inputSpec, decoder: ImageDecoder(options: preparation.decoding),
-        orientation: preparation.orientation, jpegScaling: preparation.jpegScaling)
+        orientation: preparation.orientation, jpegScaling: preparation.jpegScaling, plan: plan)
     } catch {
       throw ClassificationError(
         .invalidImage, "\(source.name) cannot be decoded", underlying: error)

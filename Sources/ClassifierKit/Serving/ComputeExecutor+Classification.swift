@@ -30,7 +30,8 @@ extension ComputeExecutor {
               .invalidImage, "\(source.name) cannot be decoded", underlying: error)))
         return
       }
-      let cost = Self.decodingCost(of: loaded, for: model.inputSpec, preparation: preparation)
+      let plan = Self.headerPlan(of: loaded, for: model.inputSpec, preparation: preparation)
+      let cost = Self.decodingCost(of: loaded, plan: plan)
       self.reserve(cost)
       guard let batched, let key else {
         let outcome = Result { () throws(ClassificationError) in
@@ -41,7 +42,7 @@ extension ComputeExecutor {
         return
       }
       let prepared = Result { () throws(ClassificationError) in
-        try model.prepareInput(loaded, preparation: preparation)
+        try model.prepareInput(loaded, preparation: preparation, plan: plan)
       }
       self.release(cost)
       switch prepared {
@@ -91,19 +92,25 @@ extension ComputeExecutor {
     }
   }
 
-  /// The bytes decoding `source` for `spec` takes at its peak, estimated from its header: the
-  /// encoded bytes, the decoded pixels at the reduction the spec allows (four bytes each) and a
-  /// second buffer of that size for the oriented or resampled copy.
-  static func decodingCost(
+  /// The preparation plan of a loaded photo, made from its header once: it sizes the decode's
+  /// memory here and then guides the decode; `nil` for a raster image or an unreadable header.
+  static func headerPlan(
     of source: ImageSource, for spec: ModelInputSpec, preparation: PreparationOptions
-  ) -> Int {
+  ) -> PreparationPlan? {
+    guard let info = source.info else { return nil }
+    return try? PreparationPlan(
+      spec: spec, info: info, orientation: preparation.orientation,
+      jpegScaling: preparation.jpegScaling)
+  }
+
+  /// The bytes decoding `source` takes at its peak, estimated from its header: the encoded
+  /// bytes, the decoded pixels at the reduction its plan allows (four bytes each) and a second
+  /// buffer of that size for the oriented or resampled copy.
+  static func decodingCost(of source: ImageSource, plan: PreparationPlan?) -> Int {
     let encoded = source.encodedData?.count ?? 0
     guard let info = source.info else {
       return encoded + (source.image.map { $0.width * $0.height * 4 } ?? 0)
     }
-    let plan = try? PreparationPlan(
-      spec: spec, info: info, orientation: preparation.orientation,
-      jpegScaling: preparation.jpegScaling)
     let size = (plan?.jpegScale ?? .full).scaledSize(width: info.width, height: info.height)
     let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
     guard !overflow else { return Int.max / 2 }

@@ -64,7 +64,7 @@ public struct ImageDecoder: Sendable {
   /// Decodes the first rows of a JPEG (every row of a PNG); the rows below stay zero.
   ///
   /// For callers that know which rows they will read, such as
-  /// ``ImageSource/decoded(for:decoder:orientation:jpegScaling:)``.
+  /// ``ImageSource/decoded(for:decoder:orientation:jpegScaling:plan:)``.
   func decode(_ data: Data, firstRows rowLimit: Int) throws(ImageDecodingError) -> RasterImage {
     try data.withUnsafeBytes { bytes in
       // Safety: the buffer is only read by the codec and the EXIF walk during this call.

@@ -1,7 +1,7 @@
 /// A photo decoded for one ``ModelInputSpec``: at the DCT-domain reduction the spec allows, and
 /// only down to the last stored row the spec's resampling reads.
 ///
-/// Made by ``ImageSource/decoded(for:decoder:orientation:jpegScaling:)`` and turned into the
+/// Made by ``ImageSource/decoded(for:decoder:orientation:jpegScaling:plan:)`` and turned into the
 /// input by ``modelInput()``; splitting the two lets a caller time decoding and preprocessing
 /// separately. The pixels are meant for that spec and orientation only: rows from
 /// ``decodedRows`` on are left zero.

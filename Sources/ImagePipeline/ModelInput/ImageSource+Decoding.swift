@@ -19,12 +19,15 @@ extension ImageSource {
   ///   - orientation: The orientation to apply instead of the photo's; `nil` uses the photo's.
   ///   - jpegScaling: Whether a JPEG may be decoded reduced; ``JPEGScalingPolicy/automatic`` by
   ///     default.
+  ///   - plan: The plan already made from this photo's header with the same spec, orientation
+  ///     and scaling (a serving executor makes it to size the decode's memory), or `nil`.
   /// - Returns: The pixels and the plan that ``DecodedPhoto/modelInput()`` renders them with.
   /// - Throws: ``ImageDecodingError`` from reading or decoding, or with code `invalidArgument`
   ///   when the spec's size, region of interest or crop fraction is invalid.
   package func decoded(
     for spec: ModelInputSpec, decoder: ImageDecoder = ImageDecoder(),
-    orientation: ImageOrientation? = nil, jpegScaling: JPEGScalingPolicy = .automatic
+    orientation: ImageOrientation? = nil, jpegScaling: JPEGScalingPolicy = .automatic,
+    plan: PreparationPlan? = nil
   ) throws(ImageDecodingError) -> DecodedPhoto {
     if let image {
       return try DecodedPhoto(
@@ -42,12 +45,19 @@ extension ImageSource {
         image: image, orientation: nil, plan: PreparationPlan(spec: spec, image: image),
         decodedRows: image.height, format: info.format)
     }
-    let plan = try PreparationPlan(
-      spec: spec, info: info, orientation: orientation, jpegScaling: jpegScaling)
-    let rows = plan.jpegScale != .full && Self.endsWithEndOfImage(data) ? plan.decodedRowLimit : nil
-    let image = try decoder.decode(data, header: info, scale: plan.jpegScale, firstRows: rows)
+    let headerPlan: PreparationPlan
+    if let plan {
+      headerPlan = plan
+    } else {
+      headerPlan = try PreparationPlan(
+        spec: spec, info: info, orientation: orientation, jpegScaling: jpegScaling)
+    }
+    let rows =
+      headerPlan.jpegScale != .full && Self.endsWithEndOfImage(data)
+      ? headerPlan.decodedRowLimit : nil
+    let image = try decoder.decode(data, header: info, scale: headerPlan.jpegScale, firstRows: rows)
     return DecodedPhoto(
-      image: image, orientation: orientation, plan: plan,
+      image: image, orientation: orientation, plan: headerPlan,
       decodedRows: min(rows ?? image.height, image.height), format: info.format)
   }
 

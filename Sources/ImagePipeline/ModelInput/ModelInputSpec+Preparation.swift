@@ -50,7 +50,7 @@ extension ModelInputSpec {
   /// Decodes an encoded photo and turns it into the model input, decoding a large JPEG at a
   /// DCT-domain reduction when `jpegScaling` allows it.
   ///
-  /// The same as ``ImageSource/decoded(for:decoder:orientation:jpegScaling:)`` followed by
+  /// The same as ``ImageSource/decoded(for:decoder:orientation:jpegScaling:plan:)`` followed by
   /// ``DecodedPhoto/modelInput()``.
   ///
   /// - Parameters:
@@ -72,7 +72,7 @@ extension ModelInputSpec {
 
   /// Decodes an encoded photo as far as this input needs it.
   ///
-  /// The same as ``ImageSource/decoded(for:decoder:orientation:jpegScaling:)`` on
+  /// The same as ``ImageSource/decoded(for:decoder:orientation:jpegScaling:plan:)`` on
   /// `ImageSource.data(data)`.
   ///
   /// - Parameters:
@@ -93,7 +93,7 @@ extension ModelInputSpec {
 
   /// Decodes a photo as far as this input needs it.
   ///
-  /// The same as ``ImageSource/decoded(for:decoder:orientation:jpegScaling:)``.
+  /// The same as ``ImageSource/decoded(for:decoder:orientation:jpegScaling:plan:)``.
   ///
   /// - Parameters:
   ///   - source: The photo.

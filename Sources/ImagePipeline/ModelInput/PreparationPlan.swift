@@ -5,7 +5,7 @@
 /// the crop and scale layout and the crop in upright pixels, all in full-size pixels), the JPEG
 /// DCT-domain reduction to decode at, and, for a reduced decode, the stored rows and columns the
 /// resampler reads with their weights.
-/// ``ImageSource/decoded(for:decoder:orientation:jpegScaling:)`` asks the decoder for
+/// ``ImageSource/decoded(for:decoder:orientation:jpegScaling:plan:)`` asks the decoder for
 /// ``jpegScale`` and only for the rows up to the last one the resampler reads;
 /// ``DecodedPhoto/modelInput()`` renders with the same plan.
 package struct PreparationPlan: Sendable, Hashable {
