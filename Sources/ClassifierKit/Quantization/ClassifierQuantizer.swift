@@ -191,8 +191,9 @@ public struct ClassifierQuantizer: Sendable {
       }
       topClasses.append(try runner.topClass(outputs))
       used.append(photo)
+      // The first photos' inputs, while they fit the budget, for measuring the candidates.
       preparedBytes += input.count * MemoryLayout<Float>.stride
-      if prepared.count == used.count - 1,
+      if prepared.count == topClasses.count - 1,
         preparedBytes <= QuantizationCalibration.preparedBudget
       {
         prepared.append(input)

@@ -10,8 +10,9 @@ extension ImportedGraph {
 
   /// Replaces the `DequantizeLinear -> operator -> QuantizeLinear` patterns of QDQ models with
   /// the quantized operator, as ONNX Runtime's QDQ transformer does: `Conv` becomes
-  /// `QLinearConv`, `Add` `QLinearAdd`, `Mul` `QLinearMul`, `GlobalAveragePool` `QLinearGlobalAveragePool`, `Gemm`
-  /// `QGemm`, and a `Flatten` or `Reshape` between equal quantizations runs on the integers.
+  /// `QLinearConv`, `Add` `QLinearAdd`, `Mul` `QLinearMul`, `GlobalAveragePool`
+  /// `QLinearGlobalAveragePool`, `Gemm` `QGemm`, and a `Flatten` or `Reshape` between equal
+  /// quantizations runs on the integers.
   ///
   /// A pattern is replaced only when every float value inside it is read by the pattern alone
   /// and the weights and biases are dequantized constants whose quantization the integer

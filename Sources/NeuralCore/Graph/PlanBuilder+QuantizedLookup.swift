@@ -42,13 +42,9 @@ extension PlanBuilder {
         inputs, outputs, threads in
         let source = UnsafeRawPointer(inputs[0]).assumingMemoryBound(to: UInt8.self)
         let target = UnsafeMutableRawPointer(outputs[0]).assumingMemoryBound(to: UInt8.self)
-        let chunk = 65_536
         stored.withUnsafeBufferPointer { entries in
-          Parallel.forEach((count + chunk - 1) / chunk, threads: count > 262_144 ? threads : 1) {
-            part in
-            let start = part * chunk
-            kernels.lookup(
-              source + start, Int64(min(chunk, count - start)), entries.baseAddress, target + start)
+          Parallel.forEachRows(count, length: 1, threads: threads) { start, length in
+            kernels.lookup(source + start, Int64(length), entries.baseAddress, target + start)
           }
         }
       })
