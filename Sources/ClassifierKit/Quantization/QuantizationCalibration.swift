@@ -1,5 +1,5 @@
-public import ImagePipeline
-public import ModelFormats
+package import ImagePipeline
+package import ModelFormats
 package import NeuralCore
 
 /// What running the float32 model on the calibration photos gathered: a histogram per
