@@ -22,7 +22,7 @@ struct DecodeCommand: Subcommand {
   func run(_ parsed: CommandLineArguments) async throws(CLIError) {
     let input = try parsed.singlePositional(named: synopsis)
     let output = try parsed.required(Self.out)
-    let kind = try ImageFiles.outputKind(of: output, allowed: ["png", "ppm"])
+    let kind = try ImageFiles.outputKind(of: output, allowed: [.png, .ppm])
     var image = try ImageFiles.decode(input)
     if !parsed.has(Self.noOrient) {
       image.orient()

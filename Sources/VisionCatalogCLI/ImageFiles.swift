@@ -32,11 +32,12 @@ enum ImageFiles {
     }
   }
 
-  /// The lowercased extension of an output path, which must be one of `allowed`.
-  static func outputKind(of path: String, allowed: [String]) throws(CLIError) -> String {
-    let kind = URL(fileURLWithPath: path).pathExtension.lowercased()
-    guard allowed.contains(kind) else {
-      let names = allowed.map { "." + $0 }.joined(separator: " or ")
+  /// The kind of file an output path names, which must be one of `allowed`.
+  static func outputKind(of path: String, allowed: [OutputFileKind]) throws(CLIError)
+    -> OutputFileKind
+  {
+    guard let kind = OutputFileKind(path: path), allowed.contains(kind) else {
+      let names = allowed.map { "." + $0.rawValue }.joined(separator: " or ")
       throw CLIError.usage("--out must end in \(names), not '\(path)'")
     }
     return kind
@@ -52,8 +53,8 @@ enum ImageFiles {
   }
 
   /// Encodes an upright image as PNG (keeping its channels) or binary PPM (RGB).
-  static func encode(_ image: RasterImage, as kind: String) throws(CLIError) -> [UInt8] {
-    guard kind == "png" else { return PPMEncoder().encode(image) }
+  static func encode(_ image: RasterImage, as kind: OutputFileKind) throws(CLIError) -> [UInt8] {
+    guard kind == .png else { return PPMEncoder().encode(image) }
     do {
       return try PNGEncoder().encode(image)
     } catch {

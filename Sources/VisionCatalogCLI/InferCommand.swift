@@ -40,56 +40,38 @@ struct InferCommand: Subcommand {
     let outputPath = try parsed.required(Self.output)
     let threads = parsed.integer(ModelOptions.threads)
     let runs = parsed.integer(Self.runs)
-    let kind = URL(fileURLWithPath: modelPath).pathExtension.lowercased()
-    if kind == "mlmodel" || kind == "mlpackage" {
-      try CoreMLInference(model: modelPath, threads: threads).run(
-        input: inputPath, output: outputPath)
-      return
-    }
     do {
-      let session = try InferenceSession(
+      let runner = try ModelRunner(
         contentsOf: URL(fileURLWithPath: modelPath), options: SessionOptions(threadCount: threads))
-      guard session.inputs.count == 1, let input = session.inputs.first,
-        let output = session.outputs.first
-      else {
-        throw CLIError.failure(
-          "\(modelPath) has \(session.inputs.count) inputs and \(session.outputs.count) outputs; "
-            + "infer runs models with one input")
-      }
-      let feeds = [input.name: try NPYFile.read(contentsOfFile: inputPath)]
-      var results = try session.run(feeds)
+      let input = try NPYFile.read(contentsOfFile: inputPath)
+      var output = try runner.run(input)
       if let runs {
-        results = try Self.time(session, feeds, runs: runs)
+        output = try Self.time(runner, input, runs: runs)
       }
-      guard let tensor = results[output.name] else {
-        throw CLIError.failure("the model produced no output named '\(output.name)'")
-      }
-      try NPYFile.write(tensor, toFile: outputPath)
+      try NPYFile.write(output, toFile: outputPath)
     } catch {
       throw CLIError.failure(from: error)
     }
   }
 
-  /// Runs `session` `runs` times after the warm-up run, printing the kernel set, the CPU and
+  /// Runs the model `runs` times after the warm-up run, printing the kernel set, the CPU and
   /// the median and fastest run on standard error.
   ///
-  /// - Returns: The outputs of the last run.
-  private static func time(_ session: InferenceSession, _ feeds: [String: Tensor], runs: Int)
-    throws -> [String: Tensor]
-  {
-    var results: [String: Tensor] = [:]
+  /// - Returns: The output of the last run.
+  private static func time(_ runner: ModelRunner, _ input: Tensor, runs: Int) throws -> Tensor {
+    var result = input
     var samples: [Double] = []
     let clock = ContinuousClock()
     for _ in 0..<runs {
-      let elapsed = try clock.measure { results = try session.run(feeds) }
+      let elapsed = try clock.measure { result = try runner.run(input) }
       samples.append(
         Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
     }
     samples.sort()
-    StandardError.write("kernels=\(session.kernelSet) cpu=\(processorName)\n")
+    StandardError.write("kernels=\(runner.session.kernelSet) cpu=\(processorName)\n")
     StandardError.write(
       String(format: "runs=%d median_ms=%.3f min_ms=%.3f\n", runs, samples[runs / 2], samples[0]))
-    return results
+    return result
   }
 
   /// The CPU's model name from /proc/cpuinfo, or the architecture where it has none.

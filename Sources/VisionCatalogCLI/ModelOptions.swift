@@ -61,18 +61,7 @@ enum ModelOptions {
     if name == "default" {
       return try NetworkClassifier.efficientNetLite0(threadCount: threadCount)
     }
-    let url = URL(fileURLWithPath: name)
-    guard FileManager.default.fileExists(atPath: url.path) else {
-      throw ClassificationError(.modelUnavailable, "the model file \(name) does not exist")
-    }
-    switch url.pathExtension.lowercased() {
-    case "pth":
-      return try NetworkClassifier.efficientNetLite0(checkpoint: url, threadCount: threadCount)
-    case "mlmodel", "mlpackage":
-      return try NetworkClassifier.coreML(contentsOf: url, threadCount: threadCount)
-    default:
-      break
-    }
-    return try NetworkClassifier.onnx(contentsOf: url, threadCount: threadCount)
+    return try NetworkClassifier.load(
+      contentsOf: URL(fileURLWithPath: name), threadCount: threadCount)
   }
 }

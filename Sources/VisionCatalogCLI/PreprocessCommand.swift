@@ -33,12 +33,12 @@ struct PreprocessCommand: Subcommand {
   func run(_ parsed: CommandLineArguments) async throws(CLIError) {
     let input = try parsed.singlePositional(named: synopsis)
     let output = try parsed.required(Self.out)
-    let kind = try ImageFiles.outputKind(of: output, allowed: ["npy", "png"])
+    let kind = try ImageFiles.outputKind(of: output, allowed: [.npy, .png])
     let size = parsed.integer(Self.size) ?? 224
     let crop = Self.crops.first { $0.word == parsed.value(Self.crop) }?.crop ?? .centerCrop
     let spec = ModelInputSpec(width: size, height: size, cropAndScale: crop)
     let image = try ImageFiles.decode(input)
-    if kind == "png" {
+    if kind == .png {
       let picture = try ImageFiles.prepare(input) { () throws(ImageDecodingError) in
         try spec.picture(from: image)
       }

@@ -75,7 +75,9 @@ struct QuantizeCommand: Subcommand {
   /// an existing file unless `--force` is given.
   private static func output(_ parsed: CommandLineArguments) throws(CLIError) -> URL {
     let out = URL(fileURLWithPath: try parsed.required(Self.out))
-    guard out.pathExtension.lowercased() == "onnx" else {
+    do {
+      try ModelFiles.checkOutputName(out)
+    } catch {
       throw Self.out.usageError("must name an .onnx file (its sidecar gets .json)")
     }
     let folder = out.deletingLastPathComponent().path
@@ -124,21 +126,7 @@ struct QuantizeCommand: Subcommand {
     StandardError.write("loading model \(name)...\n")
     do throws(ClassificationError) {
       if name == "default" { return try QuantizableClassifier.efficientNetLite0() }
-      let url = URL(fileURLWithPath: name)
-      guard FileManager.default.fileExists(atPath: url.path) else {
-        throw ClassificationError(.modelUnavailable, "the model file \(name) does not exist")
-      }
-      switch url.pathExtension.lowercased() {
-      case "pth":
-        return try QuantizableClassifier.efficientNetLite0(checkpoint: url)
-      case "onnx":
-        return try QuantizableClassifier.onnx(contentsOf: url)
-      default:
-        throw ClassificationError(
-          .modelUnavailable,
-          "quantize takes default, an .onnx model with its sidecar or a .pth checkpoint, not "
-            + url.lastPathComponent)
-      }
+      return try QuantizableClassifier.load(contentsOf: URL(fileURLWithPath: name))
     } catch {
       throw CLIError.failure(error.message)
     }

@@ -45,7 +45,9 @@ struct TrainCommand: Subcommand {
 
   func run(_ parsed: CommandLineArguments) async throws(CLIError) {
     let out = URL(fileURLWithPath: try parsed.required(Self.out))
-    guard out.pathExtension.lowercased() == "onnx" else {
+    do {
+      try ModelFiles.checkOutputName(out)
+    } catch {
       throw Self.out.usageError("must name an .onnx file (its sidecar gets .json)")
     }
     let sidecar = TrainedClassifier.sidecarURL(for: out)

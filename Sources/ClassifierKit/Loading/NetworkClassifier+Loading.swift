@@ -4,6 +4,28 @@ import ModelFormats
 import NeuralCore
 
 extension NetworkClassifier {
+  /// Loads a classifier from any model file, its format found from the content, not the name:
+  /// an ONNX model with its JSON sidecar (a trained model's included), a Core ML `.mlmodel`
+  /// or `.mlpackage` folder, or an EfficientNet-Lite0 PyTorch checkpoint.
+  ///
+  /// - Parameters:
+  ///   - url: The model file or `.mlpackage` folder.
+  ///   - sidecar: An ONNX model's sidecar; `nil` uses the model's path with the extension
+  ///     `.json`. Other formats describe themselves.
+  ///   - threadCount: The threads one network call may use; `nil` means every active processor.
+  /// - Throws: ``ClassificationError`` as ``onnx(contentsOf:sidecar:threadCount:)``,
+  ///   ``coreML(contentsOf:threadCount:)`` and ``efficientNetLite0(checkpoint:threadCount:)``
+  ///   do, and `modelUnavailable` for a missing file or one in none of these formats.
+  public static func load(contentsOf url: URL, sidecar: URL? = nil, threadCount: Int? = nil)
+    throws(ClassificationError) -> NetworkClassifier
+  {
+    switch try ModelFiles.format(of: url) {
+    case .onnx: try onnx(contentsOf: url, sidecar: sidecar, threadCount: threadCount)
+    case .coreML: try coreML(contentsOf: url, threadCount: threadCount)
+    case .pyTorchCheckpoint: try efficientNetLite0(checkpoint: url, threadCount: threadCount)
+    }
+  }
+
   /// Loads the default model, EfficientNet-Lite0 on ImageNet-1k, built from NeuralCore layers and
   /// run as a planned graph.
   ///
@@ -22,24 +44,10 @@ extension NetworkClassifier {
     throws(ClassificationError) -> NetworkClassifier
   {
     try requireKernelSet()
-    let url: URL
-    if let checkpoint {
-      url = checkpoint
-    } else {
-      url = try DefaultModel.locateCheckpoint()
-    }
-    let session: InferenceSession
-    do {
-      let stateDict = try StateDict(contentsOf: url)
-      var tensors: [String: Tensor] = [:]
-      for entry in stateDict.entries { tensors[entry.name] = entry.tensor }
-      session = try InferenceSession(
+    let session = try DefaultModel.withLite0Checkpoint(checkpoint) { _, tensors in
+      try InferenceSession(
         model: EfficientNetLite.lite0().graph(loading: tensors),
         options: SessionOptions(threadCount: threadCount))
-    } catch {
-      throw ClassificationError(
-        .modelUnavailable, "\(url.path) is not an EfficientNet-Lite0 checkpoint",
-        underlying: error)
     }
     return try NetworkClassifier(session: session, description: .efficientNetLite0())
   }

@@ -25,6 +25,30 @@ public struct QuantizableClassifier: Sendable {
     self.description = description
   }
 
+  /// Loads a float32 classifier to quantize from a model file, its format found from the
+  /// content: an ONNX model with its JSON sidecar, or an EfficientNet-Lite0 PyTorch checkpoint.
+  ///
+  /// - Parameters:
+  ///   - url: The model file.
+  ///   - sidecar: An ONNX model's sidecar; `nil` uses the model's path with the extension
+  ///     `.json`.
+  /// - Throws: ``ClassificationError`` as ``onnx(contentsOf:sidecar:)`` and
+  ///   ``efficientNetLite0(checkpoint:)`` do, and `modelUnavailable` for a missing file, a Core
+  ///   ML model (quantize its ONNX form) or a file in no model format.
+  public static func load(contentsOf url: URL, sidecar: URL? = nil)
+    throws(ClassificationError) -> QuantizableClassifier
+  {
+    switch try ModelFiles.format(of: url) {
+    case .onnx: return try onnx(contentsOf: url, sidecar: sidecar)
+    case .pyTorchCheckpoint: return try efficientNetLite0(checkpoint: url)
+    case .coreML:
+      throw ClassificationError(
+        .modelUnavailable,
+        "\(url.path) is a Core ML model; quantize takes an ONNX model with its sidecar or a "
+          + "PyTorch checkpoint")
+    }
+  }
+
   /// The default model, EfficientNet-Lite0 on ImageNet-1k, as the ONNX graph `classify` runs
   /// (batch normalizations folded), with the description of ``ModelDescription/efficientNetLite0()``.
   ///
@@ -37,23 +61,10 @@ public struct QuantizableClassifier: Sendable {
   public static func efficientNetLite0(checkpoint: URL? = nil) throws(ClassificationError)
     -> QuantizableClassifier
   {
-    let url: URL
-    if let checkpoint {
-      url = checkpoint
-    } else {
-      url = try DefaultModel.locateCheckpoint()
-    }
-    do {
-      let stateDict = try StateDict(contentsOf: url)
-      var tensors: [String: Tensor] = [:]
-      for entry in stateDict.entries { tensors[entry.name] = entry.tensor }
-      return QuantizableClassifier(
+    try DefaultModel.withLite0Checkpoint(checkpoint) { _, tensors in
+      QuantizableClassifier(
         model: try EfficientNetLite.lite0().graph(loading: tensors),
         description: .efficientNetLite0())
-    } catch {
-      throw ClassificationError(
-        .modelUnavailable, "\(url.path) is not an EfficientNet-Lite0 checkpoint",
-        underlying: error)
     }
   }
 

@@ -53,34 +53,16 @@ package struct FeatureExtractor: Sendable {
   package static func efficientNetLite0(checkpoint: URL? = nil, threadCount: Int? = nil)
     throws(ClassificationError) -> FeatureExtractor
   {
-    let url: URL
-    if let checkpoint {
-      url = checkpoint
-    } else {
-      url = try DefaultModel.locateCheckpoint()
-    }
     do {
       _ = try InferenceSession.selectedKernelSet()
     } catch {
       throw ClassificationError(.modelUnavailable, error.message, underlying: error)
     }
-    do {
-      let bytes = try Data(contentsOf: url)
-      let stateDict = try StateDict(contentsOf: url)
-      var tensors: [String: Tensor] = [:]
-      for entry in stateDict.entries { tensors[entry.name] = entry.tensor }
-      let digest = SHA256.hexDigest(bytes)
+    return try DefaultModel.withLite0Checkpoint(checkpoint) { url, tensors in
+      let digest = SHA256.hexDigest(try Data(contentsOf: url))
       return try FeatureExtractor(
         architecture: .lite0(), parameters: tensors,
         identity: "efficientnet-lite0-\(digest.prefix(16))", threadCount: threadCount)
-    } catch let error as NeuralCoreError {
-      throw ClassificationError(
-        .modelUnavailable, "\(url.path) is not an EfficientNet-Lite0 checkpoint",
-        underlying: error)
-    } catch {
-      throw ClassificationError(
-        .modelUnavailable, "cannot read \(url.path)",
-        underlying: FileError(description: "\(error)"))
     }
   }
 
