@@ -13,6 +13,7 @@ extension NetworkClassifier {
   ///   - sidecar: An ONNX model's sidecar; `nil` uses the model's path with the extension
   ///     `.json`. Other formats describe themselves.
   ///   - threadCount: The threads one network call may use; `nil` means every active processor.
+  /// - Returns: The classifier.
   /// - Throws: ``ClassificationError`` as ``onnx(contentsOf:sidecar:threadCount:)``,
   ///   ``coreML(contentsOf:threadCount:)`` and ``efficientNetLite0(checkpoint:threadCount:)``
   ///   do, and `modelUnavailable` for a missing file or one in none of these formats.

@@ -32,6 +32,7 @@ public struct QuantizableClassifier: Sendable {
   ///   - url: The model file.
   ///   - sidecar: An ONNX model's sidecar; `nil` uses the model's path with the extension
   ///     `.json`.
+  /// - Returns: The classifier.
   /// - Throws: ``ClassificationError`` as ``onnx(contentsOf:sidecar:)`` and
   ///   ``efficientNetLite0(checkpoint:)`` do, and `modelUnavailable` for a missing file, a Core
   ///   ML model (quantize its ONNX form) or a file in no model format.
