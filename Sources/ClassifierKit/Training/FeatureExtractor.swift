@@ -27,7 +27,7 @@ package struct FeatureExtractor: Sendable {
   private init(
     architecture: EfficientNetLite, parameters: [String: Tensor], identity: String,
     threadCount: Int?
-  ) throws(NeuralCoreError) {
+  ) throws(ModelFormatsError) {
     self.architecture = architecture
     self.parameters = parameters
     self.identity = identity
@@ -73,7 +73,7 @@ package struct FeatureExtractor: Sendable {
       return try FeatureExtractor(
         architecture: .lite0(), parameters: tensors,
         identity: "efficientnet-lite0-\(digest.prefix(16))", threadCount: threadCount)
-    } catch let error as NeuralCoreError {
+    } catch let error as ModelFormatsError {
       throw ClassificationError(
         .modelUnavailable, "\(url.path) is not an EfficientNet-Lite0 checkpoint",
         underlying: error)
