@@ -4,7 +4,7 @@ import NeuralCore
 /// Reads one input as a Core ML `.mlmodel` with the default limits and, when it reads, plans its
 /// network as a caller's first classification would.
 ///
-/// Any outcome other than a model, a session or a `NeuralCoreError` is a finding.
+/// Any outcome other than a model, a session or a `ModelFormatsError` is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))

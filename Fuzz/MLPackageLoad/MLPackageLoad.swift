@@ -11,7 +11,7 @@ import NeuralCore
 /// and as integers.
 ///
 /// An input shorter than 4 bytes, or whose length does not fit, is read whole as both parts.
-/// Any outcome other than a value or a `NeuralCoreError` is a finding.
+/// Any outcome other than a value or a `ModelFormatsError` is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -19,7 +19,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let (model, blob) = split(bytes)
   if let coreML = try? CoreMLModel(
     serializedBytes: model, limits: limits,
-    blobFiles: { _ throws(NeuralCoreError) in try MILBlobFile(bytes: blob, limits: limits) })
+    blobFiles: { _ throws(ModelFormatsError) in try MILBlobFile(bytes: blob, limits: limits) })
   {
     _ = try? InferenceSession(model: coreML.graph)
   }

@@ -14,9 +14,9 @@ enum FileBytes {
   ///   - path: The file's path.
   ///   - maximumBytes: The largest size accepted.
   /// - Returns: The file's bytes.
-  /// - Throws: `NeuralCoreError` with code `io` when the file cannot be read and
+  /// - Throws: ``ModelFormatsError`` with code `io` when the file cannot be read and
   ///   `limitExceeded` when it is larger than `maximumBytes`.
-  static func read(path: String, maximumBytes: Int) throws(NeuralCoreError) -> [UInt8] {
+  static func read(path: String, maximumBytes: Int) throws(ModelFormatsError) -> [UInt8] {
     let size: Int?
     do {
       let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -29,23 +29,23 @@ enum FileBytes {
       default: size = nil
       }
     } catch {
-      throw NeuralCoreError(.io, "cannot open '\(path)': \(error)")
+      throw ModelFormatsError(.io, "cannot open '\(path)': \(error)")
     }
     guard let size else {
-      throw NeuralCoreError(.io, "cannot determine the size of '\(path)'")
+      throw ModelFormatsError(.io, "cannot determine the size of '\(path)'")
     }
     guard size <= maximumBytes else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded, "'\(path)' has \(size) bytes, above the limit \(maximumBytes)")
     }
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
-      throw NeuralCoreError(.io, "cannot read '\(path)': \(error)")
+      throw ModelFormatsError(.io, "cannot read '\(path)': \(error)")
     }
     guard data.count <= maximumBytes else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded, "'\(path)' has \(data.count) bytes, above the limit \(maximumBytes)")
     }
     return [UInt8](data)
@@ -56,12 +56,12 @@ enum FileBytes {
   /// - Parameters:
   ///   - bytes: The contents.
   ///   - path: The file's path.
-  /// - Throws: `NeuralCoreError` with code `io` when the file cannot be written.
-  static func write(_ bytes: [UInt8], path: String) throws(NeuralCoreError) {
+  /// - Throws: ``ModelFormatsError`` with code `io` when the file cannot be written.
+  static func write(_ bytes: [UInt8], path: String) throws(ModelFormatsError) {
     do {
       try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
-      throw NeuralCoreError(.io, "cannot write '\(path)': \(error)")
+      throw ModelFormatsError(.io, "cannot write '\(path)': \(error)")
     }
   }
 }

@@ -53,19 +53,20 @@ public struct ImportLimits: Sendable, Hashable {
   ///   - shape: The dimensions to check.
   ///   - name: The tensor's name, used in the error message.
   /// - Returns: The element count of `shape`.
-  /// - Throws: `NeuralCoreError` with code `malformedFile` for a negative dimension and
+  /// - Throws: ``ModelFormatsError`` with code `malformedFile` for a negative dimension and
   ///   `limitExceeded` when the rank or element count is too large.
-  func checkedElementCount(of shape: [Int], name: String) throws(NeuralCoreError) -> Int {
+  func checkedElementCount(of shape: [Int], name: String) throws(ModelFormatsError) -> Int {
     guard shape.count <= maximumRank else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded,
         "tensor '\(name)' has rank \(shape.count), above the limit \(maximumRank)")
     }
     guard shape.allSatisfy({ $0 >= 0 }) else {
-      throw NeuralCoreError(.malformedFile, "tensor '\(name)' has a negative dimension in \(shape)")
+      throw ModelFormatsError(
+        .malformedFile, "tensor '\(name)' has a negative dimension in \(shape)")
     }
     guard let count = Tensor.elementCount(of: shape), count <= maximumElementCount else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded,
         "tensor '\(name)' of shape \(shape) has more than \(maximumElementCount) elements")
     }
@@ -77,10 +78,10 @@ public struct ImportLimits: Sendable, Hashable {
   /// - Parameters:
   ///   - count: The data's length in bytes.
   ///   - what: What the data is (`model`, `tensor`, `checkpoint`), for the message.
-  /// - Throws: `NeuralCoreError` with code `limitExceeded` past the limit.
-  func checkFileSize(_ count: Int, of what: String) throws(NeuralCoreError) {
+  /// - Throws: ``ModelFormatsError`` with code `limitExceeded` past the limit.
+  func checkFileSize(_ count: Int, of what: String) throws(ModelFormatsError) {
     guard count <= maximumFileBytes else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded, "\(what) has \(count) bytes, above the limit \(maximumFileBytes)")
     }
   }

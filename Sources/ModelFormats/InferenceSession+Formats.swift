@@ -7,13 +7,21 @@ extension InferenceSession {
   /// - Parameters:
   ///   - model: The parsed model.
   ///   - options: Thread count and other settings.
-  /// - Throws: `NeuralCoreError` with code `unsupported` naming the node and operator for an
+  /// - Throws: ``ModelFormatsError`` with code `unsupported` naming the node and operator for an
   ///   operator or attribute NeuralCore does not run, or when `VISION_CATALOG_KERNELS` asks for
-  ///   a kernel set this CPU lacks; `malformedFile` for an inconsistent graph.
+  ///   a kernel set this CPU lacks; `malformedFile` for an inconsistent graph (a cycle, an
+  ///   attribute of the wrong type); `invalidGraph` for a graph the engine cannot plan, such as
+  ///   a node whose input shapes do not fit. The engine's error is the
+  ///   ``ModelFormatsError/underlying`` error.
   public convenience init(model: ONNXModel, options: SessionOptions = SessionOptions())
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
-    try self.init(graph: Graph(model), options: options)
+    let graph = try Graph(model)
+    do {
+      try self.init(graph: graph, options: options)
+    } catch {
+      throw ModelFormatsError(wrapping: error)
+    }
   }
 
   /// Loads the network of a Core ML model.
@@ -25,9 +33,9 @@ extension InferenceSession {
   /// - Parameters:
   ///   - coreMLModel: The parsed model.
   ///   - options: Thread count and other settings.
-  /// - Throws: `NeuralCoreError` as `init(model:options:)` does.
+  /// - Throws: ``ModelFormatsError`` as `init(model:options:)` does.
   public convenience init(coreMLModel: CoreMLModel, options: SessionOptions = SessionOptions())
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     try self.init(model: coreMLModel.graph, options: options)
   }
@@ -37,10 +45,10 @@ extension InferenceSession {
   /// - Parameters:
   ///   - url: The `.onnx` file.
   ///   - options: Thread count and other settings.
-  /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for a
+  /// - Throws: ``ModelFormatsError``: `io` when the file cannot be read, `malformedFile` for a
   ///   damaged file, `unsupported` naming the node and operator NeuralCore does not run.
   public convenience init(contentsOf url: URL, options: SessionOptions = SessionOptions())
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     try self.init(model: ONNXModel(contentsOf: url), options: options)
   }

@@ -1,5 +1,4 @@
 package import Foundation
-package import NeuralCore
 
 /// The kind of model file at a path, found from its content, never from its name.
 ///
@@ -21,29 +20,29 @@ package enum ModelFileFormat: Sendable, Equatable {
   /// top-level field.
   ///
   /// - Parameter url: The model file or `.mlpackage` folder.
-  /// - Throws: `NeuralCoreError`: `io` when it cannot be read, `unsupported` for a folder that
+  /// - Throws: ``ModelFormatsError``: `io` when it cannot be read, `unsupported` for a folder that
   ///   is not an `.mlpackage` or a file in none of the formats.
-  package init(contentsOf url: URL) throws(NeuralCoreError) {
+  package init(contentsOf url: URL) throws(ModelFormatsError) {
     let path = url.path(percentEncoded: false)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw NeuralCoreError(.io, "the model file \(path) does not exist")
+      throw ModelFormatsError(.io, "the model file \(path) does not exist")
     }
     if isDirectory.boolValue {
       guard FileManager.default.fileExists(atPath: url.appendingPathComponent("Manifest.json").path)
       else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported, "the folder \(path) is not a Core ML package (it has no Manifest.json)")
       }
       self = .coreML
       return
     }
     guard let file = FileHandle(forReadingAtPath: path) else {
-      throw NeuralCoreError(.io, "cannot open the model file \(path)")
+      throw ModelFormatsError(.io, "cannot open the model file \(path)")
     }
     defer { try? file.close() }
     guard let format = try Self.sniff(file) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "\(path) is not an ONNX, Core ML or PyTorch model file")
     }
     self = format
@@ -53,7 +52,7 @@ package enum ModelFileFormat: Sendable, Equatable {
   private static let fieldsToRead = 32
 
   /// The format of an open file, or `nil` when its bytes fit none.
-  private static func sniff(_ file: FileHandle) throws(NeuralCoreError) -> ModelFileFormat? {
+  private static func sniff(_ file: FileHandle) throws(ModelFormatsError) -> ModelFileFormat? {
     let head = try read(file, at: 0, count: 4)
     if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .pyTorchCheckpoint }
     if head.count >= 2, head[0] == 0x80, (2...5).contains(head[1]) { return .pyTorchCheckpoint }
@@ -89,13 +88,13 @@ package enum ModelFileFormat: Sendable, Equatable {
 
   /// Up to `count` bytes at `offset`; fewer at the end of the file.
   private static func read(_ file: FileHandle, at offset: UInt64, count: Int)
-    throws(NeuralCoreError) -> [UInt8]
+    throws(ModelFormatsError) -> [UInt8]
   {
     do {
       try file.seek(toOffset: offset)
       return [UInt8](try file.read(upToCount: count) ?? Data())
     } catch {
-      throw NeuralCoreError(.io, "cannot read the model file: \(error)")
+      throw ModelFormatsError(.io, "cannot read the model file: \(error)")
     }
   }
 

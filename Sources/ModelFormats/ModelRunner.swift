@@ -21,18 +21,18 @@ package struct ModelRunner: Sendable {
   /// - Parameters:
   ///   - url: An ONNX file, a Core ML `.mlmodel` or an `.mlpackage` folder.
   ///   - options: Thread count and other settings.
-  /// - Throws: `NeuralCoreError` as the format's loader does; `unsupported` for a PyTorch
+  /// - Throws: ``ModelFormatsError`` as the format's loader does; `unsupported` for a PyTorch
   ///   checkpoint (it holds weights, not a graph), a model with more than one input, or a
   ///   grayscale Core ML model.
-  package init(contentsOf url: URL, options: SessionOptions) throws(NeuralCoreError) {
+  package init(contentsOf url: URL, options: SessionOptions) throws(ModelFormatsError) {
     switch try ModelFileFormat(contentsOf: url) {
     case .pyTorchCheckpoint:
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "\(url.path) is a PyTorch checkpoint, which holds weights but no graph")
     case .coreML:
       let model = try CoreMLModel(contentsOf: url)
       guard model.imageInput.colorLayout != .grayscale else {
-        throw NeuralCoreError(.unsupported, "the model takes grayscale images; infer feeds RGB")
+        throw ModelFormatsError(.unsupported, "the model takes grayscale images; infer feeds RGB")
       }
       coreML = model
       session = try InferenceSession(coreMLModel: model, options: options)
@@ -43,7 +43,7 @@ package struct ModelRunner: Sendable {
       guard session.inputs.count == 1, let input = session.inputs.first,
         let output = session.outputs.first
       else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported,
           "\(url.path) has \(session.inputs.count) inputs and \(session.outputs.count) outputs; "
             + "only models with one input are run")
@@ -56,17 +56,17 @@ package struct ModelRunner: Sendable {
   ///
   /// - Parameter input: The graph input, or for a Core ML model `[N, 3, H, W]` RGB pixels.
   /// - Returns: The first output, or the Core ML scores stacked `[N, ...]`.
-  /// - Throws: `NeuralCoreError` with code `shapeMismatch` for pixels of the wrong shape, or as
-  ///   the session's run does.
-  package func run(_ input: Tensor) throws(NeuralCoreError) -> Tensor {
+  /// - Throws: ``ModelFormatsError`` with code `invalidArgument` for pixels of the wrong shape, or
+  ///   the session's error (as `underlying`).
+  package func run(_ input: Tensor) throws(ModelFormatsError) -> Tensor {
     guard let coreML else { return try output(of: input) }
     let image = coreML.imageInput
     let rowShape = [3, image.height, image.width]
     guard input.shape.count == 4, Array(input.shape.dropFirst()) == rowShape, input.shape[0] >= 1
     else {
       let expected = rowShape.map(String.init).joined(separator: ", ")
-      throw NeuralCoreError(
-        .shapeMismatch,
+      throw ModelFormatsError(
+        .invalidArgument,
         "the input has shape \(input.shape); the model takes [N, \(expected)] RGB pixels")
     }
     let area = image.height * image.width
@@ -79,17 +79,22 @@ package struct ModelRunner: Sendable {
         // Swap the red and blue planes: the model's colour order.
         for index in 0..<area { planes.swapAt(index, 2 * area + index) }
       }
-      let result = try output(of: Tensor(shape: [1] + rowShape, scalars: planes))
+      let result = try output(
+        of: ModelFormatsError.converting(try Tensor(shape: [1] + rowShape, scalars: planes)))
       scores += result.scalars
       rowScores = Array(result.shape.dropFirst())
     }
-    return try Tensor(shape: [input.shape[0]] + rowScores, scalars: scores)
+    return try ModelFormatsError.converting(
+      try Tensor(shape: [input.shape[0]] + rowScores, scalars: scores))
   }
 
   /// The session's output for one feed of its input.
-  private func output(of input: Tensor) throws(NeuralCoreError) -> Tensor {
-    guard let result = try session.run([names.input: input])[names.output] else {
-      throw NeuralCoreError(.missingValue, "the model produced no output named '\(names.output)'")
+  private func output(of input: Tensor) throws(ModelFormatsError) -> Tensor {
+    guard
+      let result = try ModelFormatsError.converting(try session.run([names.input: input]))[
+        names.output]
+    else {
+      throw ModelFormatsError(.missingValue, "the model produced no output named '\(names.output)'")
     }
     return result
   }

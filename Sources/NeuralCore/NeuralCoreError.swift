@@ -1,16 +1,16 @@
-/// The one error type of NeuralCore: malformed model files, unsupported operators, shape mismatches.
+/// The one error type of NeuralCore: invalid graphs, unsupported operators, shape mismatches.
 ///
-/// Every failure carries a ``code`` to switch on and a ``message`` that names the file part, node or
-/// operator involved.
+/// Every failure carries a ``code`` to switch on and a ``message`` that names the node, operator or
+/// argument involved. The engine does not know which file a graph came from: ModelFormats reports
+/// damaged files with its own error and keeps this one as the cause.
 public struct NeuralCoreError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// What kind of failure occurred; compare with the static members such as ``Code/malformedFile``.
+  /// What kind of failure occurred; compare with the static members such as ``Code/invalidGraph``.
   ///
   /// A struct rather than an enum so that later versions can add kinds without breaking a
-  /// caller's `switch`; `description` is the kind's name, such as `malformedFile`.
+  /// caller's `switch`; `description` is the kind's name, such as `invalidGraph`.
   public struct Code: Sendable, Hashable, CustomStringConvertible {
     private enum Kind: String, Sendable, Hashable {
-      case malformedFile, unsupported, limitExceeded, shapeMismatch, missingValue, io,
-        invalidArgument
+      case invalidGraph, unsupported, limitExceeded, shapeMismatch, missingValue, invalidArgument
     }
 
     private let kind: Kind
@@ -19,21 +19,21 @@ public struct NeuralCoreError: Error, Sendable, Hashable, CustomStringConvertibl
       self.kind = kind
     }
 
-    /// The kind's name, such as `malformedFile`.
+    /// The kind's name, such as `invalidGraph`.
     public var description: String { kind.rawValue }
 
-    /// A model, checkpoint or array file is damaged or truncated.
-    public static let malformedFile = Code(.malformedFile)
-    /// A valid file uses an operator, attribute, data type or layout this engine does not support.
+    /// A node, attribute or graph is not valid, such as an attribute of the wrong type, a value
+    /// produced twice or a cycle.
+    public static let invalidGraph = Code(.invalidGraph)
+    /// A valid graph uses an operator, attribute, data type or layout this engine does not
+    /// support.
     public static let unsupported = Code(.unsupported)
-    /// A file or tensor exceeds a limit (file size, dimension, element count).
+    /// A graph or tensor exceeds a limit (dimension, element count).
     public static let limitExceeded = Code(.limitExceeded)
     /// Tensor shapes do not fit the operation or the model's declared input.
     public static let shapeMismatch = Code(.shapeMismatch)
     /// A named parameter, input or output is missing.
     public static let missingValue = Code(.missingValue)
-    /// Reading or writing a file failed.
-    public static let io = Code(.io)
     /// An argument is out of range, such as a zero kernel size or a channel count that does not
     /// divide by the group count.
     public static let invalidArgument = Code(.invalidArgument)

@@ -26,6 +26,7 @@ enum CLIError: Error {
   static func failure(from error: any Error) -> CLIError {
     switch error {
     case let error as CLIError: error
+    case let error as ModelFormatsError: .failure(error.message)
     case let error as NeuralCoreError: .failure(error.message)
     default: .failure("\(error)")
     }

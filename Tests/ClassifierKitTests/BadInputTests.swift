@@ -108,7 +108,7 @@ import Testing
       try NetworkClassifier.efficientNetLite0(checkpoint: url)
     }
     #expect(error.code == .modelUnavailable)
-    #expect(error.underlying is NeuralCoreError, "\(error)")
+    #expect(error.underlying is ModelFormatsError, "\(error)")
   }
 
   @Test(.enabled(if: ModelFixtures.checkpoint != nil, ModelFixtures.checkpointSkipReason))
@@ -127,7 +127,7 @@ import Testing
         try NetworkClassifier.efficientNetLite0(checkpoint: url)
       }
       #expect(error.code == .modelUnavailable)
-      #expect(error.underlying is NeuralCoreError, "\(error)")
+      #expect(error.underlying is ModelFormatsError, "\(error)")
     }
   }
 
@@ -159,7 +159,7 @@ import Testing
       try NetworkClassifier.onnx(contentsOf: model)
     }
     #expect(error.code == .modelUnavailable)
-    #expect(error.underlying is NeuralCoreError, "\(error)")
+    #expect(error.underlying is ModelFormatsError, "\(error)")
   }
 
   @Test func missingDefaultModelSaysTheFetchCommand() throws {
@@ -188,6 +188,6 @@ import Testing
         checkpoint: empty.appendingPathComponent("models/\(DefaultModel.checkpointFileName)"))
     }
     #expect(error.code == .modelUnavailable)
-    #expect(error.underlying is NeuralCoreError)
+    #expect(error.underlying is ModelFormatsError)
   }
 }

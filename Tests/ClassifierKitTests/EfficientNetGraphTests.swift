@@ -79,7 +79,8 @@ import Testing
     #expect {
       _ = try network.graph(loading: parameters)
     } throws: { error in
-      (error as? NeuralCoreError)?.code == .missingValue
+      (error as? ModelFormatsError)?.code == .missingValue
+        && (error as? ModelFormatsError)?.underlying?.code == .missingValue
         && "\(error)".contains("_blocks.1._bn0.running_var")
     }
   }

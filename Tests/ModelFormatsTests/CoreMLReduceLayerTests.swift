@@ -110,7 +110,7 @@ struct CoreMLReduceLayerTests {
   }
 
   @Test func argmaxOverSeveralAxesIsRefused() {
-    let error = #expect(throws: NeuralCoreError.self) {
+    let error = #expect(throws: ModelFormatsError.self) {
       try Self.run([
         Layer(kind: 280) { params in
           params.int(1, 9)
@@ -214,7 +214,7 @@ struct CoreMLReduceLayerTests {
 
   @Test func aLayerKindThatDoesNotRunIsNamed() {
     for (kind, name) in [(420, "uniDirectionalLSTM"), (930, "gather")] {
-      let error = #expect(throws: NeuralCoreError.self) {
+      let error = #expect(throws: ModelFormatsError.self) {
         try Self.run([Layer(kind: kind, outputs: ["out", "state", "cell"])])
       }
       #expect(error?.code == .unsupported, "\(String(describing: error))")

@@ -11,7 +11,7 @@ struct CoreMLRobustnessTests {
   static func fixture(_ name: String) -> URL { CoreMLFixtures.root.appendingPathComponent(name) }
 
   @Test func aCreateMLClassifierSaysItsWeightsAreInApplesOS() {
-    let error = #expect(throws: NeuralCoreError.self) {
+    let error = #expect(throws: ModelFormatsError.self) {
       try CoreMLModel(contentsOf: Self.fixture("createml-scene-print.mlmodel"))
     }
     #expect(error?.code == .unsupported)
@@ -22,7 +22,7 @@ struct CoreMLRobustnessTests {
 
   @Test func anMLProgramsModelFileAloneAsksForItsPackage() throws {
     let model = Self.fixture("mobilenet_v2-mlprogram.mlpackage/Data/com.apple.CoreML/model.mlmodel")
-    let error = #expect(throws: NeuralCoreError.self) {
+    let error = #expect(throws: ModelFormatsError.self) {
       try CoreMLModel(serializedBytes: FileBytesForTests.read(model.path))
     }
     #expect(error?.code == .unsupported)
@@ -31,7 +31,7 @@ struct CoreMLRobustnessTests {
 
   /// Mutated programs with the package's real weights, and mutated weight files (their
   /// header and first records, and truncations) under the real program: every outcome is a
-  /// model or a `NeuralCoreError`, and the first mutant that still reads is planned and run.
+  /// model or a `ModelFormatsError`, and the first mutant that still reads is planned and run.
   @Test func survivesMutationsOfAnMLProgram() throws {
     // The small vision transformer: FP16 weights and 17 operation types, read in well under a
     // second even in debug builds, so each mutant's weights are all read.
@@ -45,7 +45,7 @@ struct CoreMLRobustnessTests {
     func attempt(_ model: [UInt8], _ blob: [UInt8]) {
       outcomes.record {
         let model = try CoreMLModel(serializedBytes: model, limits: .default) {
-          _ throws(NeuralCoreError) in try MILBlobFile(bytes: blob)
+          _ throws(ModelFormatsError) in try MILBlobFile(bytes: blob)
         }
         guard planned < 1 else { return }
         planned += 1
@@ -78,7 +78,7 @@ struct CoreMLRobustnessTests {
   }
 
   @Test func anONNXFileIsNotTakenForCoreML() throws {
-    let error = #expect(throws: NeuralCoreError.self) {
+    let error = #expect(throws: ModelFormatsError.self) {
       try CoreMLModel(serializedBytes: Array("not a model at all".utf8))
     }
     #expect(error?.code == .malformedFile || error?.code == .unsupported)
@@ -181,7 +181,7 @@ struct CoreMLWrittenModelTests {
       (ExtraLayer(kind: 1500), "does not run"),
     ]
     for (extra, reason) in cases {
-      let error = #expect(throws: NeuralCoreError.self) {
+      let error = #expect(throws: ModelFormatsError.self) {
         try CoreMLModel(
           serializedBytes: Self.network(
             outputChannels: 2, kernelChannels: 3, weights: 6, then: extra))
@@ -217,7 +217,7 @@ struct CoreMLWrittenModelTests {
   }
 
   @Test func aHugeDeclaredWeightCountIsRefusedBeforeAllocating() {
-    let error = #expect(throws: NeuralCoreError.self) {
+    let error = #expect(throws: ModelFormatsError.self) {
       try CoreMLModel(
         serializedBytes: Self.network(outputChannels: 1 << 20, kernelChannels: 1 << 20, weights: 6))
     }
@@ -225,7 +225,7 @@ struct CoreMLWrittenModelTests {
   }
 
   @Test func weightsThatDoNotMatchTheLayerAreRefused() {
-    let error = #expect(throws: NeuralCoreError.self) {
+    let error = #expect(throws: ModelFormatsError.self) {
       try CoreMLModel(
         serializedBytes: Self.network(outputChannels: 2, kernelChannels: 3, weights: 5))
     }

@@ -1,8 +1,8 @@
 import Foundation
-import NeuralCore
+import ModelFormats
 import TestSupport
 
-/// Counts how fuzzed inputs ended: a value, or a NeuralCoreError by code.
+/// Counts how fuzzed inputs ended: a value, or a ModelFormatsError by code.
 struct FuzzOutcomes: CustomStringConvertible {
   private(set) var values = 0
   private(set) var errorsByCode: [String: Int] = [:]
@@ -18,7 +18,7 @@ struct FuzzOutcomes: CustomStringConvertible {
     do {
       try body()
       values += 1
-    } catch let error as NeuralCoreError {
+    } catch let error as ModelFormatsError {
       errorsByCode["\(error.code)", default: 0] += 1
     } catch {
       foreignErrors.append("\(error)")

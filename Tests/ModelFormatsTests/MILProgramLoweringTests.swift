@@ -54,8 +54,8 @@ struct MILProgramLoweringTests {
   }
 
   static func lowering() -> MILProgramLowering {
-    MILProgramLowering(limits: .default) { name throws(NeuralCoreError) in
-      throw NeuralCoreError(.io, "no blob file \(name) in this test")
+    MILProgramLowering(limits: .default) { name throws(ModelFormatsError) in
+      throw ModelFormatsError(.io, "no blob file \(name) in this test")
     }
   }
 
@@ -131,7 +131,7 @@ struct MILProgramLoweringTests {
 
   @Test func anOperationWithoutAnEntryIsRefusedByName() {
     var lowering = Self.lowering()
-    let error = #expect(throws: NeuralCoreError.self) {
+    let error = #expect(throws: ModelFormatsError.self) {
       try lowering.lower(Self.operation("band_part", ["x": "a"], output: "b", [2]))
     }
     #expect(error?.code == .unsupported)
@@ -141,7 +141,7 @@ struct MILProgramLoweringTests {
   @Test func anUnknownParameterIsRefused() throws {
     var lowering = Self.lowering()
     try lowering.lower(Self.const("a", .float32, [2], .floats([1, 2])))
-    let error = #expect(throws: NeuralCoreError.self) {
+    let error = #expect(throws: ModelFormatsError.self) {
       try lowering.lower(Self.operation("relu", ["x": "a", "slope": "a"], output: "b", [2]))
     }
     #expect(error?.code == .unsupported)
@@ -152,11 +152,11 @@ struct MILProgramLoweringTests {
     var lowering = Self.lowering()
     var loop = Self.operation("relu", ["x": "a"], output: "b", [2])
     loop.blocks = [MILBlock(outputs: [], operations: [])]
-    #expect(throws: NeuralCoreError.self) { try lowering.lower(loop) }
+    #expect(throws: ModelFormatsError.self) { try lowering.lower(loop) }
     let stateful = MILFunction(
       inputs: [MILNamedValueType(name: "cache", type: .state(Self.tensorType(.float16, [4])))],
       opset: "CoreML8", blockSpecializations: ["CoreML8": MILBlock(outputs: [], operations: [])])
-    let error = #expect(throws: NeuralCoreError.self) {
+    let error = #expect(throws: ModelFormatsError.self) {
       try lowering.lower(stateful, name: "main")
     }
     #expect(error?.message.contains("stateful") == true, "\(String(describing: error))")
@@ -164,7 +164,7 @@ struct MILProgramLoweringTests {
 
   @Test func aValueReadBeforeItIsComputedIsMalformed() {
     var lowering = Self.lowering()
-    let error = #expect(throws: NeuralCoreError.self) {
+    let error = #expect(throws: ModelFormatsError.self) {
       try lowering.lower(Self.operation("relu", ["x": "nowhere"], output: "b", [2]))
     }
     #expect(error?.code == .malformedFile)
@@ -172,7 +172,7 @@ struct MILProgramLoweringTests {
 
   @Test func aWeightWhoseValuesDoNotFitItsTypeIsMalformed() {
     var lowering = Self.lowering()
-    let error = #expect(throws: NeuralCoreError.self) {
+    let error = #expect(throws: ModelFormatsError.self) {
       try lowering.lower(Self.const("w", .float32, [2, 3], .floats([1, 2])))
     }
     #expect(error?.code == .malformedFile)

@@ -40,7 +40,7 @@ enum SmallMLProgram {
 }
 
 /// Reading `.mlpackage` folders: real packages read into the program and weights coremltools
-/// wrote, and damaged or hostile packages, blob files and programs end in a `NeuralCoreError`
+/// wrote, and damaged or hostile packages, blob files and programs end in a `ModelFormatsError`
 /// that names the problem.
 struct MLProgramReaderTests {
   // MARK: Real packages
@@ -375,11 +375,11 @@ struct MLProgramReaderTests {
   }
 
   static func refuses(
-    _ code: NeuralCoreError.Code, _ phrase: String,
+    _ code: ModelFormatsError.Code, _ phrase: String,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () throws -> Void
   ) {
-    let error = #expect(throws: NeuralCoreError.self, sourceLocation: sourceLocation) {
+    let error = #expect(throws: ModelFormatsError.self, sourceLocation: sourceLocation) {
       try body()
     }
     #expect(error?.code == code, "\(String(describing: error))", sourceLocation: sourceLocation)

@@ -1,5 +1,4 @@
 import Foundation
-import NeuralCore
 import Testing
 
 @testable import ModelFormats
@@ -71,7 +70,9 @@ import Testing
   func filesInNoFormatAreUnsupported(_ name: String, _ bytes: [UInt8]) throws {
     let folder = try Folder()
     let file = try folder.file(bytes)
-    let error = try #require(throws: NeuralCoreError.self) { try ModelFileFormat(contentsOf: file) }
+    let error = try #require(throws: ModelFormatsError.self) {
+      try ModelFileFormat(contentsOf: file)
+    }
     #expect(error.code == .unsupported, "\(name)")
     #expect(error.message.contains("not an ONNX, Core ML or PyTorch model file"), "\(name)")
   }
@@ -79,11 +80,11 @@ import Testing
   @Test func missingFilesAndPlainFoldersAreErrors() throws {
     let folder = try Folder()
     let missing = folder.url.appendingPathComponent("absent.onnx")
-    let error = try #require(throws: NeuralCoreError.self) {
+    let error = try #require(throws: ModelFormatsError.self) {
       try ModelFileFormat(contentsOf: missing)
     }
     #expect(error.message.contains("does not exist"))
-    let plain = try #require(throws: NeuralCoreError.self) {
+    let plain = try #require(throws: ModelFormatsError.self) {
       try ModelFileFormat(contentsOf: folder.url)
     }
     #expect(plain.code == .unsupported)

@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func refusesWhatItCannotRepresent() {
-    let refusals: [(String, [UInt8], NeuralCoreError.Code)] = [
+    let refusals: [(String, [UInt8], ModelFormatsError.Code)] = [
       ("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }", [0, 0, 0, 0], .unsupported),
       ("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", [0, 0, 0, 0], .unsupported),
       ("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", [0, 0, 0, 0], .unsupported),
@@ -65,11 +65,11 @@ import Testing
       ("{'descr': '<f4', 'fortran_order': False, 'shape': (1,", [0, 0, 0, 0], .malformedFile),
     ]
     for (header, data, code) in refusals {
-      expectNeuralCoreError(code, header) {
+      expectModelFormatsError(code, header) {
         _ = try NPYFile.decode(npyBytes(header: header, data: data))
       }
     }
-    expectNeuralCoreError(.malformedFile) { _ = try NPYFile.decode(Array("not numpy".utf8)) }
+    expectModelFormatsError(.malformedFile) { _ = try NPYFile.decode(Array("not numpy".utf8)) }
   }
 }
 

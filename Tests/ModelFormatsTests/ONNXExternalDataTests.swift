@@ -57,16 +57,16 @@ import Testing
   @Test func refusesLocationsOutsideTheModelsFolder() throws {
     for location in ["/etc/passwd", "../weights.bin", "a/../../weights.bin", "", "sub//w"] {
       let path = try Self.write([("location", location)])
-      expectNeuralCoreError(.malformedFile, location) {
+      expectModelFormatsError(.malformedFile, location) {
         _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
       }
     }
     let missing = try Self.write([("location", "absent.bin")])
-    expectNeuralCoreError(.io) { _ = try ONNXModel(contentsOf: URL(fileURLWithPath: missing)) }
+    expectModelFormatsError(.io) { _ = try ONNXModel(contentsOf: URL(fileURLWithPath: missing)) }
   }
 
   @Test func refusesRangesThatDoNotFit() throws {
-    let cases: [([(String, String)], NeuralCoreError.Code)] = [
+    let cases: [([(String, String)], ModelFormatsError.Code)] = [
       ([("location", "weights.bin"), ("offset", "16")], .malformedFile),
       ([("location", "weights.bin"), ("length", "12")], .malformedFile),
       ([("location", "weights.bin"), ("offset", "-8")], .malformedFile),
@@ -76,7 +76,7 @@ import Testing
     ]
     for (entries, code) in cases {
       let path = try Self.write(entries)
-      expectNeuralCoreError(code, "\(entries)") {
+      expectModelFormatsError(code, "\(entries)") {
         _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
       }
     }
@@ -84,7 +84,7 @@ import Testing
 
   @Test func capsTheBytesReadAcrossTheModel() throws {
     let path = try Self.write([("location", "weights.bin"), ("offset", "8")])
-    expectNeuralCoreError(.limitExceeded) {
+    expectModelFormatsError(.limitExceeded) {
       _ = try ONNXModel(
         contentsOf: URL(fileURLWithPath: path), limits: ImportLimits(maximumExternalDataBytes: 15))
     }

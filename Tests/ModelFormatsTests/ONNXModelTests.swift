@@ -50,7 +50,7 @@ func referenceModelWeightsAndConstantsDecode() throws {
   let constants = graph.nodes.filter { $0.opType == "Constant" }
   let values = try constants.map { node throws -> Float in
     guard case .tensor(let tensor)? = node.attribute(named: "value") else {
-      throw NeuralCoreError(.missingValue, "Constant \(node.name) has no tensor")
+      throw ModelFormatsError(.missingValue, "Constant \(node.name) has no tensor")
     }
     return try #require(try tensor.floatTensor().scalars.first)
   }

@@ -82,7 +82,7 @@ struct ONNXNodeTestCase {
   /// Loads a case.
   ///
   /// - Parameter directory: The case directory.
-  /// - Throws: `NeuralCoreError` when the model or a tensor does not parse, or the manifest is
+  /// - Throws: `ModelFormatsError` when the model or a tensor does not parse, or the manifest is
   ///   missing.
   init(directory: URL) throws {
     self.directory = directory

@@ -55,17 +55,17 @@ import Testing
   @Test(.requiresSharedModels("onnx/efficientnet-lite0.onnx"))
   func enforcesTheFileSizeLimitAndReportsMissingFiles() throws {
     let path = try SharedModels.requiredPath("onnx/efficientnet-lite0.onnx")
-    expectNeuralCoreError(.limitExceeded) {
+    expectModelFormatsError(.limitExceeded) {
       _ = try ONNXModel(
         contentsOf: URL(fileURLWithPath: path), limits: ImportLimits(maximumFileBytes: 1_000_000))
     }
-    expectNeuralCoreError(.io) {
+    expectModelFormatsError(.io) {
       _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path + ".absent"))
     }
   }
 
   @Test func refusesAbsurdDimensionsWithoutAllocating() {
-    expectNeuralCoreError(.limitExceeded) {
+    expectModelFormatsError(.limitExceeded) {
       _ = try ONNXModel(
         serializedBytes: ONNXFixture.model { tensor in
           tensor.int(1, 1 << 40)
@@ -74,14 +74,14 @@ import Testing
           tensor.string(8, "huge")
         })
     }
-    expectNeuralCoreError(.limitExceeded) {
+    expectModelFormatsError(.limitExceeded) {
       _ = try ONNXModel(
         serializedBytes: ONNXFixture.model { tensor in
           for _ in 0..<40 { tensor.int(1, 1) }
           tensor.int(2, 1)
         })
     }
-    expectNeuralCoreError(.malformedFile) {
+    expectModelFormatsError(.malformedFile) {
       _ = try ONNXModel(
         serializedBytes: ONNXFixture.model { tensor in
           tensor.int(1, -3)
@@ -89,7 +89,7 @@ import Testing
         })
     }
     // A modest shape whose data is missing must fail on the count, not allocate and read.
-    expectNeuralCoreError(.malformedFile) {
+    expectModelFormatsError(.malformedFile) {
       _ = try ONNXModel(
         serializedBytes: ONNXFixture.model { tensor in
           tensor.int(1, 1 << 20)
@@ -98,7 +98,7 @@ import Testing
         })
     }
     let small = ImportLimits(maximumElementCount: 3)
-    expectNeuralCoreError(.limitExceeded) {
+    expectModelFormatsError(.limitExceeded) {
       _ = try ONNXModel(
         serializedBytes: ONNXFixture.model(initializer: ONNXFixture.validInitializer), limits: small
       )
@@ -108,25 +108,25 @@ import Testing
   @Test func refusesBrokenWireFormat() {
     let valid = ONNXFixture.model(initializer: ONNXFixture.validInitializer)
     // Varint overflow: eleven continuation bytes where the IR version's value starts.
-    expectNeuralCoreError(.malformedFile) {
+    expectModelFormatsError(.malformedFile) {
       _ = try ONNXModel(serializedBytes: [0x08] + [UInt8](repeating: 0xFF, count: 11) + [0x01])
     }
     // A tenth varint byte above 1 overflows 64 bits.
-    expectNeuralCoreError(.malformedFile) {
+    expectModelFormatsError(.malformedFile) {
       _ = try ONNXModel(serializedBytes: [0x08] + [UInt8](repeating: 0xFF, count: 9) + [0x02])
     }
     // A length that runs past the end of the buffer.
-    expectNeuralCoreError(.malformedFile) {
+    expectModelFormatsError(.malformedFile) {
       _ = try ONNXModel(serializedBytes: [0x3A, 0xFF, 0xFF, 0x03])
     }
     // Groups, field number 0, and wire types 6 and 7.
     for bytes: [UInt8] in [[0x0B], [0x00, 0x01], [0x0E], [0x0F]] {
-      expectNeuralCoreError(.malformedFile, "\(bytes)") {
+      expectModelFormatsError(.malformedFile, "\(bytes)") {
         _ = try ONNXModel(serializedBytes: bytes)
       }
     }
-    expectNeuralCoreError(.malformedFile) { _ = try ONNXModel(serializedBytes: []) }
-    expectNeuralCoreError(.malformedFile) {
+    expectModelFormatsError(.malformedFile) { _ = try ONNXModel(serializedBytes: []) }
+    expectModelFormatsError(.malformedFile) {
       _ = try ONNXModel(serializedBytes: Array(valid.dropLast()))
     }
   }
@@ -149,7 +149,7 @@ import Testing
     }
     var model = ProtobufWriter()
     model.bytes(7, graph.bytes)
-    expectNeuralCoreError(.limitExceeded) { _ = try ONNXModel(serializedBytes: model.bytes) }
+    expectModelFormatsError(.limitExceeded) { _ = try ONNXModel(serializedBytes: model.bytes) }
   }
 
   /// Hundreds of deterministic mutations of the real model: each ends in a model or a typed error.

@@ -104,7 +104,7 @@ struct ONNXWriterTests {
             name: "n", opType: "Relu", domain: "", inputs: ["x"], outputs: ["y"],
             attributes: [ONNXAttribute(name: "odd", value: .unread(attributeType: 13))])
         ], initializers: [], inputs: [], outputs: [], valueInfo: []))
-    #expect(throws: NeuralCoreError.self) { try model.serializedBytes() }
+    #expect(throws: ModelFormatsError.self) { try model.serializedBytes() }
     model.graph.nodes[0].attributes = []
     #expect(throws: Never.self) { try model.serializedBytes() }
   }

@@ -17,7 +17,7 @@ import Testing
     #expect(stateDict["half"]?.scalars == [1.5, -2])
     #expect(
       stateDict.entries.map(\.elementType) == [.float32, .float32, .int64, .float32, .float16])
-    expectNeuralCoreError(.missingValue) { _ = try stateDict.tensor(named: "absent") }
+    expectModelFormatsError(.missingValue) { _ = try stateDict.tensor(named: "absent") }
   }
 
   @Test func readsLegacyLayout() throws {
@@ -30,7 +30,7 @@ import Testing
 
   @Test func refusesHostileGlobals() {
     for global in ["os\nsystem", "builtins\neval", "posix\nsystem", "subprocess\nPopen"] {
-      expectNeuralCoreError(.unsupported, global) {
+      expectModelFormatsError(.unsupported, global) {
         _ = try StateDict(serializedBytes: CheckpointFixture.legacy(globalOverride: global))
       }
     }
@@ -44,13 +44,13 @@ import Testing
     let stateDict = try StateDict(serializedBytes: CheckpointFixture.zip(tensors: transposed))
     #expect(stateDict["conv.weight"] == (try Tensor(shape: [3, 2], scalars: [0, 3, 1, 4, 2, 5])))
     transposed[0].strides = [1, 4]
-    expectNeuralCoreError(.malformedFile) {
+    expectModelFormatsError(.malformedFile) {
       _ = try StateDict(serializedBytes: CheckpointFixture.zip(tensors: transposed))
     }
   }
 
   @Test func refusesCompressedEntries() {
-    expectNeuralCoreError(.unsupported) {
+    expectModelFormatsError(.unsupported) {
       _ = try StateDict(serializedBytes: CheckpointFixture.zip(compressPickle: true))
     }
   }
@@ -58,26 +58,26 @@ import Testing
   @Test func boundsPickleNesting() {
     // NONE wrapped in 100,000 TUPLE1s: refused when built, never recursed into.
     let pickle: [UInt8] = [0x80, 2, 0x4E] + [UInt8](repeating: 0x85, count: 100_000) + [0x2E]
-    expectNeuralCoreError(.limitExceeded) { _ = try StateDict(serializedBytes: pickle) }
+    expectModelFormatsError(.limitExceeded) { _ = try StateDict(serializedBytes: pickle) }
     let marks: [UInt8] = [0x80, 2] + [UInt8](repeating: 0x28, count: 100_000) + [0x2E]
-    expectNeuralCoreError(.limitExceeded) { _ = try StateDict(serializedBytes: marks) }
+    expectModelFormatsError(.limitExceeded) { _ = try StateDict(serializedBytes: marks) }
   }
 
   @Test func refusesTensorsBeyondTheirStorage() {
     var farOffset = CheckpointFixture.tensors
     farOffset[1].offset = 1 << 62
-    expectNeuralCoreError(.malformedFile) {
+    expectModelFormatsError(.malformedFile) {
       _ = try StateDict(serializedBytes: CheckpointFixture.zip(tensors: farOffset))
     }
     var overrun = CheckpointFixture.tensors
     overrun[3].offset = 5
-    expectNeuralCoreError(.malformedFile) {
+    expectModelFormatsError(.malformedFile) {
       _ = try StateDict(serializedBytes: CheckpointFixture.legacy(tensors: overrun))
     }
     var absurd = CheckpointFixture.tensors
     absurd[1].shape = [1 << 40, 1 << 40]
     absurd[1].strides = [1 << 40, 1]
-    expectNeuralCoreError(.limitExceeded) {
+    expectModelFormatsError(.limitExceeded) {
       _ = try StateDict(serializedBytes: CheckpointFixture.zip(tensors: absurd))
     }
   }

@@ -115,15 +115,16 @@ struct ArgumentErrorTests {
 
   @Test func codeDescriptionsAreTheirNames() {
     let codes: [(NeuralCoreError.Code, String)] = [
-      (.malformedFile, "malformedFile"), (.unsupported, "unsupported"),
+      (.invalidGraph, "invalidGraph"), (.unsupported, "unsupported"),
       (.limitExceeded, "limitExceeded"), (.shapeMismatch, "shapeMismatch"),
-      (.missingValue, "missingValue"), (.io, "io"), (.invalidArgument, "invalidArgument"),
+      (.missingValue, "missingValue"), (.invalidArgument, "invalidArgument"),
     ]
     for (code, name) in codes {
       #expect("\(code)" == name)
       #expect(String(describing: code) == name)
     }
     #expect(Set(codes.map(\.0)).count == codes.count)
-    #expect("\(NeuralCoreError(.io, "disk full"))" == "io: disk full")
+    let cycle = NeuralCoreError(.invalidGraph, "the graph has a cycle")
+    #expect("\(cycle)" == "invalidGraph: the graph has a cycle")
   }
 }

@@ -20,7 +20,7 @@ import Testing
   @Test func unsupportedAttributeIsALoadError() throws {
     var builder = GraphBuilder()
     builder.node("Relu", ["x"], ["y"], ["flavour": .int(1)])
-    #expect(throws: NeuralCoreError.self) {
+    #expect(throws: ModelFormatsError.self) {
       try InferenceSession(model: builder.model(inputs: [("x", [1, 4])], outputs: ["y"]))
     }
   }

@@ -38,7 +38,7 @@ struct QuantizedOperatorTests {
   }
 
   @Test func aZeroScaleIsATypedError() {
-    #expect(throws: NeuralCoreError.self) {
+    #expect(throws: ModelFormatsError.self) {
       _ = try run(shape: [2], [1, 2]) { builder in
         builder.constant("scale", try Tensor(shape: [], scalars: [0]))
         builder.node("QuantizeLinear", ["x", "scale"], ["y"])

@@ -1,7 +1,7 @@
 /// The one error type of ClassifierKit.
 ///
 /// Failures of the layers below keep their own typed error as ``underlying`` so that callers can
-/// still switch on an `ImageDecodingError` or a `NeuralCoreError`.
+/// still switch on an `ImageDecodingError`, a `ModelFormatsError` or a `NeuralCoreError`.
 public struct ClassificationError: Error, Sendable, CustomStringConvertible {
   /// What kind of failure occurred; compare with the static members such as ``Code/invalidImage``.
   ///

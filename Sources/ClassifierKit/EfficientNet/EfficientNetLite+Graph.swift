@@ -22,16 +22,14 @@ extension EfficientNetLite {
   /// - Parameter stateDictionary: The checkpoint's tensors by name, as for ``loading(_:)``.
   /// - Returns: A model with input ``graphInput`` and outputs ``graphOutput`` and
   ///   ``graphFeatures``.
-  /// - Throws: `NeuralCoreError` as ``loading(_:)`` does.
-  package func graph(loading stateDictionary: [String: Tensor]) throws(NeuralCoreError)
+  /// - Throws: `ModelFormatsError` with the `NeuralCoreError` of ``loading(_:)`` as its
+  ///   underlying error: `missingValue` naming a missing parameter, `malformedFile` for a
+  ///   parameter of the wrong shape or a batch normalization whose scale is not finite.
+  package func graph(loading stateDictionary: [String: Tensor]) throws(ModelFormatsError)
     -> ONNXModel
   {
-    let layers = try loading(stateDictionary).network.layers
-    var builder = Graph.Builder()
-    // Everything up to the classifier, then the classifier: its input is the features output.
-    let features = try Sequential(Array(layers.dropLast()))
-      .appendLayerNodes(to: &builder, input: Self.graphInput)
-    let logits = try layers.last?.appendLayerNodes(to: &builder, input: features) ?? features
+    let (builder, logits, features) = try ModelFormatsError.converting(
+      as: .malformedFile, try nodes(loading: stateDictionary))
     let outputs = [(logits, Self.graphOutput), (features, Self.graphFeatures)].map {
       ONNXNode(
         name: $0.1, opType: "Identity", domain: "", inputs: [$0.0], outputs: [$0.1],
@@ -52,6 +50,19 @@ extension EfficientNetLite {
           ONNXValueInfo(name: Self.graphOutput, type: Self.rows(classCount)),
           ONNXValueInfo(name: Self.graphFeatures, type: Self.rows(headChannels)),
         ], valueInfo: []))
+  }
+
+  /// The nodes and constants of the loaded network, with the names of its two outputs.
+  private func nodes(loading stateDictionary: [String: Tensor]) throws(NeuralCoreError) -> (
+    builder: Graph.Builder, logits: String, features: String
+  ) {
+    let layers = try loading(stateDictionary).network.layers
+    var builder = Graph.Builder()
+    // Everything up to the classifier, then the classifier: its input is the features output.
+    let features = try Sequential(Array(layers.dropLast()))
+      .appendLayerNodes(to: &builder, input: Self.graphInput)
+    let logits = try layers.last?.appendLayerNodes(to: &builder, input: features) ?? features
+    return (builder, logits, features)
   }
 
   /// `[batch, 3, height, width]` floats.

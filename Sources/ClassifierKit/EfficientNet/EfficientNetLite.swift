@@ -195,7 +195,7 @@ package struct EfficientNetLite: Layer, GraphLayer {
   ///   `_bn0.running_var`, `_blocks.3._depthwise_conv.weight`, ..., `_fc.bias`).
   /// - Returns: The loaded network.
   /// - Throws: `NeuralCoreError` with code `missingValue` naming a missing parameter,
-  ///   `shapeMismatch` for a parameter of the wrong shape, or `malformedFile` for a batch
+  ///   `shapeMismatch` for a parameter of the wrong shape, or `invalidArgument` for a batch
   ///   normalization whose scale is not finite.
   package func loading(_ stateDictionary: [String: Tensor]) throws(NeuralCoreError)
     -> EfficientNetLite

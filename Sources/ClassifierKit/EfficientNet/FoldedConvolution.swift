@@ -66,7 +66,7 @@ struct FoldedConvolution: Layer, GraphLayer {
         Double(gamma[channel]) / (Double(variance[channel]) + Double(epsilon)).squareRoot()
       guard factor.isFinite else {
         throw NeuralCoreError(
-          .malformedFile, "'\(normalizationName)' channel \(channel) has a non-finite scale")
+          .invalidArgument, "'\(normalizationName)' channel \(channel) has a non-finite scale")
       }
       for index in (channel * perChannel)..<((channel + 1) * perChannel) {
         folded[index] = Float(Double(folded[index]) * factor)

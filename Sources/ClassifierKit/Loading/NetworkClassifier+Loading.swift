@@ -38,7 +38,7 @@ extension NetworkClassifier {
   /// - Returns: The classifier.
   /// - Throws: ``ClassificationError`` with code `modelUnavailable`: when no checkpoint is found
   ///   (the message says which command downloads it), or when the file is not a valid
-  ///   EfficientNet-Lite0 checkpoint (the `NeuralCoreError` as
+  ///   EfficientNet-Lite0 checkpoint (the `ModelFormatsError` as
   ///   ``ClassificationError/underlying``), or when `VISION_CATALOG_KERNELS` names a kernel set
   ///   this CPU lacks.
   public static func efficientNetLite0(checkpoint: URL? = nil, threadCount: Int? = nil)
@@ -62,7 +62,7 @@ extension NetworkClassifier {
   ///   - threadCount: The threads one network call may use; `nil` means every active processor.
   /// - Returns: The classifier.
   /// - Throws: ``ClassificationError``: `modelUnavailable` when the model or sidecar cannot be
-  ///   read or the model is damaged or unsupported (the `NeuralCoreError` as
+  ///   read or the model is damaged or unsupported (the `ModelFormatsError` as
   ///   ``ClassificationError/underlying``) or `VISION_CATALOG_KERNELS` names a kernel set this CPU
   ///   lacks; `invalidModelDescription` naming a wrong sidecar field.
   public static func onnx(contentsOf url: URL, sidecar: URL? = nil, threadCount: Int? = nil)
@@ -94,7 +94,7 @@ extension NetworkClassifier {
   ///   - threadCount: The threads one network call may use; `nil` means every active processor.
   /// - Returns: The classifier.
   /// - Throws: ``ClassificationError`` with code `modelUnavailable` when the file cannot be
-  ///   read or run (the `NeuralCoreError`, which says why, as ``ClassificationError/underlying``).
+  ///   read or run (the `ModelFormatsError`, which says why, as ``ClassificationError/underlying``).
   public static func coreML(contentsOf url: URL, threadCount: Int? = nil)
     throws(ClassificationError) -> NetworkClassifier
   {

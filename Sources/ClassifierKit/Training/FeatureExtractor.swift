@@ -27,7 +27,7 @@ package struct FeatureExtractor: Sendable {
   private init(
     architecture: EfficientNetLite, parameters: [String: Tensor], identity: String,
     threadCount: Int?
-  ) throws(NeuralCoreError) {
+  ) throws(ModelFormatsError) {
     self.architecture = architecture
     self.parameters = parameters
     self.identity = identity

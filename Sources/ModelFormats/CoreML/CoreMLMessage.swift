@@ -18,7 +18,7 @@ struct CoreMLMessage {
   private var fields: [Int: [Payload]] = [:]
 
   /// Reads every field of the message `reader` spans.
-  init(_ reader: ProtobufReader) throws(NeuralCoreError) {
+  init(_ reader: ProtobufReader) throws(ModelFormatsError) {
     self.reader = reader
     var cursor = reader
     while let (number, wireType) = try cursor.nextField() {
@@ -73,20 +73,20 @@ struct CoreMLMessage {
   }
 
   /// A nested message; `nil` when absent.
-  func message(_ number: Int) throws(NeuralCoreError) -> CoreMLMessage? {
+  func message(_ number: Int) throws(ModelFormatsError) -> CoreMLMessage? {
     guard let range = ranges(number).last else { return nil }
     return try CoreMLMessage(reader.message(in: range))
   }
 
   /// A repeated nested message.
-  func messages(_ number: Int) throws(NeuralCoreError) -> [CoreMLMessage] {
+  func messages(_ number: Int) throws(ModelFormatsError) -> [CoreMLMessage] {
     var result: [CoreMLMessage] = []
     for range in ranges(number) { result.append(try CoreMLMessage(reader.message(in: range))) }
     return result
   }
 
   /// A repeated integer field, packed or not.
-  func integers(_ number: Int) throws(NeuralCoreError) -> [Int64] {
+  func integers(_ number: Int) throws(ModelFormatsError) -> [Int64] {
     var values: [Int64] = []
     for payload in fields[number] ?? [] {
       switch payload {
@@ -95,40 +95,40 @@ struct CoreMLMessage {
         var packed = try reader.message(in: range)
         while !packed.isAtEnd { values.append(Int64(bitPattern: try packed.readVarint())) }
       case .fixed32:
-        throw NeuralCoreError(.malformedFile, "Core ML field \(number) is not an integer list")
+        throw ModelFormatsError(.malformedFile, "Core ML field \(number) is not an integer list")
       }
     }
     return values
   }
 
   /// A repeated `float` field, packed or not.
-  func floats(_ number: Int) throws(NeuralCoreError) -> [Float] {
+  func floats(_ number: Int) throws(ModelFormatsError) -> [Float] {
     var values: [Float] = []
     for payload in fields[number] ?? [] {
       switch payload {
       case .fixed32(let bits): values.append(Float(bitPattern: bits))
       case .bytes(let range):
         guard range.count % 4 == 0 else {
-          throw NeuralCoreError(
+          throw ModelFormatsError(
             .malformedFile, "Core ML float list \(number) has \(range.count) bytes")
         }
         values += Self.littleEndianFloats(reader.buffer[range])
       case .scalar:
-        throw NeuralCoreError(.malformedFile, "Core ML field \(number) is not a float list")
+        throw ModelFormatsError(.malformedFile, "Core ML field \(number) is not a float list")
       }
     }
     return values
   }
 
   /// A repeated `double` field, packed or not.
-  func doubles(_ number: Int) throws(NeuralCoreError) -> [Double] {
+  func doubles(_ number: Int) throws(ModelFormatsError) -> [Double] {
     var values: [Double] = []
     for payload in fields[number] ?? [] {
       switch payload {
       case .scalar(let bits): values.append(Double(bitPattern: bits))
       case .bytes(let range):
         guard range.count % 8 == 0 else {
-          throw NeuralCoreError(
+          throw ModelFormatsError(
             .malformedFile, "Core ML double list \(number) has \(range.count) bytes")
         }
         values.reserveCapacity(values.count + range.count / 8)
@@ -138,7 +138,7 @@ struct CoreMLMessage {
           values.append(Double(bitPattern: bits))
         }
       case .fixed32:
-        throw NeuralCoreError(.malformedFile, "Core ML field \(number) is not a double list")
+        throw ModelFormatsError(.malformedFile, "Core ML field \(number) is not a double list")
       }
     }
     return values

@@ -1,5 +1,5 @@
 public import Foundation
-public import NeuralCore
+import NeuralCore
 
 /// A Core ML model file (`.mlmodel`) whose neural network this library runs: its image input
 /// with Core ML's preprocessing, its class labels, and the network lowered to the graph the ONNX
@@ -63,11 +63,11 @@ public struct CoreMLModel: Sendable {
   /// - Parameters:
   ///   - url: The file or package folder.
   ///   - limits: Bounds on file size, nesting and element counts.
-  /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for
+  /// - Throws: ``ModelFormatsError``: `io` when the file cannot be read, `malformedFile` for
   ///   damaged protobuf, blob files or inconsistent layers and operations, `limitExceeded` past
   ///   a limit, `unsupported` for a model this library cannot run (naming why).
   public init(contentsOf url: URL, limits: ImportLimits = .default)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let path = url.path(percentEncoded: false)
     var isDirectory: ObjCBool = false
@@ -84,7 +84,7 @@ public struct CoreMLModel: Sendable {
     try self.init(
       serializedBytes: FileBytes.read(path: model.path, maximumBytes: limits.maximumFileBytes),
       limits: limits
-    ) { name throws(NeuralCoreError) in
+    ) { name throws(ModelFormatsError) in
       try MLPackage.blobFile(named: name, modelDirectory: directory, root: root, limits: limits)
     }
   }
@@ -95,12 +95,12 @@ public struct CoreMLModel: Sendable {
   /// - Parameters:
   ///   - bytes: The file's bytes.
   ///   - limits: Bounds on size, nesting and element counts.
-  /// - Throws: `NeuralCoreError` as ``init(contentsOf:limits:)`` does.
+  /// - Throws: ``ModelFormatsError`` as ``init(contentsOf:limits:)`` does.
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
-    try self.init(serializedBytes: bytes, limits: limits) { name throws(NeuralCoreError) in
-      throw NeuralCoreError(
+    try self.init(serializedBytes: bytes, limits: limits) { name throws(ModelFormatsError) in
+      throw ModelFormatsError(
         .unsupported,
         "this ML Program keeps its weights in '\(name)' beside the model file: open the "
           + ".mlpackage folder")
@@ -111,13 +111,13 @@ public struct CoreMLModel: Sendable {
   /// `blobFiles`.
   package init(
     serializedBytes bytes: [UInt8], limits: ImportLimits,
-    blobFiles: @escaping (String) throws(NeuralCoreError) -> MILBlobFile
-  ) throws(NeuralCoreError) {
+    blobFiles: @escaping (String) throws(ModelFormatsError) -> MILBlobFile
+  ) throws(ModelFormatsError) {
     try limits.checkFileSize(bytes.count, of: "model")
     let model = try CoreMLMessage(
       ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth))
     guard let description = try model.message(2) else {
-      throw NeuralCoreError(.malformedFile, "Core ML model has no description")
+      throw ModelFormatsError(.malformedFile, "Core ML model has no description")
     }
     let parts: Parts
     if let program = try model.message(502) {
@@ -160,7 +160,7 @@ public struct CoreMLModel: Sendable {
   /// A `NeuralNetwork` model's parts: its preprocessing and layers lowered to opset 13.
   private static func network(
     _ model: CoreMLMessage, description: CoreMLMessage, limits: ImportLimits
-  ) throws(NeuralCoreError) -> Parts {
+  ) throws(ModelFormatsError) -> Parts {
     let network = try Self.network(of: model)
     let input = try Self.imageInput(description, preprocessing: network.message.messages(2))
     var lowering = CoreMLNetworkLowering(limits: limits)
@@ -169,7 +169,7 @@ public struct CoreMLModel: Sendable {
       pixels: pixels, output: input.name, scale: input.scale, biases: input.biases)
     let layers = try network.message.messages(1)
     guard !layers.isEmpty else {
-      throw NeuralCoreError(.malformedFile, "Core ML network has no layers")
+      throw ModelFormatsError(.malformedFile, "Core ML network has no layers")
     }
     for layer in layers { try lowering.lower(layer) }
     let labels = network.isClassifier ? try Self.labels(network.message) : nil
@@ -185,13 +185,13 @@ public struct CoreMLModel: Sendable {
 
   /// The `NeuralNetwork` or `NeuralNetworkClassifier` inside the model, or the reason there
   /// is none this library can run.
-  private static func network(of model: CoreMLMessage) throws(NeuralCoreError)
+  private static func network(of model: CoreMLMessage) throws(ModelFormatsError)
     -> (message: CoreMLMessage, isClassifier: Bool)
   {
     if let classifier = try model.message(403) { return (classifier, true) }
     if let plain = try model.message(500) { return (plain, false) }
     if model.has(303) {
-      throw NeuralCoreError(.unsupported, "Core ML neural network regressors are not run yet")
+      throw ModelFormatsError(.unsupported, "Core ML neural network regressors are not run yet")
     }
     // A pipeline classifier or regressor wraps a `Pipeline` (field 1); field 202 is one.
     var pipeline = try model.message(202)
@@ -200,28 +200,28 @@ public struct CoreMLModel: Sendable {
     }
     if let pipeline {
       if try pipeline.messages(1).first?.has(2002) == true {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported,
           "this is a Create ML image classifier: its first model is Apple's Vision feature print, "
             + "whose weights ship with Apple's operating systems and are not in the file, so it "
             + "cannot run anywhere else; retrain it on the same labeled folders with "
             + "`vision-catalog train`")
       }
-      throw NeuralCoreError(.unsupported, "Core ML pipelines are not run yet")
+      throw ModelFormatsError(.unsupported, "Core ML pipelines are not run yet")
     }
-    throw NeuralCoreError(.unsupported, "this Core ML model holds no neural network")
+    throw ModelFormatsError(.unsupported, "this Core ML model holds no neural network")
   }
 
   static func imageInput(
     _ description: CoreMLMessage, preprocessing: [CoreMLMessage]
-  ) throws(NeuralCoreError) -> ImageInput {
+  ) throws(ModelFormatsError) -> ImageInput {
     for feature in try description.messages(1) {
       guard let type = try feature.message(3), let image = try type.message(4) else { continue }
       let name = feature.string(1)
       let width = Int(image.integer(1))
       let height = Int(image.integer(2))
       guard (1...65_536).contains(width), (1...65_536).contains(height) else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "Core ML image input '\(name)' is \(width)x\(height)")
       }
       let layout: ColorLayout
@@ -230,11 +230,11 @@ public struct CoreMLModel: Sendable {
       case 20: layout = .rgb
       case 30: layout = .bgr
       case let other:
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported, "Core ML image input '\(name)' has colour space \(other)")
       }
       let scaler = try preprocessing.first { $0.string(1) == name || $0.string(1).isEmpty }
-        .flatMap { preprocessing throws(NeuralCoreError) in try preprocessing.message(10) }
+        .flatMap { preprocessing throws(ModelFormatsError) in try preprocessing.message(10) }
       let scale = scaler.map { $0.has(10) ? $0.float(10) : 1 } ?? 1
       let biases: [Float] =
         switch layout {
@@ -246,16 +246,16 @@ public struct CoreMLModel: Sendable {
         name: name, width: width, height: height, colorLayout: layout, scale: scale,
         biases: biases)
     }
-    throw NeuralCoreError(
+    throw ModelFormatsError(
       .unsupported, "this Core ML model has no image input; only image classifiers are run")
   }
 
-  private static func labels(_ classifier: CoreMLMessage) throws(NeuralCoreError) -> [String] {
+  private static func labels(_ classifier: CoreMLMessage) throws(ModelFormatsError) -> [String] {
     if let strings = try classifier.message(100) { return strings.strings(1) }
     if let integers = try classifier.message(101) {
       return try integers.integers(1).map(String.init)
     }
-    throw NeuralCoreError(.malformedFile, "Core ML classifier has no class labels")
+    throw ModelFormatsError(.malformedFile, "Core ML classifier has no class labels")
   }
 
   private static func scoresOutput(

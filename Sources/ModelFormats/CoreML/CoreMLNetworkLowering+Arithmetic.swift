@@ -5,7 +5,7 @@ import NeuralCore
 extension CoreMLNetworkLowering {
   /// Lowers `kind` when it is one of these layers; `false` when it is not.
   mutating func lowerArithmetic(_ kind: Int, _ p: CoreMLMessage, _ c: Context)
-    throws(NeuralCoreError) -> Bool
+    throws(ModelFormatsError) -> Bool
   {
     switch kind {
     case 160: try batchNormalization(p, c)
@@ -23,7 +23,7 @@ extension CoreMLNetworkLowering {
     case 880, 885, 890, 900, 905:
       let names = [880: "Add", 885: "Pow", 890: "Div", 900: "Mul", 905: "Sub"]
       guard c.inputs.count == 2, let op = names[kind] else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "Core ML layer '\(c.name)' needs 2 inputs, it has \(c.inputs.count)")
       }
       add(op, c, [])
@@ -42,18 +42,18 @@ extension CoreMLNetworkLowering {
   }
 
   private mutating func batchNormalization(_ p: CoreMLMessage, _ c: Context)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let channels = Int(p.integer(1))
     guard channels > 0, channels <= limits.maximumElementCount else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has \(channels) channels")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' has \(channels) channels")
     }
     let epsilon = p.float(10) == 0 ? 1e-5 : p.float(10)
     let attributes: [ONNXAttribute] = [.init(name: "epsilon", value: .float(epsilon))]
     var inputs = [c.inputs[0]]
     let computesStatistics = p.integer(5) != 0
     guard !computesStatistics || p.integer(6) != 0 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "Core ML layer '\(c.name)': batch normalization with statistics of the whole batch is not run"
       )
@@ -62,7 +62,7 @@ extension CoreMLNetworkLowering {
     for (index, field) in fields.enumerated() {
       let what = ["gamma", "beta", "mean", "variance"][index]
       guard let message = try p.message(field) else {
-        throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has no \(what)")
+        throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' has no \(what)")
       }
       let values = try CoreMLWeights.values(
         message, count: channels, what: "layer '\(c.name)' \(what)")
@@ -74,7 +74,7 @@ extension CoreMLNetworkLowering {
 
   /// `x / sqrt(sum(x^2) + epsilon)`, the sum over channels, height and width together.
   private mutating func l2Normalization(_ p: CoreMLMessage, _ c: Context)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let epsilon = p.float(1) == 0 ? 1e-6 : p.float(1)
     let x = c.inputs[0]
@@ -106,7 +106,7 @@ extension CoreMLNetworkLowering {
 
   /// `f(scale * x + shift)` for Core ML's unary functions; `epsilon` (1e-6 when unset) guards
   /// RSQRT, INVERSE and LOG.
-  private mutating func unary(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func unary(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let alpha = p.float(2)
     let epsilon = p.float(3) == 0 ? 1e-6 : p.float(3)
     let shift = p.float(4)
@@ -139,14 +139,14 @@ extension CoreMLNetworkLowering {
       let floor = try constant(c.name + "__alpha", [alpha], shape: [])
       nodes.append(node("Max", c.name, [x, floor], c.output))
     case let other:
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "Core ML layer '\(c.name)': unary function \(other) is not known")
     }
   }
 
   /// `x + amount` as a new blob; returns its name.
   mutating func shifted(_ x: String, by amount: Float, suffix: String, _ c: Context)
-    throws(NeuralCoreError) -> String
+    throws(ModelFormatsError) -> String
   {
     let value = try constant(c.name + "__" + suffix, [amount], shape: [])
     let output = c.output + "__plus_" + suffix
@@ -156,7 +156,7 @@ extension CoreMLNetworkLowering {
 
   /// `add` and `multiply`: the inputs combined; one input is combined with `alpha`.
   private mutating func elementwise(_ op: String, _ p: CoreMLMessage, _ c: Context)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     var operands = c.inputs
     if operands.count == 1 {
@@ -172,7 +172,7 @@ extension CoreMLNetworkLowering {
   }
 
   /// `scale * x`, plus `bias` when the layer has one.
-  private mutating func scale(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func scale(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let factor = try broadcastConstant(p.integers(1), p.message(2), c, "scale")
     guard p.integer(3) != 0 else {
       nodes.append(node("Mul", c.name, [c.inputs[0], factor], c.output))
@@ -183,7 +183,7 @@ extension CoreMLNetworkLowering {
     nodes.append(node("Add", c.name, [product, offset], c.output))
   }
 
-  private mutating func bias(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func bias(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let offset = try broadcastConstant(p.integers(1), p.message(2), c, "bias")
     nodes.append(node("Add", c.name, [c.inputs[0], offset], c.output))
   }
@@ -192,11 +192,11 @@ extension CoreMLNetworkLowering {
   /// broadcasts over `[N, C, H, W]`.
   private mutating func broadcastConstant(
     _ shape: [Int64], _ message: CoreMLMessage?, _ c: Context, _ what: String
-  ) throws(NeuralCoreError) -> String {
+  ) throws(ModelFormatsError) -> String {
     guard let message, shape.count == 1 || shape.count == 3,
       shape.allSatisfy({ $0 > 0 && $0 <= Int64(limits.maximumElementCount) })
     else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "Core ML layer '\(c.name)' has a \(what) of shape \(shape)")
     }
     let dimensions = shape.map { Int($0) }
@@ -211,9 +211,9 @@ extension CoreMLNetworkLowering {
   /// the second, either transposed on its last two axes; batch axes broadcast as NumPy's do.
   ///
   /// Quantizing the input to 8 bits while running (`int8DynamicQuantize`) is not run.
-  private mutating func batchedMatmul(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func batchedMatmul(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     guard p.integer(10) == 0 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "Core ML layer '\(c.name)': int8 dynamic quantization is not run")
     }
     if c.inputs.count == 2 {
@@ -227,14 +227,14 @@ extension CoreMLNetworkLowering {
       return
     }
     guard c.inputs.count == 1 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "Core ML layer '\(c.name)' multiplies \(c.inputs.count) inputs")
     }
     let rows = Int(clamping: p.integer(5))
     let columns = Int(clamping: p.integer(6))
     let count = try elementCount([rows, columns], c)
     guard let weightMessage = try p.message(8) else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has no weights")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' has no weights")
     }
     // Stored one output column after another: [columns, rows]; MatMul takes [rows, columns].
     let stored = try CoreMLWeights.values(
@@ -255,7 +255,7 @@ extension CoreMLNetworkLowering {
     nodes.append(node("Add", c.name, [product, offset], c.output))
   }
 
-  private mutating func clip(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func clip(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let low = try constant(c.name + "__min", [p.float(1)], shape: [])
     let high = try constant(c.name + "__max", [p.float(2)], shape: [])
     nodes.append(node("Clip", c.name, [c.inputs[0], low, high], c.output))
@@ -263,7 +263,7 @@ extension CoreMLNetworkLowering {
 
   /// The Gaussian error linear unit in Core ML's three forms: exact (with `erf`), and its tanh
   /// and sigmoid approximations.
-  private mutating func gelu(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func gelu(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let x = c.inputs[0]
     switch p.integer(1) {
     case 0:
@@ -286,14 +286,14 @@ extension CoreMLNetworkLowering {
       let sigmoid = step("Sigmoid", [step("Mul", [x, factor], "scaled", c)], "sigmoid", c)
       nodes.append(node("Mul", c.name, [x, sigmoid], c.output))
     case let other:
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "Core ML layer '\(c.name)': GELU mode \(other) is not known")
     }
   }
 
   /// `0.5 * x * (1 + value)` into the layer's output.
   private mutating func halfTimesOnePlus(_ value: String, times x: String, _ c: Context)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let one = try constant(c.name + "__one", [1], shape: [])
     let half = try constant(c.name + "__half", [0.5], shape: [])

@@ -4,7 +4,7 @@ import NeuralCore
 extension CoreMLNetworkLowering {
   /// Lowers `kind` when it is one of these layers; `false` when it is not.
   mutating func lowerLayout(_ kind: Int, _ p: CoreMLMessage, _ c: Context)
-    throws(NeuralCoreError) -> Bool
+    throws(ModelFormatsError) -> Bool
   {
     switch kind {
     case 190: try crop(p, c)
@@ -17,7 +17,8 @@ extension CoreMLNetworkLowering {
     case 310: try permute(p, c)
     case 320:
       guard p.integer(100) == 0 else {
-        throw NeuralCoreError(.unsupported, "Core ML layer '\(c.name)': sequence concat is not run")
+        throw ModelFormatsError(
+          .unsupported, "Core ML layer '\(c.name)': sequence concat is not run")
       }
       add("Concat", c, [.init(name: "axis", value: .int(1))])
     case 345: try reorganizeData(p, c)
@@ -50,7 +51,7 @@ extension CoreMLNetworkLowering {
   ///
   /// Each input gains an axis of length 1 after `axis`, they are concatenated along it, and a
   /// reshape to the first input's shape with `-1` at `axis` merges the two.
-  private mutating func interleavedConcat(axis: Int64, _ c: Context) throws(NeuralCoreError) {
+  private mutating func interleavedConcat(axis: Int64, _ c: Context) throws(ModelFormatsError) {
     // Counted from the end, the new axis takes the old one's number; from the start, the next.
     let inserted = axis < 0 ? axis : axis + 1
     let newAxis = try integerConstant(c.name + "__new_axis", [inserted])
@@ -80,9 +81,9 @@ extension CoreMLNetworkLowering {
   /// Crops the amounts of a single input's borders.
   ///
   /// Cropping to a second input's size is not run.
-  private mutating func crop(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func crop(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     guard c.inputs.count == 1 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "Core ML layer '\(c.name)': cropping to a second input's size is not run")
     }
     let amounts = try borderAmounts(p.message(1), c)
@@ -94,7 +95,7 @@ extension CoreMLNetworkLowering {
     nodes.append(node("Slice", c.name, [c.inputs[0], starts, ends, axes], c.output))
   }
 
-  private mutating func pad(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func pad(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let amounts = try borderAmounts(p.message(10), c)
     let pads = try integerConstant(
       c.name + "__pads", [0, 0, amounts[0], amounts[1], 0, 0, amounts[2], amounts[3]])
@@ -111,11 +112,11 @@ extension CoreMLNetworkLowering {
   }
 
   /// Nearest-neighbour or bilinear upsampling, with Core ML's grid for each linear mode.
-  private mutating func upsample(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func upsample(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     var factors = try p.floats(7)
     if factors.isEmpty { factors = try sizes(p.integers(1), default: 1, c).map(Float.init) }
     guard factors.count == 2, factors.allSatisfy({ $0 >= 1 && $0 <= 4096 }) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "Core ML layer '\(c.name)' upsamples by \(factors)")
     }
     let scales = try constant(c.name + "__scales", [1, 1] + factors, shape: [4])
@@ -131,7 +132,7 @@ extension CoreMLNetworkLowering {
       let grids = ["asymmetric", "align_corners", "half_pixel"]
       let grid = Int(p.integer(6))
       guard grids.indices.contains(grid) else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported, "Core ML layer '\(c.name)': linear upsample mode \(grid) is not known")
       }
       attributes = [
@@ -148,17 +149,17 @@ extension CoreMLNetworkLowering {
   /// The aligned-endpoints grid is `tf_crop_and_resize` over the whole input (it samples the
   /// centre when the output has one row); the RoI Align grid samples `(i + 0.5) * (X - 1) / N`,
   /// which is `tf_crop_and_resize` over the region from `0.5 / N` to `(N - 0.5) / N`.
-  private mutating func resizeBilinear(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func resizeBilinear(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let size = try sizes(p.integers(1), default: 1, c)
     guard size.allSatisfy({ $0 > 0 }) else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' resizes to \(size)")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' resizes to \(size)")
     }
     let grid = try p.message(2)?.integer(1) ?? 0
     let transforms = [
       0: "align_corners", 1: "tf_crop_and_resize", 2: "asymmetric", 3: "tf_crop_and_resize",
     ]
     guard let transform = transforms[Int(clamping: grid)] else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "Core ML layer '\(c.name)': sampling mode \(grid) is not known")
     }
     var region = ""
@@ -183,10 +184,10 @@ extension CoreMLNetworkLowering {
 
   /// `reorganizeData`: space to depth, depth to space, or the pixel shuffle (depth to space
   /// with each channel's block kept together, ONNX's `CRD` order).
-  private mutating func reorganizeData(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func reorganizeData(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let block = p.integer(2)
     guard (2...4096).contains(block) else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has block size \(block)")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' has block size \(block)")
     }
     let size = ONNXAttribute(name: "blocksize", value: .int(block))
     switch p.integer(1) {
@@ -194,7 +195,7 @@ extension CoreMLNetworkLowering {
     case 1: add("DepthToSpace", c, [size, .init(name: "mode", value: .string("DCR"))])
     case 2: add("DepthToSpace", c, [size, .init(name: "mode", value: .string("CRD"))])
     case let other:
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "Core ML layer '\(c.name)': reorganization mode \(other) is not known")
     }
   }
@@ -202,9 +203,9 @@ extension CoreMLNetworkLowering {
   /// The rank-N `constantPad`: a value before and after each axis, in axis order.
   ///
   /// Amounts given as a second input, and amounts that name the output size, are not run.
-  private mutating func constantPad(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func constantPad(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     guard c.inputs.count == 1, p.integer(3) == 0 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "Core ML layer '\(c.name)': padding by a second input or to an output size is not run")
     }
@@ -212,7 +213,7 @@ extension CoreMLNetworkLowering {
     guard !amounts.isEmpty, amounts.count % 2 == 0, amounts.count <= 2 * limits.maximumRank,
       amounts.allSatisfy({ (0...65_536).contains($0) })
     else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' pads by \(amounts)")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' pads by \(amounts)")
     }
     // Core ML lists (before, after) per axis; ONNX all befores, then all afters.
     let pairs = stride(from: 0, to: amounts.count, by: 2)
@@ -223,25 +224,25 @@ extension CoreMLNetworkLowering {
   }
 
   private mutating func loadConstant(_ kind: Int, _ p: CoreMLMessage, _ c: Context)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let declared = try p.integers(1)
     guard !declared.isEmpty, declared.count <= limits.maximumRank,
       kind == 1070 || declared.count == 3
     else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "Core ML layer '\(c.name)' loads a constant of shape \(declared)")
     }
-    let shape = try declared.map { (value: Int64) throws(NeuralCoreError) -> Int in
+    let shape = try declared.map { (value: Int64) throws(ModelFormatsError) -> Int in
       guard value > 0, value <= Int64(limits.maximumElementCount) else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "Core ML layer '\(c.name)' loads a constant of shape \(declared)")
       }
       return Int(value)
     }
     let count = try elementCount(shape, c)
     guard let data = try p.message(2) else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has no data")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' has no data")
     }
     let values = try CoreMLWeights.values(data, count: count, what: "layer '\(c.name)' data")
     _ = try constant(c.output, values, shape: kind == 290 ? [1] + shape : shape)
@@ -249,11 +250,11 @@ extension CoreMLNetworkLowering {
 
   /// The rank-5 `reshape`: channel-first reshapes the data as stored, channel-last reads and
   /// writes it height, width, then channels.
-  private mutating func reshape(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func reshape(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     var target = try p.integers(1)
     if target.count == 4, target[0] == 1 { target.removeFirst() }
     guard target.count == 3, target.allSatisfy({ $0 > 0 }) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "Core ML layer '\(c.name)' reshapes to \(target), not to [C, H, W]")
     }
     guard p.integer(2) == 1 else {
@@ -273,7 +274,7 @@ extension CoreMLNetworkLowering {
 
   /// The rank-5 `flatten`, which keeps the rank: `[C * H * W, 1, 1]` of `[C, H, W]`, channels
   /// first or (mode 1) channels last.
-  private mutating func flatten(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func flatten(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     var source = c.inputs[0]
     if p.integer(1) == 1 {
       source = try transposed(source, [0, 2, 3, 1], suffix: "channel_last", c)
@@ -285,13 +286,13 @@ extension CoreMLNetworkLowering {
 
   /// The rank-4 `permute` of `[Seq, C, H, W]`; the sequence axis is this graph's batch axis and
   /// stays first.
-  private mutating func permute(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func permute(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let order = try p.integers(1)
     guard order.count == 4, Set(order) == [0, 1, 2, 3] else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' permutes by \(order)")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' permutes by \(order)")
     }
     guard order[0] == 0 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "Core ML layer '\(c.name)': moving the sequence axis is not run")
     }
     add("Transpose", c, [.init(name: "perm", value: .ints(order))])
@@ -300,9 +301,9 @@ extension CoreMLNetworkLowering {
   // MARK: - Helpers
 
   /// Listed axes or dimensions, at most the rank limit.
-  private func axes(_ values: [Int64], _ c: Context) throws(NeuralCoreError) -> [Int64] {
+  private func axes(_ values: [Int64], _ c: Context) throws(ModelFormatsError) -> [Int64] {
     guard !values.isEmpty, values.count <= limits.maximumRank else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' lists \(values)")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' lists \(values)")
     }
     return values
   }
@@ -310,7 +311,7 @@ extension CoreMLNetworkLowering {
   /// `input` transposed by `order` as a new blob; returns its name.
   private mutating func transposed(
     _ input: String, _ order: [Int64], suffix: String, _ c: Context
-  ) throws(NeuralCoreError) -> String {
+  ) throws(ModelFormatsError) -> String {
     let output = c.output + "__" + suffix
     nodes.append(
       node(

@@ -5,7 +5,7 @@ import NeuralCore
 extension CoreMLNetworkLowering {
   /// Lowers `kind` when it is one of these layers; `false` when it is not.
   mutating func lowerReduction(_ kind: Int, _ p: CoreMLMessage, _ c: Context)
-    throws(NeuralCoreError) -> Bool
+    throws(ModelFormatsError) -> Bool
   {
     switch kind {
     case 165: try meanVarianceNormalization(p, c)
@@ -22,11 +22,11 @@ extension CoreMLNetworkLowering {
 
   /// The rank-4 `reduce`: one of ten functions over channels, height and width together, height
   /// and width, or one of them; reduced axes stay, with length 1.
-  private mutating func reduce(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func reduce(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let axisLists: [[Int64]] = [[-3, -2, -1], [-2, -1], [-3], [-2], [-1]]
     let axisCode = Int(clamping: p.integer(3))
     guard axisLists.indices.contains(axisCode) else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' reduces axis \(axisCode)")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' reduces axis \(axisCode)")
     }
     let axes = axisLists[axisCode]
     let x = c.inputs[0]
@@ -47,19 +47,19 @@ extension CoreMLNetworkLowering {
       try reduced("ReduceSum", logarithm, axes, keepDimensions: true, c)
     case 9:
       guard axes.count == 1 else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "Core ML layer '\(c.name)' takes ARGMAX over more than one axis")
       }
       try argument(x, largest: true, axis: axes[0], keepDimensions: true, c)
     case let other:
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "Core ML layer '\(c.name)': reduce mode \(other) is not known")
     }
   }
 
   /// The rank-N `reduce*` layers over the listed axes, or all of them.
   private mutating func reduction(_ kind: Int, _ p: CoreMLMessage, _ c: Context)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let operators = [
       1250: "ReduceL1", 1255: "ReduceL2", 1260: "ReduceMax", 1265: "ReduceMin",
@@ -71,7 +71,7 @@ extension CoreMLNetworkLowering {
     if p.integer(3) == 0 {
       let listed = try p.integers(1)
       guard !listed.isEmpty, listed.count <= limits.maximumRank else {
-        throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' reduces axes \(listed)")
+        throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' reduces axes \(listed)")
       }
       axes = listed
     }
@@ -86,7 +86,7 @@ extension CoreMLNetworkLowering {
   /// index. Core ML keeps a rank-1 input's axis when `removeDim` is set; here it goes.
   private mutating func argument(
     _ x: String, largest: Bool, axis: Int64, keepDimensions: Bool, _ c: Context
-  ) throws(NeuralCoreError) {
+  ) throws(ModelFormatsError) {
     let scores = largest ? x : step("Neg", [x], "negated", c)
     let mark = step("Hardmax", [scores], "mark", c, [.init(name: "axis", value: .int(axis))])
     let axisName = try integerConstant(c.name + "__axis", [axis])
@@ -102,7 +102,7 @@ extension CoreMLNetworkLowering {
   /// NeuralNetwork.proto gives no formula; coremltools writes layer normalization as this layer
   /// with the normalization's epsilon, so epsilon goes under the root.
   private mutating func meanVarianceNormalization(_ p: CoreMLMessage, _ c: Context)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let axes: [Int64] = p.integer(1) != 0 ? [-3, -2, -1] : [-2, -1]
     let x = c.inputs[0]
@@ -127,7 +127,7 @@ extension CoreMLNetworkLowering {
   /// At opset 13 `ReduceSum` takes its axes as an input, the other reductions as an attribute.
   private mutating func reduced(
     _ op: String, _ input: String, _ axes: [Int64]?, keepDimensions: Bool, _ c: Context
-  ) throws(NeuralCoreError) {
+  ) throws(ModelFormatsError) {
     var inputs = [input]
     var attributes: [ONNXAttribute] = [
       .init(name: "keepdims", value: .int(keepDimensions ? 1 : 0))

@@ -4,13 +4,13 @@ import NeuralCore
 extension CoreMLNetworkLowering {
   /// Lowers `kind` when it is one of these layers; `false` when it is not.
   mutating func lowerSlicing(_ kind: Int, _ p: CoreMLMessage, _ c: Context)
-    throws(NeuralCoreError) -> Bool
+    throws(ModelFormatsError) -> Bool
   {
     switch kind {
     case 330:
       let count = p.integer(1)
       guard count == 0 || count == Int64(c.outputs.count) else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile,
           "Core ML layer '\(c.name)' splits into \(count) parts for \(c.outputs.count) outputs")
       }
@@ -25,11 +25,11 @@ extension CoreMLNetworkLowering {
 
   /// The rank-4 `slice`: `[start, end)` with a positive stride along channels, height or width;
   /// negative indices count from the end.
-  private mutating func slice(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func slice(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let axisCode = p.integer(4)
     let stride = p.integer(3)
     guard (0...2).contains(axisCode), stride > 0 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "Core ML layer '\(c.name)' slices axis \(axisCode) by \(stride)")
     }
     try sliced(
@@ -40,13 +40,13 @@ extension CoreMLNetworkLowering {
   /// The rank-N `sliceStatic`: per axis a begin, end and stride (either may be masked to the
   /// whole axis in the stride's direction), and axes that keep only their begin and are
   /// squeezed.
-  private mutating func sliceStatic(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func sliceStatic(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let begins = try p.integers(1)
     let ends = try p.integers(3)
     let strides = try p.integers(5)
     let rank = begins.count
     // Masks of all-false values may be left out.
-    let masks = try [2, 4, 6].map { (field: Int) throws(NeuralCoreError) -> [Bool] in
+    let masks = try [2, 4, 6].map { (field: Int) throws(ModelFormatsError) -> [Bool] in
       let values = try p.integers(field)
       return values.isEmpty ? [Bool](repeating: false, count: rank) : values.map { $0 != 0 }
     }
@@ -56,7 +56,7 @@ extension CoreMLNetworkLowering {
         .allSatisfy({ $0 == rank }),
       strides.allSatisfy({ $0 != 0 })
     else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "Core ML layer '\(c.name)' slices from \(begins) to \(ends) by \(strides) (masks of "
           + "\(beginMasks.count), \(endMasks.count) and \(squeezeMasks.count) axes)")
@@ -89,11 +89,11 @@ extension CoreMLNetworkLowering {
   }
 
   /// The rank-N `splitND`: equal parts, or the listed sizes, along one axis.
-  private mutating func splitND(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func splitND(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let sizes = try p.integers(3)
     let count = sizes.isEmpty ? p.integer(2) : Int64(sizes.count)
     guard count == Int64(c.outputs.count), sizes.allSatisfy({ $0 >= 0 }) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "Core ML layer '\(c.name)' splits into \(count) parts \(sizes) for \(c.outputs.count) "
           + "outputs")
@@ -114,7 +114,7 @@ extension CoreMLNetworkLowering {
   private mutating func sliced(
     _ input: String, starts: [Int64], ends: [Int64], axes: [Int64], steps: [Int64],
     into output: String, _ c: Context
-  ) throws(NeuralCoreError) {
+  ) throws(ModelFormatsError) {
     let inputs = [
       input, try integerConstant(c.name + "__starts", starts),
       try integerConstant(c.name + "__ends", ends), try integerConstant(c.name + "__axes", axes),

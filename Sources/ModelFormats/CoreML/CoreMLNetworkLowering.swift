@@ -67,14 +67,14 @@ struct CoreMLNetworkLowering {
   }
 
   /// Lowers one `NeuralNetworkLayer`.
-  mutating func lower(_ layer: CoreMLMessage) throws(NeuralCoreError) {
+  mutating func lower(_ layer: CoreMLMessage) throws(ModelFormatsError) {
     let name = layer.string(1)
     let inputs = layer.strings(2)
     let outputs = layer.strings(3)
     guard let kind = layer.oneOf(Self.layerKindNumbers), let params = try layer.message(kind)
     else {
       let refused = layer.oneOf(Self.refusedKindNumbers).flatMap { Self.refusedKinds[$0] }
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "Core ML layer '\(name)' is "
           + (refused.map { "a \($0) layer, which this importer does not run" }
@@ -83,7 +83,7 @@ struct CoreMLNetworkLowering {
     let takesInputs = !Self.constantKinds.contains(kind)
     let outputCounts = Self.splitKinds.contains(kind) ? 1...Int.max : 1...1
     guard inputs.isEmpty != takesInputs, outputCounts.contains(outputs.count) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "Core ML layer '\(name)' has \(inputs.count) inputs and \(outputs.count) outputs")
     }
@@ -103,7 +103,7 @@ struct CoreMLNetworkLowering {
     case 950:
       add("Softmax", context, [.init(name: "axis", value: .int(params.integer(1)))])
     default:
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "Core ML layer '\(name)' is a \(Self.layerKinds[kind] ?? "?") layer, which this importer "
           + "does not run")
@@ -126,7 +126,7 @@ struct CoreMLNetworkLowering {
   /// `pixels` (raw 0-255 values in the model's colour order) to `output`.
   mutating func preprocess(
     pixels: String, output: String, scale: Float, biases: [Float]
-  ) throws(NeuralCoreError) {
+  ) throws(ModelFormatsError) {
     let scaled = output + "__scaled"
     let scaleName = try constant(output + "__scale", [scale], shape: [])
     let biasName = try constant(output + "__bias", biases, shape: [1, biases.count, 1, 1])
@@ -146,7 +146,7 @@ struct CoreMLNetworkLowering {
     var output: String { outputs[0] }
   }
 
-  private mutating func convolution(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func convolution(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let transposed = p.integer(60) != 0
     let outputChannels = Int(p.integer(1))
     let kernelChannels = Int(p.integer(2))
@@ -160,13 +160,13 @@ struct CoreMLNetworkLowering {
       ? [kernelChannels, outputChannels / groups, kernel[0], kernel[1]]
       : [outputChannels, kernelChannels, kernel[0], kernel[1]]
     guard !transposed || outputChannels % groups == 0 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "Core ML layer '\(c.name)' has \(outputChannels) output channels in \(groups) groups")
     }
     let count = try elementCount(shape, c)
     guard let weightMessage = try p.message(90) else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has no weights")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' has no weights")
     }
     let weights = try CoreMLWeights.values(
       weightMessage, count: count, channels: shape[0], what: "layer '\(c.name)' weights")
@@ -193,10 +193,10 @@ struct CoreMLNetworkLowering {
     nodes.append(node(transposed ? "ConvTranspose" : "Conv", c.name, inputs, c.output, attributes))
   }
 
-  private mutating func pooling(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func pooling(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let type = p.integer(1)
     guard type == 0 || type == 1 else {
-      throw NeuralCoreError(.unsupported, "Core ML layer '\(c.name)': L2 pooling is not run yet")
+      throw ModelFormatsError(.unsupported, "Core ML layer '\(c.name)': L2 pooling is not run yet")
     }
     if p.integer(60) != 0 {
       add(type == 0 ? "GlobalMaxPool" : "GlobalAveragePool", c, [])
@@ -225,10 +225,10 @@ struct CoreMLNetworkLowering {
     add(type == 0 ? "MaxPool" : "AveragePool", c, attributes)
   }
 
-  private mutating func activation(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func activation(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let kinds = [5, 10, 15, 20, 25, 30, 31, 40, 41, 50, 60, 70, 71]
     guard let kind = p.oneOf(kinds), let params = try p.message(kind) else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' names no activation")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' names no activation")
     }
     let alpha = params.float(1)
     let beta = params.float(2)
@@ -272,17 +272,17 @@ struct CoreMLNetworkLowering {
       nodes.append(node("Mul", c.name + "__mul", [c.inputs[0], a], scaled))
       nodes.append(node("Add", c.name, [scaled, b], c.output))
     default:
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "Core ML layer '\(c.name)': this activation kind is not run yet")
     }
   }
 
-  private mutating func innerProduct(_ p: CoreMLMessage, _ c: Context) throws(NeuralCoreError) {
+  private mutating func innerProduct(_ p: CoreMLMessage, _ c: Context) throws(ModelFormatsError) {
     let inputChannels = Int(p.integer(1))
     let outputChannels = Int(p.integer(2))
     let count = try elementCount([outputChannels, inputChannels], c)
     guard let weightMessage = try p.message(20) else {
-      throw NeuralCoreError(.malformedFile, "Core ML layer '\(c.name)' has no weights")
+      throw ModelFormatsError(.malformedFile, "Core ML layer '\(c.name)' has no weights")
     }
     let weights = try CoreMLWeights.values(
       weightMessage, count: count, channels: outputChannels, what: "layer '\(c.name)' weights")
@@ -309,7 +309,7 @@ struct CoreMLNetworkLowering {
   /// planned, and these nodes fold away there. Returns the shape's name.
   mutating func rankKeepingShape(
     of input: String, channels: Int64, _ c: Context
-  ) throws(NeuralCoreError) -> String {
+  ) throws(ModelFormatsError) -> String {
     let zeros = try integerConstant(c.name + "__zeros", [0, 0])
     let ones = try integerConstant(c.name + "__ones", [1, 1])
     let lastTwo = try integerConstant(c.name + "__last_two_axes", [-2, -1])
@@ -330,7 +330,8 @@ struct CoreMLNetworkLowering {
   // MARK: - Helpers
 
   /// An int64 constant of one dimension; returns its name.
-  mutating func integerConstant(_ name: String, _ values: [Int64]) throws(NeuralCoreError) -> String
+  mutating func integerConstant(_ name: String, _ values: [Int64]) throws(ModelFormatsError)
+    -> String
   {
     initializers.append(
       ONNXTensor(name: name, dataType: .int64, value: .integer(values, shape: [values.count])))
@@ -350,7 +351,7 @@ struct CoreMLNetworkLowering {
 
   /// `input * factor` as a new blob; returns its name.
   mutating func scaled(_ input: String, by factor: String, _ c: Context)
-    throws(NeuralCoreError) -> String
+    throws(ModelFormatsError) -> String
   {
     let output = c.output + "__times_" + factor
     nodes.append(node("Mul", c.name + "__times_" + factor, [input, factor], output))
@@ -360,10 +361,10 @@ struct CoreMLNetworkLowering {
   /// A parameter with one value for all channels or one per channel, as a constant that
   /// broadcasts over `[N, C, H, W]`; returns its name.
   mutating func perChannel(_ message: CoreMLMessage?, _ c: Context, _ what: String)
-    throws(NeuralCoreError) -> String
+    throws(ModelFormatsError) -> String
   {
     guard let message, let count = try CoreMLWeights.storedCount(message), count > 0 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "Core ML layer '\(c.name)': the \(what) values are missing or quantized")
     }
     let values = try CoreMLWeights.values(message, count: count, what: "layer '\(c.name)' \(what)")
@@ -373,7 +374,7 @@ struct CoreMLNetworkLowering {
 
   /// `valid` (explicit border amounts, height first) or `same` padding as ONNX attributes.
   func padding(valid: CoreMLMessage?, same: CoreMLMessage?, _ c: Context)
-    throws(NeuralCoreError) -> [ONNXAttribute]
+    throws(ModelFormatsError) -> [ONNXAttribute]
   {
     if let same {
       let mode = same.integer(1) == 1 ? "SAME_LOWER" : "SAME_UPPER"
@@ -387,18 +388,18 @@ struct CoreMLNetworkLowering {
 
   /// A `BorderAmounts` message as `[top, left, bottom, right]`.
   func borderAmounts(_ message: CoreMLMessage?, _ c: Context)
-    throws(NeuralCoreError) -> [Int64]
+    throws(ModelFormatsError) -> [Int64]
   {
     let edges = try message?.messages(10) ?? []
     guard edges.count == 2 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "Core ML layer '\(c.name)' gives border amounts for \(edges.count) axes")
     }
     let values = [
       edges[0].integer(1), edges[1].integer(1), edges[0].integer(2), edges[1].integer(2),
     ]
     guard values.allSatisfy({ (0...65_536).contains($0) }) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "Core ML layer '\(c.name)' has border amounts \(values)")
     }
     return values
@@ -406,31 +407,31 @@ struct CoreMLNetworkLowering {
 
   /// Two spatial sizes (height, width), or the default for both when the list is empty.
   func sizes(_ values: [Int64], default value: Int, _ c: Context)
-    throws(NeuralCoreError) -> [Int]
+    throws(ModelFormatsError) -> [Int]
   {
     if values.isEmpty { return [value, value] }
     guard values.count == 2, values.allSatisfy({ (0...65_536).contains($0) }) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "Core ML layer '\(c.name)' has spatial sizes \(values)")
     }
     return values.map { Int($0) }
   }
 
   /// The product of `dimensions` (each at least 1), checked against the element limit.
-  func elementCount(_ dimensions: [Int], _ c: Context) throws(NeuralCoreError) -> Int {
+  func elementCount(_ dimensions: [Int], _ c: Context) throws(ModelFormatsError) -> Int {
     guard dimensions.allSatisfy({ $0 > 0 }) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "Core ML layer '\(c.name)' has weight dimensions \(dimensions)")
     }
     return try limits.checkedElementCount(of: dimensions, name: "\(c.name) weights")
   }
 
   mutating func constant(_ name: String, _ values: [Float], shape: [Int])
-    throws(NeuralCoreError) -> String
+    throws(ModelFormatsError) -> String
   {
     initializers.append(
       ONNXTensor(
-        name: name, dataType: .float, value: .float(try Tensor(shape: shape, scalars: values))))
+        name: name, dataType: .float, value: .float(try Tensor(fileShape: shape, scalars: values))))
     return name
   }
 

@@ -15,7 +15,7 @@ enum CoreMLWeights {
   ///   parameters, `unsupported` for a storage this reader does not know.
   static func values(
     _ message: CoreMLMessage, count: Int, channels: Int = 1, what: String
-  ) throws(NeuralCoreError) -> [Float] {
+  ) throws(ModelFormatsError) -> [Float] {
     let floats = try message.floats(1)
     if !floats.isEmpty { return try checked(floats, count: count, what: what) }
     let half = message.bytes(2)
@@ -45,7 +45,7 @@ enum CoreMLWeights {
       return try dequantized(raw, quantization, count: count, channels: channels, what: what)
     }
     if !message.bytes(31).isEmpty {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "\(what): int8 weights for dynamic quantization are not supported")
     }
     guard count == 0 else { throw mismatch(what, count: count, found: "no values") }
@@ -54,7 +54,7 @@ enum CoreMLWeights {
 
   /// The number of values stored as float32 or float16, or `nil` for quantized codes, whose
   /// count the layer's shape must give.
-  static func storedCount(_ message: CoreMLMessage) throws(NeuralCoreError) -> Int? {
+  static func storedCount(_ message: CoreMLMessage) throws(ModelFormatsError) -> Int? {
     let floats = try message.floats(1)
     if !floats.isEmpty { return floats.count }
     if !message.bytes(2).isEmpty { return message.bytes(2).count / 2 }
@@ -67,10 +67,11 @@ enum CoreMLWeights {
   private static func dequantized(
     _ raw: ArraySlice<UInt8>, _ quantization: CoreMLMessage, count: Int, channels: Int,
     what: String
-  ) throws(NeuralCoreError) -> [Float] {
+  ) throws(ModelFormatsError) -> [Float] {
     let bits = Int(quantization.integer(1))
     guard (1...8).contains(bits) else {
-      throw NeuralCoreError(.malformedFile, "\(what): \(bits)-bit quantization is not 1 to 8 bits")
+      throw ModelFormatsError(
+        .malformedFile, "\(what): \(bits)-bit quantization is not 1 to 8 bits")
     }
     guard raw.count == (count * bits + 7) / 8 else {
       throw mismatch(what, count: count, found: "\(raw.count) bytes of \(bits)-bit codes")
@@ -79,14 +80,14 @@ enum CoreMLWeights {
     if let table = try quantization.message(102) {
       let palette = try table.floats(1)
       guard palette.count == 1 << bits else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile,
           "\(what): a \(bits)-bit look-up table needs \(1 << bits) values, not \(palette.count)")
       }
       return codes.map { palette[Int($0)] }
     }
     guard let linear = try quantization.message(101) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "\(what): quantized weights without a quantization kind")
     }
     let scales = try linear.floats(1)
@@ -95,7 +96,7 @@ enum CoreMLWeights {
     guard groups == 1 || (groups == channels && channels > 0 && count % channels == 0),
       biases.count == groups || biases.isEmpty
     else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "\(what): linear quantization has \(scales.count) scales and \(biases.count) biases for "
           + "\(channels) channels")
@@ -126,7 +127,7 @@ enum CoreMLWeights {
   }
 
   private static func checked(_ values: [Float], count: Int, what: String)
-    throws(NeuralCoreError) -> [Float]
+    throws(ModelFormatsError) -> [Float]
   {
     guard values.count == count else {
       throw mismatch(what, count: count, found: "\(values.count) values")
@@ -134,8 +135,8 @@ enum CoreMLWeights {
     return values
   }
 
-  private static func mismatch(_ what: String, count: Int, found: String) -> NeuralCoreError {
-    NeuralCoreError(
+  private static func mismatch(_ what: String, count: Int, found: String) -> ModelFormatsError {
+    ModelFormatsError(
       .malformedFile, "\(what): the layer needs \(count) weights, the file has \(found)")
   }
 }

@@ -18,11 +18,11 @@ package enum NPYFile {
   ///   - path: The file's path.
   ///   - limits: Bounds on file size, rank and element count.
   /// - Returns: The array as a float32 tensor of the same shape.
-  /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for a
+  /// - Throws: ``ModelFormatsError``: `io` when the file cannot be read, `malformedFile` for a
   ///   damaged header or short data, `unsupported` for a type or order this reader refuses,
   ///   `limitExceeded` past a limit.
   package static func read(contentsOfFile path: String, limits: ImportLimits = .default)
-    throws(NeuralCoreError) -> Tensor
+    throws(ModelFormatsError) -> Tensor
   {
     try decode(FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes), limits: limits)
   }
@@ -33,17 +33,17 @@ package enum NPYFile {
   ///   - bytes: The whole file.
   ///   - limits: Bounds on size, rank and element count.
   /// - Returns: The array as a float32 tensor of the same shape.
-  /// - Throws: `NeuralCoreError`: `malformedFile`, `unsupported` or `limitExceeded` as for
+  /// - Throws: ``ModelFormatsError``: `malformedFile`, `unsupported` or `limitExceeded` as for
   ///   ``read(contentsOfFile:limits:)``.
   package static func decode(_ bytes: [UInt8], limits: ImportLimits = .default)
-    throws(NeuralCoreError) -> Tensor
+    throws(ModelFormatsError) -> Tensor
   {
     guard bytes.count <= limits.maximumFileBytes else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded, "npy: \(bytes.count) bytes, above the limit \(limits.maximumFileBytes)")
     }
     guard bytes.count >= 10, Array(bytes[0..<6]) == magic else {
-      throw NeuralCoreError(.malformedFile, "npy: missing the \\x93NUMPY magic string")
+      throw ModelFormatsError(.malformedFile, "npy: missing the \\x93NUMPY magic string")
     }
     let major = bytes[6]
     let headerLength: Int
@@ -54,29 +54,29 @@ package enum NPYFile {
       headerStart = 10
     case 2, 3:
       guard bytes.count >= 12 else {
-        throw NeuralCoreError(.malformedFile, "npy: truncated header length")
+        throw ModelFormatsError(.malformedFile, "npy: truncated header length")
       }
       headerLength = (0..<4).reduce(0) { $0 | Int(bytes[8 + $1]) << (8 * $1) }
       headerStart = 12
     default:
-      throw NeuralCoreError(.unsupported, "npy: format version \(major).\(bytes[7])")
+      throw ModelFormatsError(.unsupported, "npy: format version \(major).\(bytes[7])")
     }
     guard headerLength <= maximumHeaderBytes, headerLength <= bytes.count - headerStart else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "npy: header of \(headerLength) bytes does not fit the file")
     }
     let headerText = String(
       decoding: bytes[headerStart..<(headerStart + headerLength)], as: UTF8.self)
     let header = try NPYHeader(parsing: headerText)
     guard !header.isFortranOrder else {
-      throw NeuralCoreError(.unsupported, "npy: fortran_order arrays are not supported")
+      throw ModelFormatsError(.unsupported, "npy: fortran_order arrays are not supported")
     }
     let type = try ElementType(descriptor: header.descriptor)
     let count = try limits.checkedElementCount(of: header.shape, name: "npy array")
     let dataStart = headerStart + headerLength
     let (byteCount, overflow) = count.multipliedReportingOverflow(by: type.width)
     guard !overflow, bytes.count - dataStart == byteCount else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "npy: \(bytes.count - dataStart) data bytes for \(count) elements of '\(header.descriptor)'"
       )
@@ -85,7 +85,7 @@ package enum NPYFile {
     for index in 0..<count {
       scalars[index] = type.value(in: bytes, at: dataStart + index * type.width)
     }
-    return try Tensor(shape: header.shape, scalars: scalars)
+    return try Tensor(fileShape: header.shape, scalars: scalars)
   }
 
   /// Encodes a tensor as a `.npy` file: format 1.0, `<f4`, C order.
@@ -119,8 +119,8 @@ package enum NPYFile {
   /// - Parameters:
   ///   - tensor: The tensor to write.
   ///   - path: The file's path; an existing file is replaced.
-  /// - Throws: `NeuralCoreError` with code `io` when the file cannot be written.
-  package static func write(_ tensor: Tensor, toFile path: String) throws(NeuralCoreError) {
+  /// - Throws: ``ModelFormatsError`` with code `io` when the file cannot be written.
+  package static func write(_ tensor: Tensor, toFile path: String) throws(ModelFormatsError) {
     try FileBytes.write(encode(tensor), path: path)
   }
 
@@ -136,14 +136,14 @@ package enum NPYFile {
     let width: Int
     let isBigEndian: Bool
 
-    init(descriptor: String) throws(NeuralCoreError) {
+    init(descriptor: String) throws(ModelFormatsError) {
       let characters = Array(descriptor)
       guard characters.count >= 3, let width = Int(String(characters[2...])) else {
-        throw NeuralCoreError(.unsupported, "npy: element type '\(descriptor)'")
+        throw ModelFormatsError(.unsupported, "npy: element type '\(descriptor)'")
       }
       let order = characters[0]
       guard order == "<" || order == ">" || order == "|" || order == "=" else {
-        throw NeuralCoreError(.unsupported, "npy: element type '\(descriptor)'")
+        throw ModelFormatsError(.unsupported, "npy: element type '\(descriptor)'")
       }
       switch (characters[1], width) {
       case ("f", 2), ("f", 4), ("f", 8): kind = .float
@@ -151,7 +151,7 @@ package enum NPYFile {
       case ("u", 1), ("u", 2), ("u", 4), ("u", 8): kind = .unsigned
       case ("b", 1): kind = .bool
       default:
-        throw NeuralCoreError(.unsupported, "npy: element type '\(descriptor)' is not numeric")
+        throw ModelFormatsError(.unsupported, "npy: element type '\(descriptor)' is not numeric")
       }
       self.width = width
       isBigEndian = order == ">"

@@ -17,7 +17,7 @@ struct NPYHeader {
   ///
   /// - Parameter text: The header between the length field and the data.
   /// - Throws: `malformedFile` when a key is missing or a value has the wrong form.
-  init(parsing text: String) throws(NeuralCoreError) {
+  init(parsing text: String) throws(ModelFormatsError) {
     var scanner = Scanner(Array(text.unicodeScalars))
     var descriptor: String?
     var isFortranOrder: Bool?
@@ -55,8 +55,8 @@ struct NPYHeader {
       self.characters = characters
     }
 
-    static func failure(_ message: String) -> NeuralCoreError {
-      NeuralCoreError(.malformedFile, "npy header: \(message)")
+    static func failure(_ message: String) -> ModelFormatsError {
+      ModelFormatsError(.malformedFile, "npy header: \(message)")
     }
 
     mutating func skipSpaces() {
@@ -69,12 +69,12 @@ struct NPYHeader {
       return true
     }
 
-    mutating func expect(_ character: Unicode.Scalar) throws(NeuralCoreError) {
+    mutating func expect(_ character: Unicode.Scalar) throws(ModelFormatsError) {
       skipSpaces()
       guard consume(character) else { throw Self.failure("expected '\(character)'") }
     }
 
-    mutating func quoted() throws(NeuralCoreError) -> String {
+    mutating func quoted() throws(ModelFormatsError) -> String {
       skipSpaces()
       guard index < characters.count, characters[index] == "'" || characters[index] == "\""
       else { throw Self.failure("expected a quoted string") }
@@ -89,7 +89,7 @@ struct NPYHeader {
       return String(result)
     }
 
-    mutating func boolean() throws(NeuralCoreError) -> Bool {
+    mutating func boolean() throws(ModelFormatsError) -> Bool {
       if word("True") { return true }
       if word("False") { return false }
       throw Self.failure("expected True or False")
@@ -104,7 +104,7 @@ struct NPYHeader {
       return true
     }
 
-    mutating func integerTuple() throws(NeuralCoreError) -> [Int] {
+    mutating func integerTuple() throws(ModelFormatsError) -> [Int] {
       try expect("(")
       var values: [Int] = []
       while true {

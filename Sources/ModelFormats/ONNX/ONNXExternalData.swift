@@ -34,19 +34,19 @@ final class ONNXExternalData {
   ///   - byteCount: The size the tensor's type and shape need.
   ///   - name: The tensor's name, for messages.
   /// - Returns: The bytes.
-  /// - Throws: `NeuralCoreError`: `malformedFile` for a location outside the model's folder, a
+  /// - Throws: ``ModelFormatsError``: `malformedFile` for a location outside the model's folder, a
   ///   length that does not fit the tensor or a range past the file's end; `io` when the file
   ///   cannot be read; `limitExceeded` past the total limit.
   func read(
     location: String, offset: Int, length: Int?, byteCount: Int, name: String
-  ) throws(NeuralCoreError) -> [UInt8] {
+  ) throws(ModelFormatsError) -> [UInt8] {
     if let length, length != byteCount {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "tensor '\(name)' declares \(length) bytes of external data but needs \(byteCount)")
     }
     guard byteCount <= remainingBytes else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded,
         "tensor '\(name)' would take the model's external data past the limit of "
           + "\(remainingBytes) more bytes")
@@ -54,7 +54,7 @@ final class ONNXExternalData {
     let file = try open(location, name: name)
     let end = offset.addingReportingOverflow(byteCount)
     guard offset >= 0, !end.overflow, UInt64(end.partialValue) <= file.size else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "tensor '\(name)' reads bytes \(offset)..<\(offset &+ byteCount) of '\(location)', "
           + "which has \(file.size)")
@@ -64,17 +64,17 @@ final class ONNXExternalData {
       try file.handle.seek(toOffset: UInt64(offset))
       data = try file.handle.read(upToCount: byteCount)
     } catch {
-      throw NeuralCoreError(.io, "cannot read '\(location)' for tensor '\(name)': \(error)")
+      throw ModelFormatsError(.io, "cannot read '\(location)' for tensor '\(name)': \(error)")
     }
     guard let data, data.count == byteCount else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .io, "'\(location)' ended before the \(byteCount) bytes of tensor '\(name)'")
     }
     remainingBytes -= byteCount
     return [UInt8](data)
   }
 
-  private func open(_ location: String, name: String) throws(NeuralCoreError)
+  private func open(_ location: String, name: String) throws(ModelFormatsError)
     -> (handle: FileHandle, size: UInt64)
   {
     if let file = handles[location] { return file }
@@ -82,7 +82,7 @@ final class ONNXExternalData {
     guard !location.isEmpty, !location.hasPrefix("/"), !location.contains("\0"),
       !location.contains("\\"), !components.contains(".."), !components.contains("")
     else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "tensor '\(name)' names external data '\(location)', which is not a file beside the "
           + "model")
@@ -92,13 +92,13 @@ final class ONNXExternalData {
     do {
       let values = try url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
       guard values.isRegularFile == true, let size = values.fileSize else {
-        throw NeuralCoreError(.io, "external data '\(location)' is not a regular file")
+        throw ModelFormatsError(.io, "external data '\(location)' is not a regular file")
       }
       file = (try FileHandle(forReadingFrom: url), UInt64(size))
-    } catch let error as NeuralCoreError {
+    } catch let error as ModelFormatsError {
       throw error
     } catch {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .io, "cannot open external data '\(location)' of tensor '\(name)': \(error)")
     }
     handles[location] = file

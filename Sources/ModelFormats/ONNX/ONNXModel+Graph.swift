@@ -4,15 +4,15 @@ extension Graph {
   /// The network of a parsed ONNX model, as the engine runs it.
   ///
   /// - Parameter model: The parsed model.
-  /// - Throws: `NeuralCoreError` with code `unsupported` for an initializer whose element type
+  /// - Throws: ``ModelFormatsError`` with code `unsupported` for an initializer whose element type
   ///   has no numbers (strings).
-  package init(_ model: ONNXModel) throws(NeuralCoreError) {
+  package init(_ model: ONNXModel) throws(ModelFormatsError) {
     var constants: [String: Constant] = [:]
     var elementTypes: [String: ElementType] = [:]
     for initializer in model.graph.initializers {
       elementTypes[initializer.name] = initializer.dataType
       guard let constant = Constant(initializer) else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported, "initializer '\(initializer.name)' has element type \(initializer.dataType)"
         )
       }
@@ -110,7 +110,7 @@ extension TensorDescription {
 
 extension ONNXNode {
   /// The ONNX form of an engine graph node.
-  package init(_ node: Graph.Node) throws(NeuralCoreError) {
+  package init(_ node: Graph.Node) throws(ModelFormatsError) {
     var attributes: [ONNXAttribute] = []
     for attribute in node.attributes {
       attributes.append(ONNXAttribute(name: attribute.name, value: try .init(attribute.value)))
@@ -123,7 +123,7 @@ extension ONNXNode {
 
 extension ONNXAttributeValue {
   /// The ONNX form of an engine graph attribute value.
-  package init(_ value: Graph.Attribute.Value) throws(NeuralCoreError) {
+  package init(_ value: Graph.Attribute.Value) throws(ModelFormatsError) {
     switch value {
     case .int(let integer): self = .int(integer)
     case .ints(let integers): self = .ints(integers)
@@ -133,7 +133,7 @@ extension ONNXAttributeValue {
     case .strings(let texts): self = .strings(texts)
     case .tensor(let constant): self = .tensor(ONNXTensor(name: "", constant))
     case .unsupported(let description):
-      throw NeuralCoreError(.unsupported, "no ONNX form for an attribute of \(description)")
+      throw ModelFormatsError(.unsupported, "no ONNX form for an attribute of \(description)")
     }
   }
 }

@@ -1,5 +1,5 @@
 public import Foundation
-public import NeuralCore
+import NeuralCore
 
 extension ONNXModel {
   /// Parses an ONNX model file (a serialized `ModelProto`).
@@ -7,14 +7,14 @@ extension ONNXModel {
   /// - Parameters:
   ///   - url: The `.onnx` file.
   ///   - limits: Bounds on file size, tensor rank and element count, and nesting.
-  /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for damaged
+  /// - Throws: ``ModelFormatsError``: `io` when the file cannot be read, `malformedFile` for damaged
   ///   protobuf or external data outside the model's folder, `limitExceeded` past a limit,
   ///   `unsupported` for an element type this library cannot decode.
   ///
   /// Tensors stored as external data (models past protobuf's 2 GB) are read from the files their
   /// `location` names, relative to the model's folder.
   public init(contentsOf url: URL, limits: ImportLimits = .default)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let path = url.path(percentEncoded: false)
     let bytes = try FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes)
@@ -27,18 +27,18 @@ extension ONNXModel {
   /// - Parameters:
   ///   - bytes: The serialized model.
   ///   - limits: Bounds on size, tensor rank and element count, and nesting.
-  /// - Throws: `NeuralCoreError`: `malformedFile` for damaged protobuf, `limitExceeded` past a
+  /// - Throws: ``ModelFormatsError``: `malformedFile` for damaged protobuf, `limitExceeded` past a
   ///   limit, `unsupported` for external data (use ``init(contentsOf:limits:)``) or an
   ///   element type this library cannot decode.
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     self = try Self.decode(bytes, limits: limits, externalData: nil)
   }
 
   private static func decode(
     _ bytes: [UInt8], limits: ImportLimits, externalData: ONNXExternalData?
-  ) throws(NeuralCoreError) -> ONNXModel {
+  ) throws(ModelFormatsError) -> ONNXModel {
     try limits.checkFileSize(bytes.count, of: "model")
     var reader = ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth)
     return try ONNXProtoDecoder(limits: limits, externalData: externalData).model(&reader)
@@ -51,10 +51,10 @@ extension ONNXTensor {
   /// - Parameters:
   ///   - path: The `.pb` file's path.
   ///   - limits: Bounds on file size, rank and element count.
-  /// - Throws: `NeuralCoreError`: `io`, `malformedFile`, `limitExceeded` or `unsupported`, as
+  /// - Throws: ``ModelFormatsError``: `io`, `malformedFile`, `limitExceeded` or `unsupported`, as
   ///   for ``ONNXModel/init(contentsOf:limits:)``.
   package init(contentsOfFile path: String, limits: ImportLimits = .default)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let bytes = try FileBytes.read(path: path, maximumBytes: limits.maximumFileBytes)
     try self.init(serializedBytes: bytes, limits: limits)
@@ -65,9 +65,9 @@ extension ONNXTensor {
   /// - Parameters:
   ///   - bytes: The serialized tensor.
   ///   - limits: Bounds on size, rank and element count.
-  /// - Throws: `NeuralCoreError`: `malformedFile`, `limitExceeded` or `unsupported`.
+  /// - Throws: ``ModelFormatsError``: `malformedFile`, `limitExceeded` or `unsupported`.
   package init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     try limits.checkFileSize(bytes.count, of: "tensor")
     var reader = ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth)

@@ -1,4 +1,4 @@
-public import NeuralCore
+import NeuralCore
 
 extension ONNXModel {
   /// The model as an ONNX `ModelProto`, which ONNX Runtime, `onnx.checker` and this library's
@@ -12,24 +12,24 @@ extension ONNXModel {
   /// - Throws: `unsupported` for parts this writer cannot express: tensors of sub-byte, 8-bit
   ///   float or bfloat16 types, and attributes the reader kept unread; `limitExceeded` for a
   ///   model past protobuf's 2 GB (external data is not written).
-  public func serializedBytes() throws(NeuralCoreError) -> [UInt8] {
+  public func serializedBytes() throws(ModelFormatsError) -> [UInt8] {
     var writer = ProtobufWriter()
     writer.int(1, irVersion)
     if !producerName.isEmpty { writer.string(2, producerName) }
     if !producerVersion.isEmpty { writer.string(3, producerVersion) }
     if !domain.isEmpty { writer.string(4, domain) }
     if modelVersion != 0 { writer.int(5, modelVersion) }
-    try writer.checkedMessage(7) { (graphWriter) throws(NeuralCoreError) in
+    try writer.checkedMessage(7) { (graphWriter) throws(ModelFormatsError) in
       try ONNXEncoding.graph(graph, into: &graphWriter)
     }
     for opset in opsetImports { ONNXEncoding.opset(8, opset, into: &writer) }
     for function in functions {
-      try writer.checkedMessage(25) { (out) throws(NeuralCoreError) in
+      try writer.checkedMessage(25) { (out) throws(ModelFormatsError) in
         try ONNXEncoding.function(function, into: &out)
       }
     }
     guard writer.bytes.count <= Int(Int32.max) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded,
         "the model takes \(writer.bytes.count) bytes, past protobuf's 2 GB limit; this writer "
           + "keeps every tensor in the one message")
@@ -41,8 +41,8 @@ extension ONNXModel {
 extension ProtobufWriter {
   /// A nested message field whose writer can fail.
   mutating func checkedMessage(
-    _ field: Int, _ build: (inout ProtobufWriter) throws(NeuralCoreError) -> Void
-  ) throws(NeuralCoreError) {
+    _ field: Int, _ build: (inout ProtobufWriter) throws(ModelFormatsError) -> Void
+  ) throws(ModelFormatsError) {
     var nested = ProtobufWriter()
     try build(&nested)
     bytes(field, nested.bytes)
@@ -52,16 +52,16 @@ extension ProtobufWriter {
 /// The ONNX messages' field numbers and encodings (onnx.proto), one function per message.
 enum ONNXEncoding {
   static func graph(_ graph: ONNXGraph, into writer: inout ProtobufWriter)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     for node in graph.nodes {
-      try writer.checkedMessage(1) { (out) throws(NeuralCoreError) in
+      try writer.checkedMessage(1) { (out) throws(ModelFormatsError) in
         try Self.node(node, into: &out)
       }
     }
     if !graph.name.isEmpty { writer.string(2, graph.name) }
     for tensor in graph.initializers {
-      try writer.checkedMessage(5) { (out) throws(NeuralCoreError) in
+      try writer.checkedMessage(5) { (out) throws(ModelFormatsError) in
         try Self.tensor(tensor, into: &out)
       }
     }
@@ -70,13 +70,13 @@ enum ONNXEncoding {
     }
   }
 
-  static func node(_ node: ONNXNode, into writer: inout ProtobufWriter) throws(NeuralCoreError) {
+  static func node(_ node: ONNXNode, into writer: inout ProtobufWriter) throws(ModelFormatsError) {
     for input in node.inputs { writer.string(1, input) }
     for output in node.outputs { writer.string(2, output) }
     if !node.name.isEmpty { writer.string(3, node.name) }
     writer.string(4, node.opType)
     for attribute in node.attributes {
-      try writer.checkedMessage(5) { (out) throws(NeuralCoreError) in
+      try writer.checkedMessage(5) { (out) throws(ModelFormatsError) in
         try Self.attribute(attribute, into: &out)
       }
     }
@@ -84,7 +84,7 @@ enum ONNXEncoding {
   }
 
   static func attribute(_ attribute: ONNXAttribute, into writer: inout ProtobufWriter)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     writer.string(1, attribute.name)
     let type: Int64
@@ -99,12 +99,12 @@ enum ONNXEncoding {
       writer.string(4, value)
       type = 3
     case .tensor(let value):
-      try writer.checkedMessage(5) { (out) throws(NeuralCoreError) in
+      try writer.checkedMessage(5) { (out) throws(ModelFormatsError) in
         try Self.tensor(value, into: &out)
       }
       type = 4
     case .graph(let value):
-      try writer.checkedMessage(6) { (out) throws(NeuralCoreError) in
+      try writer.checkedMessage(6) { (out) throws(ModelFormatsError) in
         try Self.graph(value, into: &out)
       }
       type = 5
@@ -119,20 +119,20 @@ enum ONNXEncoding {
       type = 8
     case .tensors(let values):
       for value in values {
-        try writer.checkedMessage(10) { (out) throws(NeuralCoreError) in
+        try writer.checkedMessage(10) { (out) throws(ModelFormatsError) in
           try Self.tensor(value, into: &out)
         }
       }
       type = 9
     case .graphs(let values):
       for value in values {
-        try writer.checkedMessage(11) { (out) throws(NeuralCoreError) in
+        try writer.checkedMessage(11) { (out) throws(ModelFormatsError) in
           try Self.graph(value, into: &out)
         }
       }
       type = 10
     case .unread(let attributeType):
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "attribute '\(attribute.name)' of type \(attributeType) was not read, so it cannot be written"
       )
@@ -141,7 +141,7 @@ enum ONNXEncoding {
   }
 
   static func tensor(_ tensor: ONNXTensor, into writer: inout ProtobufWriter)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     writer.packedInts(1, tensor.shape.map(Int64.init))
     writer.int(2, Int64(tensor.dataType.rawValue))
@@ -154,7 +154,7 @@ enum ONNXEncoding {
   }
 
   /// A tensor's values as ONNX `raw_data`: little-endian, in the width of its data type.
-  private static func rawData(_ tensor: ONNXTensor) throws(NeuralCoreError) -> [UInt8] {
+  private static func rawData(_ tensor: ONNXTensor) throws(ModelFormatsError) -> [UInt8] {
     func littleEndian(_ bits: [UInt64], width: Int) -> [UInt8] {
       var bytes: [UInt8] = []
       bytes.reserveCapacity(bits.count * width)
@@ -182,7 +182,7 @@ enum ONNXEncoding {
       return values.map { $0 ? 1 : 0 }
     default: break
     }
-    throw NeuralCoreError(
+    throw ModelFormatsError(
       .unsupported, "tensor '\(tensor.name)' of type \(type) cannot be written")
   }
 
@@ -222,21 +222,21 @@ enum ONNXEncoding {
   }
 
   static func function(_ function: ONNXFunction, into writer: inout ProtobufWriter)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     writer.string(1, function.name)
     for input in function.inputs { writer.string(4, input) }
     for output in function.outputs { writer.string(5, output) }
     for name in function.attributeNames { writer.string(6, name) }
     for node in function.nodes {
-      try writer.checkedMessage(7) { (out) throws(NeuralCoreError) in
+      try writer.checkedMessage(7) { (out) throws(ModelFormatsError) in
         try Self.node(node, into: &out)
       }
     }
     for opset in function.opsetImports { Self.opset(9, opset, into: &writer) }
     if !function.domain.isEmpty { writer.string(10, function.domain) }
     for attribute in function.defaultAttributes {
-      try writer.checkedMessage(11) { (out) throws(NeuralCoreError) in
+      try writer.checkedMessage(11) { (out) throws(ModelFormatsError) in
         try Self.attribute(attribute, into: &out)
       }
     }

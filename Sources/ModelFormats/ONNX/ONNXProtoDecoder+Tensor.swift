@@ -21,7 +21,7 @@ extension ONNXProtoDecoder {
   }
 
   /// Decodes a `TensorProto` and its elements.
-  func tensor(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXTensor {
+  func tensor(_ reader: inout ProtobufReader) throws(ModelFormatsError) -> ONNXTensor {
     var fields = TensorFields()
     while let (number, wireType) = try reader.nextField() {
       switch number {
@@ -76,31 +76,31 @@ extension ONNXProtoDecoder {
 
   /// Stops reading typed values or dimensions as soon as they exceed the limits, so a tensor's
   /// repeated fields never hold more than ``ImportLimits/maximumElementCount`` values.
-  private func checkGrowth(_ fields: TensorFields) throws(NeuralCoreError) {
+  private func checkGrowth(_ fields: TensorFields) throws(ModelFormatsError) {
     let values =
       fields.floatData.count + fields.int32Data.count + fields.int64Data.count
       + fields.doubleData.count + fields.uint64Data.count + fields.stringData.count
     guard values <= limits.maximumElementCount, fields.dims.count <= limits.maximumRank else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded,
         "tensor '\(fields.name)' has more than \(limits.maximumElementCount) values or "
           + "\(limits.maximumRank) dimensions")
     }
   }
 
-  private func decode(_ fields: TensorFields, buffer: [UInt8]) throws(NeuralCoreError)
+  private func decode(_ fields: TensorFields, buffer: [UInt8]) throws(ModelFormatsError)
     -> ONNXTensor
   {
     let name = fields.name
     guard fields.dims.count <= limits.maximumRank else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded,
         "tensor '\(name)' has rank \(fields.dims.count), above the limit \(limits.maximumRank)")
     }
     var shape: [Int] = []
     for dim in fields.dims {
       guard dim <= UInt64(Int.max) else {
-        throw NeuralCoreError(.malformedFile, "tensor '\(name)' has a negative dimension")
+        throw ModelFormatsError(.malformedFile, "tensor '\(name)' has a negative dimension")
       }
       shape.append(Int(dim))
     }
@@ -117,17 +117,17 @@ extension ONNXProtoDecoder {
     switch type {
     case .float:
       let scalars = try elements.float32s(typed: fields.floatData)
-      value = .float(try Tensor(shape: shape, scalars: scalars))
+      value = .float(try Tensor(fileShape: shape, scalars: scalars))
     case .float16, .bfloat16, .float8E4M3FN, .float8E4M3FNUZ, .float8E5M2, .float8E5M2FNUZ,
       .float8E8M0:
       let width = type == .float16 || type == .bfloat16 ? 2 : 1
       let bits = try elements.unsigned(width: width, typed: fields.int32Data)
       let scalars = bits.map { MiniFloat.decode(UInt32(truncatingIfNeeded: $0), as: type) }
-      value = .float(try Tensor(shape: shape, scalars: scalars))
+      value = .float(try Tensor(fileShape: shape, scalars: scalars))
     case .float4E2M1:
       let bits = try elements.packed(bitsPerElement: 4, typed: fields.int32Data)
       let scalars = bits.map { MiniFloat.decode(UInt32($0), as: type) }
-      value = .float(try Tensor(shape: shape, scalars: scalars))
+      value = .float(try Tensor(fileShape: shape, scalars: scalars))
     case .double:
       let bits = try elements.unsigned(width: 8, typed: fields.doubleData)
       value = .double(bits.map { Double(bitPattern: $0) }, shape: shape)
@@ -168,7 +168,7 @@ extension ONNXProtoDecoder {
     case .string:
       value = .string(try elements.checked(fields.stringData), shape: shape)
     default:
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "tensor '\(name)' has element type \(type), which is not supported")
     }
     return ONNXTensor(name: name, dataType: type, value: value)
@@ -176,27 +176,27 @@ extension ONNXProtoDecoder {
 
   /// Reads the bytes of a tensor stored outside the protobuf.
   private func externalBytes(_ fields: TensorFields, count: Int, type: ONNXDataType)
-    throws(NeuralCoreError) -> [UInt8]
+    throws(ModelFormatsError) -> [UInt8]
   {
     let name = fields.name
     guard let location = fields.externalLocation else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "tensor '\(name)' is marked external but names no location")
     }
     guard let externalData else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "tensor '\(name)' keeps its data in the external file '\(location)'; load the model "
           + "from its file path so the files beside it can be read")
     }
     guard let byteCount = Self.byteCount(of: type, count: count) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "tensor '\(name)' of element type \(type) cannot be read from external data")
     }
-    func integer(_ text: String?, _ key: String) throws(NeuralCoreError) -> Int? {
+    func integer(_ text: String?, _ key: String) throws(ModelFormatsError) -> Int? {
       guard let text else { return nil }
       guard let value = Int(text), value >= 0 else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "tensor '\(name)' has external data \(key) '\(text)'")
       }
       return value
@@ -235,7 +235,7 @@ private struct ElementSource {
   let type: ONNXDataType
 
   /// The float32 elements from `raw_data` (little-endian) or else from `float_data`.
-  func float32s(typed: [UInt32]) throws(NeuralCoreError) -> [Float] {
+  func float32s(typed: [UInt32]) throws(ModelFormatsError) -> [Float] {
     guard let raw else { return try checked(typed).map { Float(bitPattern: $0) } }
     try checkRawLength(raw, bytes: count.multipliedReportingOverflow(by: 4))
     var result = [Float](repeating: 0, count: count)
@@ -254,7 +254,7 @@ private struct ElementSource {
 
   /// The elements as little-endian unsigned integers of `width` bytes from `raw_data`, or else
   /// the typed field's values.
-  func unsigned(width: Int, typed: [UInt64]) throws(NeuralCoreError) -> [UInt64] {
+  func unsigned(width: Int, typed: [UInt64]) throws(ModelFormatsError) -> [UInt64] {
     guard let raw else { return try checked(typed) }
     try checkRawLength(raw, bytes: count.multipliedReportingOverflow(by: width))
     var result = [UInt64](repeating: 0, count: count)
@@ -272,7 +272,7 @@ private struct ElementSource {
 
   /// The 4- or 2-bit elements, from `raw_data` or from `int32_data` (one packed byte per entry),
   /// lowest bits first.
-  func packed(bitsPerElement: Int, typed packed: [UInt64]) throws(NeuralCoreError) -> [UInt8] {
+  func packed(bitsPerElement: Int, typed packed: [UInt64]) throws(ModelFormatsError) -> [UInt8] {
     let perByte = 8 / bitsPerElement
     let byteCount = count / perByte + (count % perByte == 0 ? 0 : 1)
     let bytes: [UInt8]
@@ -296,23 +296,23 @@ private struct ElementSource {
   }
 
   /// A typed field's values after checking that there is one per element.
-  func checked<Element>(_ values: [Element]) throws(NeuralCoreError) -> [Element] {
+  func checked<Element>(_ values: [Element]) throws(ModelFormatsError) -> [Element] {
     guard values.count == count else { throw mismatch(found: values.count) }
     return values
   }
 
   private func checkRawLength(_ raw: Range<Int>, bytes: (partialValue: Int, overflow: Bool))
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     guard !bytes.overflow, raw.count == bytes.partialValue else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "tensor '\(name)' (\(type)) has \(raw.count) bytes of raw data for \(count) elements")
     }
   }
 
-  private func mismatch(found: Int) -> NeuralCoreError {
-    NeuralCoreError(
+  private func mismatch(found: Int) -> ModelFormatsError {
+    ModelFormatsError(
       .malformedFile, "tensor '\(name)' (\(type)) has \(found) values for \(count) elements")
   }
 }

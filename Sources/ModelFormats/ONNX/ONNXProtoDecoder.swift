@@ -10,7 +10,7 @@ struct ONNXProtoDecoder {
   var externalData: ONNXExternalData? = nil
 
   /// Decodes a `ModelProto`.
-  func model(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXModel {
+  func model(_ reader: inout ProtobufReader) throws(ModelFormatsError) -> ONNXModel {
     var irVersion: Int64 = 0
     var opsets: [ONNXOperatorSetID] = []
     var producerName = ""
@@ -42,7 +42,7 @@ struct ONNXProtoDecoder {
       }
     }
     guard let graph else {
-      throw NeuralCoreError(.malformedFile, "ONNX model has no graph")
+      throw ModelFormatsError(.malformedFile, "ONNX model has no graph")
     }
     return ONNXModel(
       irVersion: irVersion, opsetImports: opsets, producerName: producerName,
@@ -50,7 +50,7 @@ struct ONNXProtoDecoder {
       functions: functions)
   }
 
-  private func function(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXFunction {
+  private func function(_ reader: inout ProtobufReader) throws(ModelFormatsError) -> ONNXFunction {
     var result = ONNXFunction(
       name: "", domain: "", inputs: [], outputs: [], attributeNames: [], defaultAttributes: [],
       nodes: [], opsetImports: [])
@@ -75,7 +75,7 @@ struct ONNXProtoDecoder {
     return result
   }
 
-  private func operatorSet(_ reader: inout ProtobufReader) throws(NeuralCoreError)
+  private func operatorSet(_ reader: inout ProtobufReader) throws(ModelFormatsError)
     -> ONNXOperatorSetID
   {
     var result = ONNXOperatorSetID(domain: "", version: 0)
@@ -90,7 +90,7 @@ struct ONNXProtoDecoder {
   }
 
   /// Decodes a `GraphProto`.
-  func graph(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXGraph {
+  func graph(_ reader: inout ProtobufReader) throws(ModelFormatsError) -> ONNXGraph {
     var result = ONNXGraph(
       name: "", nodes: [], initializers: [], inputs: [], outputs: [], valueInfo: [])
     while let (number, wireType) = try reader.nextField() {
@@ -119,7 +119,7 @@ struct ONNXProtoDecoder {
     return result
   }
 
-  private func node(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXNode {
+  private func node(_ reader: inout ProtobufReader) throws(ModelFormatsError) -> ONNXNode {
     var result = ONNXNode(name: "", opType: "", domain: "", inputs: [], outputs: [], attributes: [])
     while let (number, wireType) = try reader.nextField() {
       switch number {
@@ -138,7 +138,8 @@ struct ONNXProtoDecoder {
     return result
   }
 
-  private func attribute(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXAttribute {
+  private func attribute(_ reader: inout ProtobufReader) throws(ModelFormatsError) -> ONNXAttribute
+  {
     var name = ""
     var declaredType: Int64 = 0
     var float: Float?
@@ -227,13 +228,14 @@ struct ONNXProtoDecoder {
       value = .unread(attributeType: Int(declaredType))
     }
     guard let value else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "attribute '\(name)' of type \(declaredType) has no value")
     }
     return ONNXAttribute(name: name, value: value)
   }
 
-  private func valueInfo(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXValueInfo {
+  private func valueInfo(_ reader: inout ProtobufReader) throws(ModelFormatsError) -> ONNXValueInfo
+  {
     var result = ONNXValueInfo(name: "", type: nil)
     while let (number, wireType) = try reader.nextField() {
       switch number {
@@ -248,7 +250,8 @@ struct ONNXProtoDecoder {
     return result
   }
 
-  private func valueType(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXValueType? {
+  private func valueType(_ reader: inout ProtobufReader) throws(ModelFormatsError) -> ONNXValueType?
+  {
     var result: ONNXValueType?
     while let (number, wireType) = try reader.nextField() {
       switch number {
@@ -274,7 +277,8 @@ struct ONNXProtoDecoder {
     return result
   }
 
-  private func tensorType(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXValueType {
+  private func tensorType(_ reader: inout ProtobufReader) throws(ModelFormatsError) -> ONNXValueType
+  {
     var elementType = ONNXDataType.undefined
     var shape: [ONNXDimension]?
     while let (number, wireType) = try reader.nextField() {
@@ -295,7 +299,7 @@ struct ONNXProtoDecoder {
           var dimReader = try nested.readMessage()
           dimensions.append(try dimension(&dimReader))
           guard dimensions.count <= limits.maximumRank else {
-            throw NeuralCoreError(
+            throw ModelFormatsError(
               .limitExceeded, "a declared shape has more than \(limits.maximumRank) dimensions")
           }
         }
@@ -306,14 +310,15 @@ struct ONNXProtoDecoder {
     return .tensor(elementType: elementType, shape: shape)
   }
 
-  private func dimension(_ reader: inout ProtobufReader) throws(NeuralCoreError) -> ONNXDimension {
+  private func dimension(_ reader: inout ProtobufReader) throws(ModelFormatsError) -> ONNXDimension
+  {
     var result = ONNXDimension.unknown
     while let (number, wireType) = try reader.nextField() {
       switch number {
       case 1:
         let value = try reader.readInt64(wireType)
         guard value >= 0 else {
-          throw NeuralCoreError(.malformedFile, "a declared dimension is negative (\(value))")
+          throw ModelFormatsError(.malformedFile, "a declared dimension is negative (\(value))")
         }
         result = .value(Int(value))
       case 2: result = .symbolic(try string(&reader, wireType))
@@ -324,7 +329,7 @@ struct ONNXProtoDecoder {
   }
 
   private func string(_ reader: inout ProtobufReader, _ wireType: ProtobufReader.WireType)
-    throws(NeuralCoreError) -> String
+    throws(ModelFormatsError) -> String
   {
     try reader.expectLengthDelimited(wireType)
     return try reader.readString()

@@ -27,19 +27,19 @@ package struct ONNXTensor: Sendable, Hashable {
   /// The elements converted to a float32 tensor, for any numeric or boolean type.
   ///
   /// - Returns: The elements as float32 (integers beyond 2^24 and doubles round to nearest).
-  /// - Throws: `NeuralCoreError` with code `unsupported` for string tensors.
-  package func floatTensor() throws(NeuralCoreError) -> Tensor {
+  /// - Throws: ``ModelFormatsError`` with code `unsupported` for string tensors.
+  package func floatTensor() throws(ModelFormatsError) -> Tensor {
     switch value {
     case .float(let tensor):
       return tensor
     case .double(let values, let shape):
-      return try Tensor(shape: shape, scalars: values.map { Float($0) })
+      return try Tensor(fileShape: shape, scalars: values.map { Float($0) })
     case .integer(let values, let shape):
-      return try Tensor(shape: shape, scalars: values.map { Float($0) })
+      return try Tensor(fileShape: shape, scalars: values.map { Float($0) })
     case .bool(let values, let shape):
-      return try Tensor(shape: shape, scalars: values.map { $0 ? 1 : 0 })
+      return try Tensor(fileShape: shape, scalars: values.map { $0 ? 1 : 0 })
     case .string:
-      throw NeuralCoreError(.unsupported, "tensor '\(name)' holds strings, not numbers")
+      throw ModelFormatsError(.unsupported, "tensor '\(name)' holds strings, not numbers")
     }
   }
 

@@ -55,7 +55,7 @@ struct ProtobufReader {
   ///
   /// - Returns: The field number and wire type, or `nil` at the end of the message.
   /// - Throws: `malformedFile` for a bad key, field number 0 or a group.
-  mutating func nextField() throws(NeuralCoreError) -> (number: Int, wireType: WireType)? {
+  mutating func nextField() throws(ModelFormatsError) -> (number: Int, wireType: WireType)? {
     guard !isAtEnd else { return nil }
     let keyOffset = position
     let key = try readVarint()
@@ -76,7 +76,7 @@ struct ProtobufReader {
   ///
   /// - Returns: The value's 64 bits.
   /// - Throws: `malformedFile` when the varint is truncated or longer than 64 bits.
-  mutating func readVarint() throws(NeuralCoreError) -> UInt64 {
+  mutating func readVarint() throws(ModelFormatsError) -> UInt64 {
     let start = position
     var result: UInt64 = 0
     var shift: UInt64 = 0
@@ -98,7 +98,7 @@ struct ProtobufReader {
   ///
   /// - Returns: The value.
   /// - Throws: `malformedFile` when fewer than four bytes remain.
-  mutating func readFixed32() throws(NeuralCoreError) -> UInt32 {
+  mutating func readFixed32() throws(ModelFormatsError) -> UInt32 {
     guard end - position >= 4 else { throw malformed("truncated 32-bit value", at: position) }
     var value: UInt32 = 0
     for index in 0..<4 {
@@ -112,7 +112,7 @@ struct ProtobufReader {
   ///
   /// - Returns: The value.
   /// - Throws: `malformedFile` when fewer than eight bytes remain.
-  mutating func readFixed64() throws(NeuralCoreError) -> UInt64 {
+  mutating func readFixed64() throws(ModelFormatsError) -> UInt64 {
     guard end - position >= 8 else { throw malformed("truncated 64-bit value", at: position) }
     var value: UInt64 = 0
     for index in 0..<8 {
@@ -126,7 +126,7 @@ struct ProtobufReader {
   ///
   /// - Returns: The payload's range in ``buffer``.
   /// - Throws: `malformedFile` when the length runs past the enclosing message.
-  mutating func readLengthDelimitedRange() throws(NeuralCoreError) -> Range<Int> {
+  mutating func readLengthDelimitedRange() throws(ModelFormatsError) -> Range<Int> {
     let start = position
     let length = try readVarint()
     guard length <= UInt64(end - position) else {
@@ -141,7 +141,7 @@ struct ProtobufReader {
   ///
   /// - Returns: The text.
   /// - Throws: `malformedFile` for a bad length.
-  mutating func readString() throws(NeuralCoreError) -> String {
+  mutating func readString() throws(ModelFormatsError) -> String {
     let range = try readLengthDelimitedRange()
     return String(decoding: buffer[range], as: UTF8.self)
   }
@@ -150,10 +150,10 @@ struct ProtobufReader {
   ///
   /// - Returns: A reader over the nested message.
   /// - Throws: `malformedFile` for a bad length, `limitExceeded` when nesting is too deep.
-  mutating func readMessage() throws(NeuralCoreError) -> ProtobufReader {
+  mutating func readMessage() throws(ModelFormatsError) -> ProtobufReader {
     let range = try readLengthDelimitedRange()
     guard depth + 1 <= maximumDepth else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded,
         "protobuf messages nested deeper than \(maximumDepth) at byte \(range.lowerBound)")
     }
@@ -167,12 +167,12 @@ struct ProtobufReader {
   /// - Returns: A reader over the nested message.
   /// - Throws: `limitExceeded` when nesting is too deep, `malformedFile` for a range outside
   ///   this message.
-  func message(in range: Range<Int>) throws(NeuralCoreError) -> ProtobufReader {
+  func message(in range: Range<Int>) throws(ModelFormatsError) -> ProtobufReader {
     guard range.lowerBound >= 0, range.upperBound <= end else {
       throw malformed("nested message outside its parent", at: range.lowerBound)
     }
     guard depth + 1 <= maximumDepth else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded,
         "protobuf messages nested deeper than \(maximumDepth) at byte \(range.lowerBound)")
     }
@@ -184,7 +184,7 @@ struct ProtobufReader {
   ///
   /// - Parameter wireType: The field's wire type.
   /// - Throws: `malformedFile` when the payload is truncated.
-  mutating func skip(_ wireType: WireType) throws(NeuralCoreError) {
+  mutating func skip(_ wireType: WireType) throws(ModelFormatsError) {
     switch wireType {
     case .varint: _ = try readVarint()
     case .fixed64: _ = try readFixed64()
@@ -199,7 +199,7 @@ struct ProtobufReader {
   /// - Parameter wireType: The field's wire type, which must be varint.
   /// - Returns: The value.
   /// - Throws: `malformedFile` for another wire type or a bad varint.
-  mutating func readInt64(_ wireType: WireType) throws(NeuralCoreError) -> Int64 {
+  mutating func readInt64(_ wireType: WireType) throws(ModelFormatsError) -> Int64 {
     guard wireType == .varint else { throw malformed("expected a varint", at: position) }
     return Int64(bitPattern: try readVarint())
   }
@@ -209,7 +209,7 @@ struct ProtobufReader {
   /// - Parameter wireType: The field's wire type, which must be fixed32.
   /// - Returns: The value.
   /// - Throws: `malformedFile` for another wire type or a truncated value.
-  mutating func readFloat(_ wireType: WireType) throws(NeuralCoreError) -> Float {
+  mutating func readFloat(_ wireType: WireType) throws(ModelFormatsError) -> Float {
     guard wireType == .fixed32 else { throw malformed("expected a 32-bit float", at: position) }
     return Float(bitPattern: try readFixed32())
   }
@@ -218,7 +218,7 @@ struct ProtobufReader {
   ///
   /// - Parameter wireType: The field's wire type, which must be length-delimited.
   /// - Throws: `malformedFile` for another wire type.
-  func expectLengthDelimited(_ wireType: WireType) throws(NeuralCoreError) {
+  func expectLengthDelimited(_ wireType: WireType) throws(ModelFormatsError) {
     guard wireType == .lengthDelimited else {
       throw malformed("expected a length-delimited field", at: position)
     }
@@ -231,7 +231,7 @@ struct ProtobufReader {
   ///   - values: The array to append to.
   /// - Throws: `malformedFile` for a bad encoding.
   mutating func appendVarints(_ wireType: WireType, to values: inout [UInt64])
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     switch wireType {
     case .varint:
@@ -251,7 +251,7 @@ struct ProtobufReader {
   ///   - values: The array to append to.
   /// - Throws: `malformedFile` for a bad encoding.
   mutating func appendFixed32s(_ wireType: WireType, to values: inout [UInt32])
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     switch wireType {
     case .fixed32:
@@ -275,7 +275,7 @@ struct ProtobufReader {
   ///   - values: The array to append to.
   /// - Throws: `malformedFile` for a bad encoding.
   mutating func appendFixed64s(_ wireType: WireType, to values: inout [UInt64])
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     switch wireType {
     case .fixed64:
@@ -293,13 +293,13 @@ struct ProtobufReader {
   }
 
   /// Reads a packed payload, which is flat data rather than a nested message.
-  private mutating func readMessageIgnoringDepth() throws(NeuralCoreError) -> ProtobufReader {
+  private mutating func readMessageIgnoringDepth() throws(ModelFormatsError) -> ProtobufReader {
     let range = try readLengthDelimitedRange()
     return ProtobufReader(buffer: buffer, range: range, depth: depth, maximumDepth: maximumDepth)
   }
 
   /// Makes a `malformedFile` error that names the byte offset.
-  func malformed(_ message: String, at offset: Int) -> NeuralCoreError {
-    NeuralCoreError(.malformedFile, "protobuf: \(message) at byte \(offset)")
+  func malformed(_ message: String, at offset: Int) -> ModelFormatsError {
+    ModelFormatsError(.malformedFile, "protobuf: \(message) at byte \(offset)")
   }
 }

@@ -1,4 +1,4 @@
-public import NeuralCore
+import NeuralCore
 public import NeuralLayers
 
 extension Layer {
@@ -6,11 +6,12 @@ extension Layer {
   ///
   /// - Parameter checkpoint: A state dict read from a `.pth` file.
   /// - Returns: The layer with its parameters replaced.
-  /// - Throws: `NeuralCoreError` with code `missingValue` for a missing parameter, or
-  ///   `shapeMismatch` for a parameter of the wrong shape.
-  public func loading(_ checkpoint: StateDict) throws(NeuralCoreError) -> Self {
+  /// - Throws: ``ModelFormatsError`` with code `missingValue` for a missing parameter, or
+  ///   `malformedFile` for a parameter of the wrong shape; the engine's error is its
+  ///   ``ModelFormatsError/underlying`` error.
+  public func loading(_ checkpoint: StateDict) throws(ModelFormatsError) -> Self {
     var parameters: [String: Tensor] = [:]
     for entry in checkpoint.entries { parameters[entry.name] = entry.tensor }
-    return try loading(parameters)
+    return try ModelFormatsError.converting(as: .malformedFile, try loading(parameters))
   }
 }

@@ -49,7 +49,7 @@ struct PickleMachine {
   /// - Returns: The pickled value.
   /// - Throws: `malformedFile` for truncated or inconsistent data, `unsupported` for an opcode or
   ///   global outside the subset.
-  mutating func load() throws(NeuralCoreError) -> PickleValue {
+  mutating func load() throws(ModelFormatsError) -> PickleValue {
     stack.removeAll()
     marks.removeAll()
     memo.removeAll()
@@ -70,7 +70,7 @@ struct PickleMachine {
         return result
       case 0x28:  // MARK
         guard marks.count < maximumDepth else {
-          throw NeuralCoreError(
+          throw ModelFormatsError(
             .limitExceeded, "pickle nests deeper than \(maximumDepth) at byte \(opcodeOffset)")
         }
         marks.append(stack.count)
@@ -173,7 +173,7 @@ struct PickleMachine {
   }
 
   private mutating func reduce(_ callable: PickleValue, _ arguments: PickleValue, at offset: Int)
-    throws(NeuralCoreError) -> PickleValue
+    throws(ModelFormatsError) -> PickleValue
   {
     guard case .global(let name) = callable, case .tuple(let items, _) = arguments else {
       throw failure(
@@ -205,7 +205,7 @@ struct PickleMachine {
     }
   }
 
-  private func storage(_ identifier: PickleValue, at offset: Int) throws(NeuralCoreError)
+  private func storage(_ identifier: PickleValue, at offset: Int) throws(ModelFormatsError)
     -> PickleStorageReference
   {
     guard case .tuple(let items, _) = identifier, items.count >= 5,
@@ -235,11 +235,12 @@ struct PickleMachine {
     return result
   }
 
-  private func tuple(_ items: [PickleValue], at offset: Int) throws(NeuralCoreError) -> PickleValue
+  private func tuple(_ items: [PickleValue], at offset: Int) throws(ModelFormatsError)
+    -> PickleValue
   {
     let depth = 1 + items.reduce(0) { max($0, $1.depth) }
     guard depth <= maximumDepth else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded, "pickle: tuples nest deeper than \(maximumDepth) at byte \(offset)")
     }
     return .tuple(items, depth: depth)
@@ -251,14 +252,14 @@ struct PickleMachine {
     return dicts.count - 1
   }
 
-  private mutating func append(_ items: [PickleValue], at offset: Int) throws(NeuralCoreError) {
+  private mutating func append(_ items: [PickleValue], at offset: Int) throws(ModelFormatsError) {
     guard case .list(let index) = stack.last else {
       throw failure(.malformedFile, "APPEND to a \(stack.last?.kind ?? "nothing")", at: offset)
     }
     lists[index].append(contentsOf: items)
   }
 
-  private mutating func setItems(_ items: [PickleValue], at offset: Int) throws(NeuralCoreError) {
+  private mutating func setItems(_ items: [PickleValue], at offset: Int) throws(ModelFormatsError) {
     guard case .dict(let index) = stack.last else {
       throw failure(.malformedFile, "SETITEM on a \(stack.last?.kind ?? "nothing")", at: offset)
     }
@@ -274,21 +275,21 @@ struct PickleMachine {
     }
   }
 
-  private mutating func put(_ index: Int, at offset: Int) throws(NeuralCoreError) {
+  private mutating func put(_ index: Int, at offset: Int) throws(ModelFormatsError) {
     guard let top = stack.last else {
       throw failure(.malformedFile, "memo store with an empty stack", at: offset)
     }
     memo[index] = top
   }
 
-  private mutating func get(_ index: Int, at offset: Int) throws(NeuralCoreError) {
+  private mutating func get(_ index: Int, at offset: Int) throws(ModelFormatsError) {
     guard let value = memo[index] else {
       throw failure(.malformedFile, "memo entry \(index) was never stored", at: offset)
     }
     stack.append(value)
   }
 
-  private mutating func pop(at offset: Int) throws(NeuralCoreError) -> PickleValue {
+  private mutating func pop(at offset: Int) throws(ModelFormatsError) -> PickleValue {
     guard let value = stack.last, stack.count > (marks.last ?? 0) else {
       throw failure(.malformedFile, "stack underflow", at: offset)
     }
@@ -296,7 +297,7 @@ struct PickleMachine {
     return value
   }
 
-  private mutating func popMark(at offset: Int) throws(NeuralCoreError) -> [PickleValue] {
+  private mutating func popMark(at offset: Int) throws(ModelFormatsError) -> [PickleValue] {
     guard let mark = marks.popLast() else {
       throw failure(.malformedFile, "no MARK to pop to", at: offset)
     }
@@ -313,7 +314,7 @@ struct PickleMachine {
     return .int(Int64(bitPattern: value))
   }
 
-  private mutating func byte() throws(NeuralCoreError) -> UInt8 {
+  private mutating func byte() throws(ModelFormatsError) -> UInt8 {
     guard position < bytes.count else {
       throw failure(.malformedFile, "truncated pickle", at: position)
     }
@@ -321,11 +322,11 @@ struct PickleMachine {
     return bytes[position - 1]
   }
 
-  private mutating func unsigned(_ width: Int) throws(NeuralCoreError) -> Int {
+  private mutating func unsigned(_ width: Int) throws(ModelFormatsError) -> Int {
     try take(width).reversed().reduce(0) { $0 << 8 | Int($1) }
   }
 
-  private mutating func take(_ count: Int) throws(NeuralCoreError) -> [UInt8] {
+  private mutating func take(_ count: Int) throws(ModelFormatsError) -> [UInt8] {
     guard count >= 0, count <= bytes.count - position else {
       throw failure(
         .malformedFile, "pickle field of \(count) bytes runs past the end", at: position)
@@ -334,7 +335,7 @@ struct PickleMachine {
     return Array(bytes[(position - count)..<position])
   }
 
-  private mutating func line(at offset: Int) throws(NeuralCoreError) -> String {
+  private mutating func line(at offset: Int) throws(ModelFormatsError) -> String {
     let start = position
     // Python identifiers in a GLOBAL are short; a missing newline is damage, not a long name.
     let limit = min(bytes.count, start + 256)
@@ -345,9 +346,9 @@ struct PickleMachine {
     return String(decoding: bytes[start..<newline], as: UTF8.self)
   }
 
-  private func failure(_ code: NeuralCoreError.Code, _ message: String, at offset: Int)
-    -> NeuralCoreError
+  private func failure(_ code: ModelFormatsError.Code, _ message: String, at offset: Int)
+    -> ModelFormatsError
   {
-    NeuralCoreError(code, "pickle: \(message) at byte \(offset)")
+    ModelFormatsError(code, "pickle: \(message) at byte \(offset)")
   }
 }

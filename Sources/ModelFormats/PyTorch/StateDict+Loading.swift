@@ -1,5 +1,5 @@
 public import Foundation
-public import NeuralCore
+import NeuralCore
 
 extension StateDict {
   /// Loads a PyTorch checkpoint file holding a state dict (`torch.save(model.state_dict(), ...)`).
@@ -7,11 +7,11 @@ extension StateDict {
   /// - Parameters:
   ///   - url: The `.pth` or `.pt` file.
   ///   - limits: Bounds on file size, tensor rank and element count, and pickle nesting.
-  /// - Throws: `NeuralCoreError`: `io` when the file cannot be read, `malformedFile` for damaged
+  /// - Throws: ``ModelFormatsError``: `io` when the file cannot be read, `malformedFile` for damaged
   ///   data, `unsupported` for anything outside the state-dict pickle subset (an unknown global,
   ///   a compressed zip entry, strides that leave the storage), `limitExceeded` past a limit.
   public init(contentsOf url: URL, limits: ImportLimits = .default)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let bytes = try FileBytes.read(
       path: url.path(percentEncoded: false), maximumBytes: limits.maximumFileBytes)
@@ -23,9 +23,9 @@ extension StateDict {
   /// - Parameters:
   ///   - bytes: The whole checkpoint.
   ///   - limits: Bounds on size, tensor rank and element count, and pickle nesting.
-  /// - Throws: `NeuralCoreError` as for ``init(contentsOf:limits:)``.
+  /// - Throws: ``ModelFormatsError`` as for ``init(contentsOf:limits:)``.
   public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     try limits.checkFileSize(bytes.count, of: "checkpoint")
     let reader = CheckpointReader(bytes: bytes, limits: limits)
@@ -34,7 +34,7 @@ extension StateDict {
     } else if bytes.count >= 2, bytes[0] == 0x80, bytes[1] == 2 {
       self = try reader.readLegacyLayout()
     } else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "not a PyTorch checkpoint: neither a zip archive nor a protocol-2 pickle")
     }
   }
@@ -50,20 +50,20 @@ private struct CheckpointReader {
     0x6C, 0xFC, 0x9C, 0x46, 0xF9, 0x20, 0x6A, 0xA8, 0x50, 0x19,
   ]
 
-  func readZipLayout() throws(NeuralCoreError) -> StateDict {
+  func readZipLayout() throws(ModelFormatsError) -> StateDict {
     let archive = try ZipArchive(bytes)
     let pickles = archive.entries.filter {
       $0.name.hasSuffix("/data.pkl") && !$0.name.dropLast(9).contains("/")
     }
     guard pickles.count == 1, let pickleEntry = pickles.first else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "zip checkpoint has \(pickles.count) '<name>/data.pkl' entries, not one")
     }
     let prefix = String(pickleEntry.name.dropLast(8))
     if let order = archive.entries.first(where: { $0.name == prefix + "byteorder" }) {
       let text = String(decoding: bytes[try archive.dataRange(of: order)], as: UTF8.self)
       guard text == "little" else {
-        throw NeuralCoreError(.unsupported, "checkpoint byte order '\(text)'")
+        throw ModelFormatsError(.unsupported, "checkpoint byte order '\(text)'")
       }
     }
     let pickleRange = try archive.dataRange(of: pickleEntry)
@@ -72,33 +72,33 @@ private struct CheckpointReader {
     let root = try machine.load()
     let entriesByName = Dictionary(
       archive.entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-    return try stateDict(from: root, machine: machine) { storage throws(NeuralCoreError) in
+    return try stateDict(from: root, machine: machine) { storage throws(ModelFormatsError) in
       guard let entry = entriesByName[prefix + "data/" + storage.key] else {
-        throw NeuralCoreError(.missingValue, "storage '\(storage.key)' has no zip entry")
+        throw ModelFormatsError(.missingValue, "storage '\(storage.key)' has no zip entry")
       }
       return try archive.dataRange(of: entry)
     }
   }
 
-  func readLegacyLayout() throws(NeuralCoreError) -> StateDict {
+  func readLegacyLayout() throws(ModelFormatsError) -> StateDict {
     var machine = PickleMachine(
       bytes: bytes, offset: 0, maximumDepth: limits.maximumNestingDepth)
     guard case .bigInt(Self.legacyMagic) = try machine.load() else {
-      throw NeuralCoreError(.malformedFile, "legacy checkpoint without the PyTorch magic number")
+      throw ModelFormatsError(.malformedFile, "legacy checkpoint without the PyTorch magic number")
     }
     guard case .int(let version) = try machine.load(), version == 1001 else {
-      throw NeuralCoreError(.unsupported, "legacy checkpoint protocol version is not 1001")
+      throw ModelFormatsError(.unsupported, "legacy checkpoint protocol version is not 1001")
     }
     guard case .dict(let systemInfo) = try machine.load() else {
-      throw NeuralCoreError(.malformedFile, "legacy checkpoint without system information")
+      throw ModelFormatsError(.malformedFile, "legacy checkpoint without system information")
     }
     for (key, value) in machine.entries(of: systemInfo)
     where key == .string("little_endian") && value != .bool(true) {
-      throw NeuralCoreError(.unsupported, "big-endian checkpoints are not supported")
+      throw ModelFormatsError(.unsupported, "big-endian checkpoints are not supported")
     }
     let root = try machine.load()
     guard case .list(let keyList) = try machine.load() else {
-      throw NeuralCoreError(.malformedFile, "legacy checkpoint without its list of storage keys")
+      throw ModelFormatsError(.malformedFile, "legacy checkpoint without its list of storage keys")
     }
     // The storages follow the pickles in key-list order: an 8-byte element count, then the data.
     // Their element types come from the references in the state dict.
@@ -107,17 +107,17 @@ private struct CheckpointReader {
     var offset = machine.position
     for keyValue in machine.lists[keyList] {
       guard case .string(let key) = keyValue, let storage = storagesByKey[key] else {
-        throw NeuralCoreError(.malformedFile, "storage key \(keyValue) is not referenced")
+        throw ModelFormatsError(.malformedFile, "storage key \(keyValue) is not referenced")
       }
       guard bytes.count - offset >= 8 else {
-        throw NeuralCoreError(.malformedFile, "storage '\(key)' is truncated")
+        throw ModelFormatsError(.malformedFile, "storage '\(key)' is truncated")
       }
       let count = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
       offset += 8
       guard count == UInt64(storage.elementCount),
         storage.elementCount <= (bytes.count - offset) / storage.type.width
       else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile,
           "storage '\(key)' declares \(count) elements where \(storage.elementCount) were expected "
             + "or runs past the end of the file")
@@ -126,26 +126,26 @@ private struct CheckpointReader {
       ranges[key] = offset..<(offset + length)
       offset += length
     }
-    return try stateDict(from: root, machine: machine) { storage throws(NeuralCoreError) in
+    return try stateDict(from: root, machine: machine) { storage throws(ModelFormatsError) in
       guard let range = ranges[storage.key] else {
-        throw NeuralCoreError(.missingValue, "storage '\(storage.key)' is missing from the file")
+        throw ModelFormatsError(.missingValue, "storage '\(storage.key)' is missing from the file")
       }
       return range
     }
   }
 
-  private func rootEntries(_ root: PickleValue, machine: PickleMachine) throws(NeuralCoreError)
+  private func rootEntries(_ root: PickleValue, machine: PickleMachine) throws(ModelFormatsError)
     -> [(key: PickleValue, value: PickleValue)]
   {
     guard case .dict(let index) = root else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "the checkpoint holds a \(root.kind), not a state dict of name -> tensor")
     }
     return machine.entries(of: index)
   }
 
   private func referencedStorages(_ root: PickleValue, machine: PickleMachine)
-    throws(NeuralCoreError) -> [String: PickleStorageReference]
+    throws(ModelFormatsError) -> [String: PickleStorageReference]
   {
     var result: [String: PickleStorageReference] = [:]
     for (_, value) in try rootEntries(root, machine: machine) {
@@ -156,15 +156,15 @@ private struct CheckpointReader {
 
   private func stateDict(
     from root: PickleValue, machine: PickleMachine,
-    storageRange: (PickleStorageReference) throws(NeuralCoreError) -> Range<Int>
-  ) throws(NeuralCoreError) -> StateDict {
+    storageRange: (PickleStorageReference) throws(ModelFormatsError) -> Range<Int>
+  ) throws(ModelFormatsError) -> StateDict {
     var entries: [StateDict.Entry] = []
     for (key, value) in try rootEntries(root, machine: machine) {
       guard case .string(let name) = key else {
-        throw NeuralCoreError(.unsupported, "state dict key is a \(key.kind), not a name")
+        throw ModelFormatsError(.unsupported, "state dict key is a \(key.kind), not a name")
       }
       guard case .tensor(let reference) = value else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported, "state dict entry '\(name)' is a \(value.kind), not a tensor")
       }
       let range = try storageRange(reference.storage)
@@ -213,12 +213,12 @@ private struct CheckpointReader {
   }
 
   private func tensor(_ reference: PickleTensorReference, name: String, storageBytes: Range<Int>)
-    throws(NeuralCoreError) -> Tensor
+    throws(ModelFormatsError) -> Tensor
   {
     let shape = reference.shape
     let count = try limits.checkedElementCount(of: shape, name: name)
     guard reference.strides.count == shape.count else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "tensor '\(name)' has \(shape.count) sizes but "
           + "\(reference.strides.count) strides")
@@ -227,7 +227,7 @@ private struct CheckpointReader {
     let width = reference.storage.type.width
     let available = storageBytes.count / width
     guard reference.offset >= 0, reference.offset <= available else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "tensor '\(name)' starts at element \(reference.offset) of a storage of \(available)")
     }
@@ -238,7 +238,7 @@ private struct CheckpointReader {
       let stride = reference.strides[axis]
       let (reach, overflow) = (shape[axis] - 1).multipliedReportingOverflow(by: stride)
       guard stride >= 0, !overflow, reach <= available else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "tensor '\(name)' has stride \(stride) on a dimension of \(shape[axis])")
       }
       last += reach
@@ -246,16 +246,16 @@ private struct CheckpointReader {
       expectedStride *= shape[axis]
     }
     guard count == 0 || last < available else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "tensor '\(name)' (offset \(reference.offset), strides \(reference.strides), shape "
           + "\(shape)) runs past its storage of \(available) elements")
     }
-    guard count > 0 else { return try Tensor(shape: shape, scalars: []) }
+    guard count > 0 else { return try Tensor(fileShape: shape, scalars: []) }
     let start = storageBytes.lowerBound + reference.offset * width
     let span = reference.storage.type.floats(
       in: bytes, at: start, count: isContiguous ? count : last - reference.offset + 1)
     let scalars = isContiguous ? span : gather(span, shape: shape, strides: reference.strides)
-    return try Tensor(shape: shape, scalars: scalars)
+    return try Tensor(fileShape: shape, scalars: scalars)
   }
 }

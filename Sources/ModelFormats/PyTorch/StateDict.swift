@@ -96,10 +96,10 @@ public struct StateDict: Sendable, Hashable {
   ///
   /// - Parameter name: The parameter or buffer name.
   /// - Returns: The tensor.
-  /// - Throws: `NeuralCoreError` with code `missingValue` when there is no such entry.
-  public func tensor(named name: String) throws(NeuralCoreError) -> Tensor {
+  /// - Throws: ``ModelFormatsError`` with code `missingValue` when there is no such entry.
+  public func tensor(named name: String) throws(ModelFormatsError) -> Tensor {
     guard let tensor = self[name] else {
-      throw NeuralCoreError(.missingValue, "the state dict has no entry '\(name)'")
+      throw ModelFormatsError(.missingValue, "the state dict has no entry '\(name)'")
     }
     return tensor
   }

@@ -29,7 +29,7 @@ struct ZipArchive {
   ///
   /// - Parameter bytes: The whole archive.
   /// - Throws: `malformedFile` when the directory is missing, truncated or inconsistent.
-  init(_ bytes: [UInt8]) throws(NeuralCoreError) {
+  init(_ bytes: [UInt8]) throws(ModelFormatsError) {
     self.bytes = bytes
     let endRecord = try Self.findEndRecord(bytes)
     var count = Int(try read16(endRecord + 10))
@@ -78,9 +78,9 @@ struct ZipArchive {
   /// - Returns: The range of the entry's bytes in ``bytes``.
   /// - Throws: `unsupported` for a compressed entry, `malformedFile` for bad offsets or a CRC
   ///   mismatch.
-  func dataRange(of entry: Entry) throws(NeuralCoreError) -> Range<Int> {
+  func dataRange(of entry: Entry) throws(ModelFormatsError) -> Range<Int> {
     guard entry.method == 0 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "zip entry '\(entry.name)' is compressed (method \(entry.method)); only stored entries, "
           + "as torch.save writes them, are supported")
@@ -103,7 +103,7 @@ struct ZipArchive {
     return range
   }
 
-  private static func findEndRecord(_ bytes: [UInt8]) throws(NeuralCoreError) -> Int {
+  private static func findEndRecord(_ bytes: [UInt8]) throws(ModelFormatsError) -> Int {
     guard bytes.count >= 22 else { throw malformed("too short for a zip archive") }
     // The record is 22 bytes plus a comment of at most 65,535 bytes at the end of the file.
     let lowest = max(0, bytes.count - 22 - 65_535)
@@ -120,7 +120,7 @@ struct ZipArchive {
   }
 
   private func applyZip64Extra(to entry: inout Entry, extra: ArraySlice<UInt8>)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     var offset = extra.startIndex
     while offset + 4 <= extra.endIndex {
@@ -130,7 +130,7 @@ struct ZipArchive {
       guard body + length <= extra.endIndex else { throw Self.malformed("bad extra field") }
       if id == 1 {
         var field = body
-        func next() throws(NeuralCoreError) -> Int {
+        func next() throws(ModelFormatsError) -> Int {
           guard field + 8 <= body + length else { throw Self.malformed("short Zip64 field") }
           let value = try checkedInt(try read64(field))
           field += 8
@@ -144,36 +144,36 @@ struct ZipArchive {
     }
   }
 
-  private func slice(_ offset: Int, _ count: Int) throws(NeuralCoreError) -> ArraySlice<UInt8> {
+  private func slice(_ offset: Int, _ count: Int) throws(ModelFormatsError) -> ArraySlice<UInt8> {
     guard offset >= 0, count >= 0, offset <= bytes.count, count <= bytes.count - offset else {
       throw Self.malformed("field at byte \(offset) runs past the end")
     }
     return bytes[offset..<(offset + count)]
   }
 
-  private func read16(_ offset: Int) throws(NeuralCoreError) -> UInt16 {
+  private func read16(_ offset: Int) throws(ModelFormatsError) -> UInt16 {
     let field = try slice(offset, 2)
     return UInt16(field[offset]) | UInt16(field[offset + 1]) << 8
   }
 
-  private func read32(_ offset: Int) throws(NeuralCoreError) -> UInt32 {
+  private func read32(_ offset: Int) throws(ModelFormatsError) -> UInt32 {
     let field = try slice(offset, 4)
     return (0..<4).reduce(UInt32(0)) { $0 | UInt32(field[offset + $1]) << (8 * UInt32($1)) }
   }
 
-  private func read64(_ offset: Int) throws(NeuralCoreError) -> UInt64 {
+  private func read64(_ offset: Int) throws(ModelFormatsError) -> UInt64 {
     let field = try slice(offset, 8)
     return (0..<8).reduce(UInt64(0)) { $0 | UInt64(field[offset + $1]) << (8 * UInt64($1)) }
   }
 
-  private func checkedInt(_ value: UInt64) throws(NeuralCoreError) -> Int {
+  private func checkedInt(_ value: UInt64) throws(ModelFormatsError) -> Int {
     guard value <= UInt64(bytes.count) else {
       throw Self.malformed("offset \(value) out of bounds")
     }
     return Int(value)
   }
 
-  private static func malformed(_ message: String) -> NeuralCoreError {
-    NeuralCoreError(.malformedFile, "zip: \(message)")
+  private static func malformed(_ message: String) -> ModelFormatsError {
+    ModelFormatsError(.malformedFile, "zip: \(message)")
   }
 }

@@ -27,7 +27,7 @@ struct Einsum: Sendable {
     let text = equation.filter { $0 != " " }
     let sides = text.components(separatedBy: "->")
     guard sides.count <= 2 else {
-      throw NeuralCoreError(.malformedFile, "equation '\(equation)' has more than one '->'")
+      throw NeuralCoreError(.invalidGraph, "equation '\(equation)' has more than one '->'")
     }
     let terms = sides[0].components(separatedBy: ",")
     guard terms.count == shapes.count else {
@@ -57,7 +57,7 @@ struct Einsum: Sendable {
           }
           labels.append(letters[character] ?? 0)
         } else {
-          throw NeuralCoreError(.malformedFile, "equation '\(equation)' has '\(character)'")
+          throw NeuralCoreError(.invalidGraph, "equation '\(equation)' has '\(character)'")
         }
       }
       for (axis, label) in labels.enumerated() {
@@ -86,7 +86,7 @@ struct Einsum: Sendable {
           continue
         }
         guard let label = letters[character], !outputLabels.contains(label) else {
-          throw NeuralCoreError(.malformedFile, "output label '\(character)' of '\(equation)'")
+          throw NeuralCoreError(.invalidGraph, "output label '\(character)' of '\(equation)'")
         }
         outputLabels.append(label)
       }

@@ -47,7 +47,7 @@ struct ImportedGraph: Sendable {
   ///   - kernels: The kernel set convolutions are packed for.
   ///   - fusing: Whether to run the fusions; a quantized lookup plans its region without them.
   /// - Throws: ``NeuralCoreError`` with code `unsupported` for an operator or attribute
-  ///   NeuralCore does not run, `malformedFile` for an inconsistent graph.
+  ///   NeuralCore does not run, `invalidGraph` for an inconsistent graph.
   init(graph: Graph, kernels: KernelSet = .active, fusing: Bool = true) throws(NeuralCoreError) {
     self.kernels = kernels
     let opset = graph.opsetVersion(forDomain: "") ?? 0
@@ -66,7 +66,7 @@ struct ImportedGraph: Sendable {
       try attributes.requireOnly(entry.attributes)
       if let fold = entry.constantValue {
         guard let output = source.outputs.first else {
-          throw attributes.error(.malformedFile, "\(source.operatorName) has no output")
+          throw attributes.error(.invalidGraph, "\(source.operatorName) has no output")
         }
         constants[output] = try fold(attributes)
         continue
@@ -137,7 +137,7 @@ struct ImportedGraph: Sendable {
     for (index, node) in graph.nodes.enumerated() {
       for output in node.outputs where !output.isEmpty {
         guard producer[output] == nil else {
-          throw NeuralCoreError(.malformedFile, "value '\(output)' is produced twice")
+          throw NeuralCoreError(.invalidGraph, "value '\(output)' is produced twice")
         }
         producer[output] = index
       }
@@ -165,7 +165,7 @@ struct ImportedGraph: Sendable {
       }
     }
     guard order.count == graph.nodes.count else {
-      throw NeuralCoreError(.malformedFile, "the graph has a cycle")
+      throw NeuralCoreError(.invalidGraph, "the graph has a cycle")
     }
     return order
   }

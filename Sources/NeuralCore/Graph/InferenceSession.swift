@@ -49,7 +49,7 @@ public final class InferenceSession: Sendable {
   ///   - options: Thread count and other settings.
   /// - Throws: ``NeuralCoreError`` with code `unsupported` naming the node and operator for an
   ///   operator or attribute NeuralCore does not run, or when `VISION_CATALOG_KERNELS` asks for
-  ///   a kernel set this CPU lacks; `malformedFile` for an inconsistent graph.
+  ///   a kernel set this CPU lacks; `invalidGraph` for an inconsistent graph.
   package convenience init(graph: Graph, options: SessionOptions = SessionOptions())
     throws(NeuralCoreError)
   {

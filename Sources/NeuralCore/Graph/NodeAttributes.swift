@@ -18,7 +18,7 @@ struct NodeAttributes {
   func int(_ name: String) throws(NeuralCoreError) -> Int? {
     guard let value = node.attribute(named: name) else { return nil }
     guard case .int(let integer) = value, let result = Int(exactly: integer) else {
-      throw error(.malformedFile, "attribute '\(name)' is not an integer")
+      throw error(.invalidGraph, "attribute '\(name)' is not an integer")
     }
     return result
   }
@@ -30,7 +30,7 @@ struct NodeAttributes {
   func ints(_ name: String) throws(NeuralCoreError) -> [Int]? {
     guard let value = node.attribute(named: name) else { return nil }
     guard case .ints(let integers) = value else {
-      throw error(.malformedFile, "attribute '\(name)' is not a list of integers")
+      throw error(.invalidGraph, "attribute '\(name)' is not a list of integers")
     }
     var result: [Int] = []
     for integer in integers {
@@ -47,7 +47,7 @@ struct NodeAttributes {
     switch value {
     case .float(let number): return number
     case .int(let integer): return Float(integer)
-    default: throw error(.malformedFile, "attribute '\(name)' is not a float")
+    default: throw error(.invalidGraph, "attribute '\(name)' is not a float")
     }
   }
 
@@ -58,7 +58,7 @@ struct NodeAttributes {
   func floats(_ name: String) throws(NeuralCoreError) -> [Float]? {
     guard let value = node.attribute(named: name) else { return nil }
     guard case .floats(let numbers) = value else {
-      throw error(.malformedFile, "attribute '\(name)' is not a list of floats")
+      throw error(.invalidGraph, "attribute '\(name)' is not a list of floats")
     }
     return numbers
   }
@@ -66,7 +66,7 @@ struct NodeAttributes {
   func string(_ name: String, default fallback: String) throws(NeuralCoreError) -> String {
     guard let value = node.attribute(named: name) else { return fallback }
     guard case .string(let text) = value else {
-      throw error(.malformedFile, "attribute '\(name)' is not a string")
+      throw error(.invalidGraph, "attribute '\(name)' is not a string")
     }
     return text
   }
@@ -76,7 +76,7 @@ struct NodeAttributes {
     case nil: return nil
     case .tensor(let tensor): return tensor
     case .unsupported(let kind): throw error(.unsupported, "attribute '\(name)' is \(kind)")
-    default: throw error(.malformedFile, "attribute '\(name)' is not a tensor")
+    default: throw error(.invalidGraph, "attribute '\(name)' is not a tensor")
     }
   }
 }

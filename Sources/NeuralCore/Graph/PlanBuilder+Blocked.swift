@@ -73,7 +73,7 @@ extension PlanBuilder {
       ) -> Void
   ) throws(NeuralCoreError) {
     guard let name = node.outputs.first, !name.isEmpty else {
-      throw node.attributes.error(.malformedFile, "node has no output")
+      throw node.attributes.error(.invalidGraph, "node has no output")
     }
     let id = try newBlockedBuffer(shape: shape, layout, for: name)
     blockedValues[name] = (id, shape)

@@ -22,7 +22,7 @@ extension PlanBuilder {
     let input = try requiredValue(node, 0)
     let shape = input.shape
     guard let axes = try integers(node, 1), axes.count == 1, !shape.isEmpty else {
-      throw attributes.error(.malformedFile, "CumSum needs a tensor and one axis")
+      throw attributes.error(.invalidGraph, "CumSum needs a tensor and one axis")
     }
     let axis = try PlanBuilder.axis(axes[0], rank: shape.count, node)
     let extent = AxisExtent(

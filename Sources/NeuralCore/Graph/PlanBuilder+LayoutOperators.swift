@@ -7,14 +7,14 @@ extension PlanBuilder {
     guard !shape.isEmpty else { throw attributes.error(.shapeMismatch, "Split of a scalar") }
     let axis = try PlanBuilder.axis(try attributes.int("axis", default: 0), rank: shape.count, node)
     let outputs = node.outputs.count
-    guard outputs > 0 else { throw attributes.error(.malformedFile, "Split without outputs") }
+    guard outputs > 0 else { throw attributes.error(.invalidGraph, "Split without outputs") }
     let length = shape[axis]
     var sizes = try integers(node, 1)
     if sizes == nil { sizes = try attributes.ints("split") }
     if sizes == nil {
       let pieces = try attributes.int("num_outputs", default: outputs)
       guard pieces == outputs else {
-        throw attributes.error(.malformedFile, "num_outputs \(pieces) for \(outputs) outputs")
+        throw attributes.error(.invalidGraph, "num_outputs \(pieces) for \(outputs) outputs")
       }
       let size = (length + pieces - 1) / pieces
       sizes = (0..<pieces).map { Swift.max(0, Swift.min(size, length - $0 * size)) }
@@ -47,7 +47,7 @@ extension PlanBuilder {
   mutating func planExpand(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     try requireSingleOutput(node)
     guard let requested = try integers(node, 1) else {
-      throw node.attributes.error(.malformedFile, "shape input is required")
+      throw node.attributes.error(.invalidGraph, "shape input is required")
     }
     let input = try requiredValue(node, 0)
     guard let shape = Elementwise.broadcastShape(input.shape, requested) else {

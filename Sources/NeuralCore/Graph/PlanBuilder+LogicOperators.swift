@@ -4,7 +4,7 @@ extension PlanBuilder {
   mutating func planConstantOfShape(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let attributes = node.attributes
     guard let shape = try integers(node, 0), shape.allSatisfy({ $0 >= 0 }) else {
-      throw attributes.error(.malformedFile, "the shape input must be constant and non-negative")
+      throw attributes.error(.invalidGraph, "the shape input must be constant and non-negative")
     }
     guard let count = Tensor.elementCount(of: shape), count <= PlanBuilder.maximumElements else {
       throw attributes.error(.limitExceeded, "constant of shape \(shape) is too large")
@@ -18,13 +18,13 @@ extension PlanBuilder {
     switch value {
     case .float(let tensor):
       guard tensor.count == 1 else {
-        throw attributes.error(.malformedFile, "value is not one element")
+        throw attributes.error(.invalidGraph, "value is not one element")
       }
       let values = [Float](repeating: tensor.scalars[0], count: count)
       try bind(node, .constant(.float(try Tensor(shape: shape, scalars: values))))
     case .integer(let values, _):
       guard values.count == 1 else {
-        throw attributes.error(.malformedFile, "value is not one element")
+        throw attributes.error(.invalidGraph, "value is not one element")
       }
       try bind(node, .constant(.integer([Int64](repeating: values[0], count: count), shape: shape)))
     }
@@ -113,7 +113,7 @@ extension PlanBuilder {
       repeats.allSatisfy({ $0 >= 0 })
     else {
       throw node.attributes.error(
-        .malformedFile, "repeats must be \(shape.count) non-negative constants")
+        .invalidGraph, "repeats must be \(shape.count) non-negative constants")
     }
     let outputShape = zip(shape, repeats).map { $0.multipliedReportingOverflow(by: $1) }
     guard outputShape.allSatisfy({ !$0.overflow }),

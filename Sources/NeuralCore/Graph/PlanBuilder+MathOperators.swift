@@ -54,7 +54,7 @@ extension PlanBuilder {
       axes = []
       for axis in listed {
         guard axes.insert(try PlanBuilder.axis(axis, rank: shape.count, node)).inserted else {
-          throw attributes.error(.malformedFile, "axis \(axis) is listed twice")
+          throw attributes.error(.invalidGraph, "axis \(axis) is listed twice")
         }
       }
     }
@@ -289,7 +289,7 @@ extension PlanBuilder {
     let attributes = node.attributes
     let (input, shape) = try floatOperand(node, 0)
     guard let size = try attributes.int("size"), size > 0, shape.count >= 2 else {
-      throw attributes.error(.malformedFile, "LRN needs a positive size and a channel axis")
+      throw attributes.error(.invalidGraph, "LRN needs a positive size and a channel axis")
     }
     let alpha = try attributes.float("alpha", default: 1e-4)
     let beta = try attributes.float("beta", default: 0.75)
@@ -325,7 +325,7 @@ extension PlanBuilder {
     let attributes = node.attributes
     let equation = try attributes.string("equation", default: "")
     guard !equation.isEmpty else {
-      throw attributes.error(.malformedFile, "'equation' is required")
+      throw attributes.error(.invalidGraph, "'equation' is required")
     }
     var operands: [ExecutionPlan.Operand] = []
     var shapes: [[Int]] = []

@@ -32,7 +32,7 @@ extension PlanBuilder {
       strides.allSatisfy({ $0 > 0 }), dilations.allSatisfy({ $0 > 0 }),
       pads.allSatisfy({ $0 >= 0 }), kernel.allSatisfy({ $0 > 0 })
     else {
-      throw attributes.error(.malformedFile, "invalid strides, dilations, pads or kernel_shape")
+      throw attributes.error(.invalidGraph, "invalid strides, dilations, pads or kernel_shape")
     }
     switch try attributes.string("auto_pad", default: "NOTSET") {
     case "NOTSET": break
@@ -172,7 +172,7 @@ extension PlanBuilder {
       throw attributes.error(.shapeMismatch, "input \(inputShape) has no spatial axes")
     }
     guard let kernel = try attributes.ints("kernel_shape") else {
-      throw attributes.error(.malformedFile, "kernel_shape is required")
+      throw attributes.error(.invalidGraph, "kernel_shape is required")
     }
     if try attributes.int("storage_order", default: 0) != 0 {
       throw attributes.error(.unsupported, "storage_order 1 is not supported")
@@ -574,7 +574,7 @@ extension PlanBuilder {
     let permutation =
       try node.attributes.ints("perm") ?? Array((0..<shape.count).reversed())
     guard permutation.sorted() == Array(0..<shape.count) else {
-      throw node.attributes.error(.malformedFile, "perm \(permutation) for rank \(shape.count)")
+      throw node.attributes.error(.invalidGraph, "perm \(permutation) for rank \(shape.count)")
     }
     let outputShape = permutation.map { shape[$0] }
     if case .constant(.integer(let values, _)) = try requiredValue(node, 0) {
@@ -597,7 +597,7 @@ extension PlanBuilder {
   mutating func planConcat(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let present = node.inputs.indices.filter { !node.inputs[$0].isEmpty }
     guard let first = present.first else {
-      throw node.attributes.error(.malformedFile, "Concat without inputs")
+      throw node.attributes.error(.invalidGraph, "Concat without inputs")
     }
     let rank = try requiredValue(node, first).shape.count
     let axis = try PlanBuilder.axis(
@@ -652,13 +652,13 @@ extension PlanBuilder {
     var fill: Float = 0
     if node.opset < 11 {
       guard let attributePads = try attributes.ints("pads") else {
-        throw attributes.error(.malformedFile, "pads is required")
+        throw attributes.error(.invalidGraph, "pads is required")
       }
       pads = attributePads
       fill = try attributes.float("value", default: 0)
     } else {
       guard let inputPads = try integers(node, 1) else {
-        throw attributes.error(.malformedFile, "pads input is required")
+        throw attributes.error(.invalidGraph, "pads input is required")
       }
       pads = inputPads
       if try value(node, 2) != nil {

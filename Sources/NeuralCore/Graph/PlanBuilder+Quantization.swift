@@ -58,7 +58,7 @@ extension PlanBuilder {
       throw attributes.error(.unsupported, "quantized type \(quantizedType) is not supported")
     }
     guard zeroPoints.allSatisfy({ range.contains($0) }) else {
-      throw attributes.error(.malformedFile, "a zero point is outside \(quantizedType)")
+      throw attributes.error(.invalidGraph, "a zero point is outside \(quantizedType)")
     }
     guard scale.scalars.allSatisfy({ $0.isFinite && $0 != 0 }) else {
       throw attributes.error(.invalidArgument, "a scale is zero or not finite")

@@ -340,7 +340,7 @@ extension PlanBuilder {
   mutating func planQLinearConcat(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let count = node.inputs.count - 2
     guard count > 0, count % 3 == 0 else {
-      throw node.attributes.error(.malformedFile, "inputs must be 2 plus triples")
+      throw node.attributes.error(.invalidGraph, "inputs must be 2 plus triples")
     }
     let operands = (0..<count / 3).map {
       (data: 2 + 3 * $0, scale: 3 + 3 * $0, zeroPoint: 4 + 3 * $0)

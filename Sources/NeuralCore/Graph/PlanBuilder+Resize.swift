@@ -19,7 +19,7 @@ extension PlanBuilder {
         try PlanBuilder.axis(axis, rank: rank, node)
       }
       guard Set(axes).count == axes.count else {
-        throw attributes.error(.malformedFile, "axes \(listed) repeat an axis")
+        throw attributes.error(.invalidGraph, "axes \(listed) repeat an axis")
       }
     }
     let (scales, outputLengths) = try resizeScales(node, shape: shape, axes: axes, legacy: legacy)
@@ -33,7 +33,7 @@ extension PlanBuilder {
     let region = try resizeRegion(node, rank: rank, axes: axes, transform: transform)
     let antialias = try attributes.int("antialias", default: 0) != 0
     if antialias, case .nearest = mode {
-      throw attributes.error(.malformedFile, "antialias applies to linear and cubic modes only")
+      throw attributes.error(.invalidGraph, "antialias applies to linear and cubic modes only")
     }
     let excludeOutside = try attributes.int("exclude_outside", default: 0) != 0
     let extrapolationValue = try attributes.float("extrapolation_value", default: 0)
@@ -124,7 +124,7 @@ extension PlanBuilder {
       return (scales.map { Double($0) }, lengths)
     }
     guard !legacy, let sizes = try integers(node, 3) else {
-      throw attributes.error(.malformedFile, "neither scales nor sizes is given")
+      throw attributes.error(.invalidGraph, "neither scales nor sizes is given")
     }
     guard sizes.count == axes.count,
       sizes.allSatisfy({ $0 > 0 && $0 <= PlanBuilder.maximumElements })
@@ -152,7 +152,7 @@ extension PlanBuilder {
     let whole = [(start: Double, end: Double)](repeating: (0, 1), count: axes.count)
     guard transform == .tfCropAndResize else { return whole }
     guard let roi = try constantFloats(node, 1) else {
-      throw node.attributes.error(.malformedFile, "tf_crop_and_resize needs a roi input")
+      throw node.attributes.error(.invalidGraph, "tf_crop_and_resize needs a roi input")
     }
     if roi.count == 2 * axes.count {
       return (0..<axes.count).map { (Double(roi[$0]), Double(roi[axes.count + $0])) }

@@ -65,14 +65,14 @@ extension PlanBuilder {
     let shape = try requiredValue(node, 0).shape
     guard let axes = node.opset < 13 ? try attributes.ints("axes") : try integers(node, 1)
     else {
-      throw attributes.error(.malformedFile, "axes are required")
+      throw attributes.error(.invalidGraph, "axes are required")
     }
     let rank = shape.count + axes.count
     var inserted = Set<Int>()
     for axis in axes {
       let normalized = try PlanBuilder.axis(axis, rank: rank, node)
       guard inserted.insert(normalized).inserted else {
-        throw attributes.error(.malformedFile, "axis \(axis) repeats")
+        throw attributes.error(.invalidGraph, "axis \(axis) repeats")
       }
     }
     var remaining = shape.makeIterator()
@@ -121,7 +121,7 @@ extension PlanBuilder {
     let attributes = node.attributes
     let shape = try requiredValue(node, 0).shape
     guard let requested = try integers(node, 1) else {
-      throw attributes.error(.malformedFile, "shape input is required")
+      throw attributes.error(.invalidGraph, "shape input is required")
     }
     let allowZero = try attributes.int("allowzero", default: 0) != 0
     var output: [Int] = []
@@ -134,12 +134,12 @@ extension PlanBuilder {
         output.append(shape[index])
       } else if dimension == -1 {
         guard inferred == nil else {
-          throw attributes.error(.malformedFile, "more than one -1 in \(requested)")
+          throw attributes.error(.invalidGraph, "more than one -1 in \(requested)")
         }
         inferred = index
         output.append(1)
       } else if dimension < 0 {
-        throw attributes.error(.malformedFile, "negative dimension in \(requested)")
+        throw attributes.error(.invalidGraph, "negative dimension in \(requested)")
       } else {
         output.append(dimension)
       }
@@ -159,7 +159,7 @@ extension PlanBuilder {
   mutating func planCast(_ node: ImportedGraph.Node) throws(NeuralCoreError) {
     let attributes = node.attributes
     guard let target = try attributes.int("to") else {
-      throw attributes.error(.malformedFile, "'to' is required")
+      throw attributes.error(.invalidGraph, "'to' is required")
     }
     try cast(node, to: ElementType(rawValue: Int32(clamping: target)))
   }
@@ -328,7 +328,7 @@ extension PlanBuilder {
     let axis = try PlanBuilder.axis(
       try node.attributes.int("axis", default: 0), rank: shape.count, node)
     guard let indices = try integers(node, 1) else {
-      throw node.attributes.error(.malformedFile, "indices are required")
+      throw node.attributes.error(.invalidGraph, "indices are required")
     }
     let indexShape = try requiredValue(node, 1).shape
     var chosen: [Int] = []
@@ -356,13 +356,13 @@ extension PlanBuilder {
     if node.opset < 10 {
       guard let attributeStarts = try attributes.ints("starts"),
         let attributeEnds = try attributes.ints("ends")
-      else { throw attributes.error(.malformedFile, "starts and ends are required") }
+      else { throw attributes.error(.invalidGraph, "starts and ends are required") }
       starts = attributeStarts
       ends = attributeEnds
       axes = try attributes.ints("axes")
     } else {
       guard let inputStarts = try integers(node, 1), let inputEnds = try integers(node, 2) else {
-        throw attributes.error(.malformedFile, "starts and ends are required")
+        throw attributes.error(.invalidGraph, "starts and ends are required")
       }
       starts = inputStarts
       ends = inputEnds
@@ -374,14 +374,14 @@ extension PlanBuilder {
     guard ends.count == starts.count, sliceAxes.count == starts.count,
       sliceSteps.count == starts.count
     else {
-      throw attributes.error(.malformedFile, "starts, ends, axes and steps differ in length")
+      throw attributes.error(.invalidGraph, "starts, ends, axes and steps differ in length")
     }
     var selections = shape.map { Array(0..<$0) }
     var seen = Set<Int>()
     for index in starts.indices {
       let axis = try PlanBuilder.axis(sliceAxes[index], rank: shape.count, node)
       guard seen.insert(axis).inserted, sliceSteps[index] != 0 else {
-        throw attributes.error(.malformedFile, "repeated axis or zero step")
+        throw attributes.error(.invalidGraph, "repeated axis or zero step")
       }
       let length = shape[axis]
       let step = sliceSteps[index]

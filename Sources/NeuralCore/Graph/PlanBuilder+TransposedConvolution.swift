@@ -73,7 +73,7 @@ extension PlanBuilder {
       kernel.allSatisfy({ $0 > 0 }), requested.map({ $0.count == rank }) ?? true
     else {
       throw attributes.error(
-        .malformedFile, "invalid strides, dilations, output_padding or output_shape")
+        .invalidGraph, "invalid strides, dilations, output_padding or output_shape")
     }
     // The extent the strides and kernel reach before padding, per axis.
     var reach: [Int] = []
@@ -84,7 +84,7 @@ extension PlanBuilder {
     let autoPad = try attributes.string("auto_pad", default: "NOTSET")
     if let pads = try attributes.ints("pads") {
       guard pads.count == 2 * rank, pads.allSatisfy({ $0 >= 0 }) else {
-        throw attributes.error(.malformedFile, "pads \(pads) for \(rank) spatial axes")
+        throw attributes.error(.invalidGraph, "pads \(pads) for \(rank) spatial axes")
       }
       var output: [Int] = []
       for axis in 0..<rank { output.append(reach[axis] - pads[axis] - pads[axis + rank]) }

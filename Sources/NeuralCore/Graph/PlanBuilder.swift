@@ -305,7 +305,7 @@ struct PlanBuilder {
   /// Binds the node's first output to a value without a step (reshapes, identities, folds).
   mutating func bind(_ node: ImportedGraph.Node, _ value: Value) throws(NeuralCoreError) {
     guard let output = node.outputs.first, !output.isEmpty else {
-      throw node.attributes.error(.malformedFile, "node has no output")
+      throw node.attributes.error(.invalidGraph, "node has no output")
     }
     values[output] = value
   }

@@ -169,13 +169,13 @@ struct QDQRewriteTests {
 
   @Test func refusesWhatCannotBeQuantized() throws {
     let model = try Self.classifier()
-    expectNeuralCoreError(.invalidArgument) {
+    expectModelFormatsError(.invalidArgument) {
       _ = try model.quantized(ranges: Self.ranges, keepingFloat: ["conv_node", "logits_node"])
     }
-    expectNeuralCoreError(.missingValue) {
+    expectModelFormatsError(.missingValue) {
       _ = try model.quantized(ranges: ["x": -1...1])
     }
-    expectNeuralCoreError(.invalidArgument) {
+    expectModelFormatsError(.invalidArgument) {
       _ = try Self.classifier(opset: 11).quantized(ranges: Self.ranges)
     }
     var noLayers = model
@@ -184,6 +184,6 @@ struct QDQRewriteTests {
         name: "r", opType: "Relu", domain: "", inputs: ["x"], outputs: ["logits"], attributes: [])
     ]
     #expect(noLayers.quantizableLayers.isEmpty)
-    expectNeuralCoreError(.invalidArgument) { _ = try noLayers.quantized(ranges: Self.ranges) }
+    expectModelFormatsError(.invalidArgument) { _ = try noLayers.quantized(ranges: Self.ranges) }
   }
 }

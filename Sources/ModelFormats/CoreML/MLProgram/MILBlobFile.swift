@@ -1,4 +1,4 @@
-package import NeuralCore
+import NeuralCore
 
 /// A MIL blob storage file (`weights/weight.bin` of an ML package), read from memory.
 ///
@@ -32,10 +32,10 @@ package struct MILBlobFile: Sendable {
   /// - Parameters:
   ///   - bytes: The file's bytes.
   ///   - limits: Bounds on the file's size and on element counts.
-  /// - Throws: `NeuralCoreError`: `malformedFile` for a file shorter than its header or a count
+  /// - Throws: ``ModelFormatsError``: `malformedFile` for a file shorter than its header or a count
   ///   the file cannot hold, `unsupported` for another storage version, `limitExceeded` past
   ///   ``ImportLimits/maximumFileBytes``.
-  package init(bytes: [UInt8], limits: ImportLimits = .default) throws(NeuralCoreError) {
+  package init(bytes: [UInt8], limits: ImportLimits = .default) throws(ModelFormatsError) {
     try limits.checkFileSize(bytes.count, of: "MIL blob file")
     guard bytes.count >= Self.recordSize else {
       throw Self.malformed("the file has \(bytes.count) bytes, fewer than its 64-byte header")
@@ -43,7 +43,7 @@ package struct MILBlobFile: Sendable {
     let count = Int(Self.uint32(bytes, at: 0))
     let version = Self.uint32(bytes, at: 4)
     guard version == 2 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "MIL blob file: storage version \(version), only version 2 is read")
     }
     // Each blob takes at least its metadata record.
@@ -63,7 +63,7 @@ package struct MILBlobFile: Sendable {
   /// - Returns: The blob's type and data range.
   /// - Throws: `malformedFile` for an offset or size outside the file, a misaligned offset or a
   ///   bad sentinel, `unsupported` for an unknown data type.
-  package func blob(at offset: UInt64) throws(NeuralCoreError) -> Blob {
+  package func blob(at offset: UInt64) throws(ModelFormatsError) -> Blob {
     let size = UInt64(bytes.count)
     let record = UInt64(Self.recordSize)
     guard offset >= record, offset <= size, size - offset >= record else {
@@ -82,7 +82,7 @@ package struct MILBlobFile: Sendable {
     }
     let rawType = Self.uint32(bytes, at: start + 4)
     guard let dataType = MILBlobDataType(rawValue: rawType) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "MIL blob file: blob at offset \(offset) has unknown data type \(rawType)")
     }
     let byteCount = Self.uint64(bytes, at: start + 8)
@@ -107,7 +107,7 @@ package struct MILBlobFile: Sendable {
   /// - Returns: The values.
   /// - Throws: `malformedFile` for a bad blob, a non-float blob or a count that does not match
   ///   the blob's size, `limitExceeded` past ``ImportLimits/maximumElementCount``.
-  package func floats(at offset: UInt64, count: Int? = nil) throws(NeuralCoreError) -> [Float] {
+  package func floats(at offset: UInt64, count: Int? = nil) throws(ModelFormatsError) -> [Float] {
     let blob = try blob(at: offset)
     guard blob.dataType.isFloatingPoint else {
       throw Self.malformed("blob at offset \(offset) holds \(blob.dataType), not floats")
@@ -138,7 +138,7 @@ package struct MILBlobFile: Sendable {
   /// - Returns: The values.
   /// - Throws: `malformedFile` for a bad blob, a float blob or a count that does not match the
   ///   blob's size, `limitExceeded` past ``ImportLimits/maximumElementCount``.
-  package func integers(at offset: UInt64, count: Int? = nil) throws(NeuralCoreError) -> [Int] {
+  package func integers(at offset: UInt64, count: Int? = nil) throws(ModelFormatsError) -> [Int] {
     let blob = try blob(at: offset)
     guard !blob.dataType.isFloatingPoint else {
       throw Self.malformed("blob at offset \(offset) holds \(blob.dataType), not integers")
@@ -171,7 +171,7 @@ package struct MILBlobFile: Sendable {
   }
 
   /// The number of elements of a blob, checked against its size and the element limit.
-  private func elementCount(of blob: Blob, offset: UInt64, expected: Int?) throws(NeuralCoreError)
+  private func elementCount(of blob: Blob, offset: UInt64, expected: Int?) throws(ModelFormatsError)
     -> Int
   {
     let bits = blob.dataType.bitWidth
@@ -179,7 +179,7 @@ package struct MILBlobFile: Sendable {
     let count: Int
     if let expected {
       guard expected >= 0, expected <= limits.maximumElementCount else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .limitExceeded,
           "MIL blob file: \(expected) elements asked of the blob at offset \(offset), above the "
             + "limit \(limits.maximumElementCount)")
@@ -199,7 +199,7 @@ package struct MILBlobFile: Sendable {
       count = byteCount * 8 / bits
     }
     guard count <= limits.maximumElementCount else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded,
         "MIL blob file: the blob at offset \(offset) has \(count) elements, above the limit "
           + "\(limits.maximumElementCount)")
@@ -219,7 +219,7 @@ package struct MILBlobFile: Sendable {
     (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
   }
 
-  private static func malformed(_ message: String) -> NeuralCoreError {
-    NeuralCoreError(.malformedFile, "MIL blob file: \(message)")
+  private static func malformed(_ message: String) -> ModelFormatsError {
+    ModelFormatsError(.malformedFile, "MIL blob file: \(message)")
   }
 }

@@ -15,7 +15,7 @@ struct MILProgramDecoder {
   /// - Returns: The program.
   /// - Throws: `malformedFile` for inconsistent fields (a function whose opset has no block),
   ///   `limitExceeded` past a limit, `unsupported` for an unknown data type.
-  func program(_ message: CoreMLMessage) throws(NeuralCoreError) -> MILProgram {
+  func program(_ message: CoreMLMessage) throws(ModelFormatsError) -> MILProgram {
     var functions: [String: MILFunction] = [:]
     for entry in try message.messages(2) {
       let name = entry.string(1)
@@ -31,7 +31,7 @@ struct MILProgramDecoder {
       attributes: try attributes(message, field: 4))
   }
 
-  private func function(_ message: CoreMLMessage, name: String) throws(NeuralCoreError)
+  private func function(_ message: CoreMLMessage, name: String) throws(ModelFormatsError)
     -> MILFunction
   {
     let opset = message.string(2)
@@ -50,7 +50,7 @@ struct MILProgramDecoder {
       attributes: try attributes(message, field: 4))
   }
 
-  private func block(_ message: CoreMLMessage) throws(NeuralCoreError) -> MILBlock {
+  private func block(_ message: CoreMLMessage) throws(ModelFormatsError) -> MILBlock {
     var operations: [MILOperation] = []
     for operation in try message.messages(3) { operations.append(try self.operation(operation)) }
     return MILBlock(
@@ -58,7 +58,7 @@ struct MILProgramDecoder {
       operations: operations, attributes: try attributes(message, field: 4))
   }
 
-  private func operation(_ message: CoreMLMessage) throws(NeuralCoreError) -> MILOperation {
+  private func operation(_ message: CoreMLMessage) throws(ModelFormatsError) -> MILOperation {
     let type = message.string(1)
     var inputs: [String: MILArgument] = [:]
     for entry in try message.messages(2) {
@@ -81,7 +81,7 @@ struct MILProgramDecoder {
       attributes: try attributes(message, field: 5))
   }
 
-  private func namedTypes(_ messages: [CoreMLMessage]) throws(NeuralCoreError)
+  private func namedTypes(_ messages: [CoreMLMessage]) throws(ModelFormatsError)
     -> [MILNamedValueType]
   {
     var result: [MILNamedValueType] = []
@@ -93,7 +93,7 @@ struct MILProgramDecoder {
   }
 
   /// A `map<string, Value>` field.
-  private func attributes(_ message: CoreMLMessage, field: Int) throws(NeuralCoreError)
+  private func attributes(_ message: CoreMLMessage, field: Int) throws(ModelFormatsError)
     -> [String: MILValue]
   {
     var result: [String: MILValue] = [:]
@@ -105,7 +105,7 @@ struct MILProgramDecoder {
   }
 
   /// Decodes a `ValueType` message.
-  func valueType(_ message: CoreMLMessage) throws(NeuralCoreError) -> MILValueType {
+  func valueType(_ message: CoreMLMessage) throws(ModelFormatsError) -> MILValueType {
     switch message.oneOf([1, 2, 3, 4, 5]) {
     case 1:
       guard let tensor = try message.message(1) else { break }
@@ -132,12 +132,12 @@ struct MILProgramDecoder {
     throw malformed("a value type is empty")
   }
 
-  private func tensorType(_ message: CoreMLMessage) throws(NeuralCoreError) -> MILTensorType {
+  private func tensorType(_ message: CoreMLMessage) throws(ModelFormatsError) -> MILTensorType {
     let dataType = try self.dataType(message.integer(1))
     let rank = message.integer(2)
     let dimensions = try message.messages(3)
     guard dimensions.count <= limits.maximumRank else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .limitExceeded,
         "MIL tensor type has \(dimensions.count) dimensions, above the limit \(limits.maximumRank)")
     }
@@ -149,11 +149,11 @@ struct MILProgramDecoder {
     return MILTensorType(dataType: dataType, rank: Int(rank), dimensions: decoded)
   }
 
-  private func dimension(_ message: CoreMLMessage) throws(NeuralCoreError) -> MILDimension {
+  private func dimension(_ message: CoreMLMessage) throws(ModelFormatsError) -> MILDimension {
     if let constant = try message.message(1) {
       let size = UInt64(bitPattern: constant.integer(1))
       guard size <= UInt64(limits.maximumElementCount) else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .limitExceeded,
           "MIL dimension \(size) is above the element limit \(limits.maximumElementCount)")
       }
@@ -163,15 +163,15 @@ struct MILProgramDecoder {
     throw malformed("a dimension is neither constant nor unknown")
   }
 
-  private func dataType(_ raw: Int64) throws(NeuralCoreError) -> MILDataType {
+  private func dataType(_ raw: Int64) throws(ModelFormatsError) -> MILDataType {
     guard let type = Int(exactly: raw).flatMap(MILDataType.init(rawValue:)) else {
-      throw NeuralCoreError(.unsupported, "MIL data type \(raw) is not known to this reader")
+      throw ModelFormatsError(.unsupported, "MIL data type \(raw) is not known to this reader")
     }
     return type
   }
 
   /// Decodes a `Value` message.
-  func value(_ message: CoreMLMessage) throws(NeuralCoreError) -> MILValue {
+  func value(_ message: CoreMLMessage) throws(ModelFormatsError) -> MILValue {
     let type = try message.message(2).map(valueType)
     if let blob = try message.message(5) {
       let fileName = blob.string(1)
@@ -186,7 +186,7 @@ struct MILProgramDecoder {
     return MILValue(type: type, storage: .none)
   }
 
-  private func immediateValue(_ message: CoreMLMessage) throws(NeuralCoreError)
+  private func immediateValue(_ message: CoreMLMessage) throws(ModelFormatsError)
     -> MILImmediateValue
   {
     let kind = message.oneOf([1, 2, 3, 4])
@@ -214,7 +214,7 @@ struct MILProgramDecoder {
     throw malformed("an immediate value is empty")
   }
 
-  private func tensorValue(_ message: CoreMLMessage) throws(NeuralCoreError) -> MILTensorValue {
+  private func tensorValue(_ message: CoreMLMessage) throws(ModelFormatsError) -> MILTensorValue {
     guard let kind = message.oneOf([1, 2, 3, 4, 5, 6, 7]), let values = try message.message(kind)
     else {
       // proto3 leaves an empty repeated field out: an empty tensor has no case at all.
@@ -231,7 +231,7 @@ struct MILProgramDecoder {
     }
   }
 
-  private func malformed(_ message: String) -> NeuralCoreError {
-    NeuralCoreError(.malformedFile, "MIL program: \(message)")
+  private func malformed(_ message: String) -> ModelFormatsError {
+    ModelFormatsError(.malformedFile, "MIL program: \(message)")
   }
 }

@@ -1,5 +1,4 @@
 package import Foundation
-package import NeuralCore
 
 /// A Core ML package (`.mlpackage` folder) holding an ML Program, read and checked but not run.
 ///
@@ -33,10 +32,10 @@ package struct MLPackage: Sendable {
   /// - Parameters:
   ///   - url: The `.mlpackage` folder.
   ///   - limits: Bounds on file sizes, nesting, ranks and element counts.
-  /// - Throws: `NeuralCoreError`: `malformedFile` for a folder without a manifest, a manifest
+  /// - Throws: ``ModelFormatsError``: `malformedFile` for a folder without a manifest, a manifest
   ///   path that leaves the folder or damaged protobuf, `unsupported` for a model that is not
   ///   an ML Program, `io` when a file cannot be read, `limitExceeded` past a limit.
-  package init(contentsOf url: URL, limits: ImportLimits = .default) throws(NeuralCoreError) {
+  package init(contentsOf url: URL, limits: ImportLimits = .default) throws(ModelFormatsError) {
     let (root, modelPath) = try Self.rootModel(ofPackage: url, limits: limits)
     let decoded = try Self.program(
       serializedModel: FileBytes.read(path: modelPath.path, maximumBytes: limits.maximumFileBytes),
@@ -53,18 +52,18 @@ package struct MLPackage: Sendable {
   /// - Throws: `io` for a path that is not a folder, `malformedFile` for a folder without a
   ///   manifest or a manifest path that leaves the folder.
   package static func rootModel(ofPackage url: URL, limits: ImportLimits)
-    throws(NeuralCoreError) -> (root: URL, model: URL)
+    throws(ModelFormatsError) -> (root: URL, model: URL)
   {
     let root = url.resolvingSymlinksInPath()
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory),
       isDirectory.boolValue
     else {
-      throw NeuralCoreError(.io, "ML package '\(url.path)' is not a folder")
+      throw ModelFormatsError(.io, "ML package '\(url.path)' is not a folder")
     }
     guard FileManager.default.fileExists(atPath: root.appendingPathComponent("Manifest.json").path)
     else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "ML package '\(url.path)' has no Manifest.json: it is not an ML package")
     }
     let manifestPath = try Self.contained("Manifest.json", in: root, root: root, what: "manifest")
@@ -87,12 +86,12 @@ package struct MLPackage: Sendable {
   /// - Throws: `malformedFile` for damaged protobuf or an inconsistent program, `unsupported`
   ///   for a model that is not an ML Program, `limitExceeded` past a limit.
   package static func program(serializedModel bytes: [UInt8], limits: ImportLimits = .default)
-    throws(NeuralCoreError) -> (specificationVersion: Int64, program: MILProgram)
+    throws(ModelFormatsError) -> (specificationVersion: Int64, program: MILProgram)
   {
     try limits.checkFileSize(bytes.count, of: "model")
     let model = try CoreMLMessage(ProtobufReader(bytes, maximumDepth: limits.maximumNestingDepth))
     guard let program = try model.message(502) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "this Core ML model is not an ML Program (it has no mlProgram field)")
     }
     return (model.integer(1), try MILProgramDecoder(limits: limits).program(program))
@@ -104,7 +103,7 @@ package struct MLPackage: Sendable {
   /// - Returns: The checked blob file.
   /// - Throws: `malformedFile` for a name that does not start with `@model_path/` or leaves the
   ///   package, or a damaged header; `io` when it cannot be read; `limitExceeded` past a limit.
-  package func blobFile(named fileName: String) throws(NeuralCoreError) -> MILBlobFile {
+  package func blobFile(named fileName: String) throws(ModelFormatsError) -> MILBlobFile {
     try Self.blobFile(named: fileName, modelDirectory: modelDirectory, root: url, limits: limits)
   }
 
@@ -112,9 +111,9 @@ package struct MLPackage: Sendable {
   /// under the same containment checks as the package's other paths.
   package static func blobFile(
     named fileName: String, modelDirectory: URL, root: URL, limits: ImportLimits
-  ) throws(NeuralCoreError) -> MILBlobFile {
+  ) throws(ModelFormatsError) -> MILBlobFile {
     guard fileName.hasPrefix(Self.modelPathPrefix) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "ML package: blob file '\(fileName)' does not start with @model_path/")
     }
     let path = try Self.contained(
@@ -126,21 +125,21 @@ package struct MLPackage: Sendable {
   }
 
   static func contained(_ relative: String, in base: URL, root: URL, what: String)
-    throws(NeuralCoreError) -> URL
+    throws(ModelFormatsError) -> URL
   {
     guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.contains("\0") else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "ML package: \(what) path '\(relative)' is empty or absolute")
     }
     let components = relative.split(separator: "/", omittingEmptySubsequences: true)
     guard !components.contains("..") else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "ML package: \(what) path '\(relative)' escapes the package with '..'")
     }
     let file = components.reduce(base) { $0.appendingPathComponent(String($1)) }
       .resolvingSymlinksInPath()
     guard file.path.hasPrefix(root.path + "/") else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "ML package: \(what) path '\(relative)' leads outside the package through a symbolic link")
     }
@@ -150,10 +149,10 @@ package struct MLPackage: Sendable {
       type =
         try FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType
     } catch {
-      throw NeuralCoreError(.io, "ML package: cannot open \(what) '\(relative)': \(error)")
+      throw ModelFormatsError(.io, "ML package: cannot open \(what) '\(relative)': \(error)")
     }
     guard type == .typeRegular else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "ML package: \(what) path '\(relative)' is not a regular file")
     }
     return file

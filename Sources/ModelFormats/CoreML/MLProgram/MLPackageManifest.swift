@@ -43,15 +43,16 @@ struct MLPackageManifest: Decodable {
   /// - Returns: The manifest.
   /// - Throws: `malformedFile` for JSON that is not a manifest, `unsupported` for a format
   ///   version other than 1.x.
-  static func decode(_ bytes: [UInt8]) throws(NeuralCoreError) -> MLPackageManifest {
+  static func decode(_ bytes: [UInt8]) throws(ModelFormatsError) -> MLPackageManifest {
     let manifest: MLPackageManifest
     do {
       manifest = try JSONDecoder().decode(MLPackageManifest.self, from: Data(bytes))
     } catch {
-      throw NeuralCoreError(.malformedFile, "ML package: Manifest.json is not a manifest: \(error)")
+      throw ModelFormatsError(
+        .malformedFile, "ML package: Manifest.json is not a manifest: \(error)")
     }
     guard manifest.fileFormatVersion.split(separator: ".").first == "1" else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "ML package: Manifest.json has format version '\(manifest.fileFormatVersion)', not 1.x")
     }
@@ -61,9 +62,9 @@ struct MLPackageManifest: Decodable {
   /// The root model item.
   ///
   /// - Throws: `malformedFile` when the root identifier names no item.
-  func rootModel() throws(NeuralCoreError) -> Item {
+  func rootModel() throws(ModelFormatsError) -> Item {
     guard let item = itemInfoEntries[rootModelIdentifier] else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "ML package: Manifest.json's root model '\(rootModelIdentifier)' is not one of its items")
     }

@@ -30,12 +30,12 @@ struct ConstantQuantizer {
 
   /// The value a layer reads for its weight instead of `name`: per-channel int8 weights behind
   /// a `DequantizeLinear` along `axis`.
-  mutating func weight(_ name: String, axis: Int, names: inout Names) throws(NeuralCoreError)
+  mutating func weight(_ name: String, axis: Int, names: inout Names) throws(ModelFormatsError)
     -> String
   {
     if let done = weights[name] { return done.output }
     guard let tensor = constants[name] else {
-      throw NeuralCoreError(.missingValue, "the weight '\(name)' is not an initializer")
+      throw ModelFormatsError(.missingValue, "the weight '\(name)' is not an initializer")
     }
     let original = try tensor.floatTensor()
     let quantized = ChannelQuantizedWeights(original, axis: axis)
@@ -56,7 +56,7 @@ struct ConstantQuantizer {
   /// (`ChannelQuantizedWeights.biasCorrection(from:inputMeans:)`).
   mutating func bias(
     of node: ONNXNode, input: AffineQuantization, inputMeans: [Float]?, names: inout Names
-  ) throws(NeuralCoreError) -> String? {
+  ) throws(ModelFormatsError) -> String? {
     guard node.inputs.count >= 3, let tensor = constants[node.inputs[2]],
       let weight = weights[node.inputs[1]]
     else { return nil }
@@ -92,12 +92,13 @@ struct ConstantQuantizer {
     base: String, values: [Int64], type: ONNXDataType, shape: [Int], scales: [Float],
     zeroPointType: ONNXDataType, axis: Int, suffixes: (String, String, String),
     names: inout Names
-  ) throws(NeuralCoreError) -> String {
+  ) throws(ModelFormatsError) -> String {
     let valuesName = names.unique(base + suffixes.0)
     let scaleName = names.unique(base + suffixes.1)
     let zeroName = names.unique(base + suffixes.2)
     let output = names.unique(base + "_DequantizeLinear_Output")
-    let scaleTensor = try Tensor(shape: [scales.count], scalars: scales)
+    let scaleTensor = try ModelFormatsError.converting(
+      try Tensor(shape: [scales.count], scalars: scales))
     initializers += [
       ONNXTensor(name: valuesName, dataType: type, value: .integer(values, shape: shape)),
       ONNXTensor(name: scaleName, dataType: .float, value: .float(scaleTensor)),

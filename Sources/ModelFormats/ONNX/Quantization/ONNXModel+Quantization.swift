@@ -1,4 +1,4 @@
-public import NeuralCore
+import NeuralCore
 
 extension ONNXModel {
   /// The layers ``quantized(ranges:keepingFloat:channelMeans:)`` turns to int8, by name, in
@@ -64,17 +64,17 @@ extension ONNXModel {
   ///   - channelMeans: The mean of each channel of layer inputs from ``calibrationTensors``
   ///     (dimension 1 of the value), by name; none by default.
   /// - Returns: The quantized model; weights no node reads any more are dropped.
-  /// - Throws: `NeuralCoreError`: `invalidArgument` when no layer is left to quantize (a model
+  /// - Throws: ``ModelFormatsError``: `invalidArgument` when no layer is left to quantize (a model
   ///   without `Conv`, `Gemm` or `MatMul` weights, or every layer kept in float) or the model
   ///   imports the default operator set before version 13 (per-channel `DequantizeLinear`
   ///   needs 13); `missingValue` naming an activation without a range.
   public func quantized(
     ranges: [String: ClosedRange<Float>], keepingFloat: Set<String> = [],
     channelMeans: [String: [Float]] = [:]
-  ) throws(NeuralCoreError) -> ONNXModel {
+  ) throws(ModelFormatsError) -> ONNXModel {
     let version = opsetVersion(forDomain: "") ?? 0
     guard version >= 13 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .invalidArgument,
         "the model imports operator set \(version); quantizing needs 13 or later (per-channel "
           + "DequantizeLinear), so export it again with opset 13")
@@ -82,7 +82,7 @@ extension ONNXModel {
     let rewriter = QDQRewriter(graph: graph, keepingFloat: keepingFloat)
     guard !rewriter.quantizedLayers.isEmpty else {
       let layers = QDQRewriter.layers(of: graph)
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .invalidArgument,
         layers.isEmpty
           ? "the model has no Conv, Gemm or MatMul layer with constant float weights to quantize"

@@ -160,7 +160,7 @@ struct QDQRewriter {
 
   /// The graph with its quantized operators in QDQ form.
   func rewritten(ranges: [String: ClosedRange<Float>], channelMeans: [String: [Float]] = [:])
-    throws(NeuralCoreError) -> ONNXGraph
+    throws(ModelFormatsError) -> ONNXGraph
   {
     var names = Names(graph)
     var initializers = graph.initializers
@@ -169,17 +169,17 @@ struct QDQRewriter {
     var parameters: [String: AffineQuantization] = [:]
     for tensor in quantizedTensors {
       guard let range = ranges[tensor] else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .missingValue, "no calibrated range for the activation '\(tensor)'")
       }
       let quantization = AffineQuantization(uint8Range: range)
       parameters[tensor] = quantization
       let scale = names.unique("\(tensor)_scale")
       let zeroPoint = names.unique("\(tensor)_zero_point")
+      let scaleTensor = try ModelFormatsError.converting(
+        try Tensor(shape: [], scalars: [quantization.scale]))
       initializers += [
-        ONNXTensor(
-          name: scale, dataType: .float,
-          value: .float(try Tensor(shape: [], scalars: [quantization.scale]))),
+        ONNXTensor(name: scale, dataType: .float, value: .float(scaleTensor)),
         ONNXTensor(
           name: zeroPoint, dataType: .uint8,
           value: .integer([Int64(quantization.zeroPoint)], shape: [])),

@@ -30,18 +30,18 @@ struct MILConstant: Sendable {
   var count: Int { values.count }
 
   /// The elements as floats (integers and booleans converted).
-  func floats(_ what: String) throws(NeuralCoreError) -> [Float] {
+  func floats(_ what: String) throws(ModelFormatsError) -> [Float] {
     switch values {
     case .floats(let values): return values
     case .integers(let values): return values.map { Float($0) }
     case .bools(let values): return values.map { $0 ? 1 : 0 }
     case .strings:
-      throw NeuralCoreError(.malformedFile, "ML Program: \(what) holds strings, not numbers")
+      throw ModelFormatsError(.malformedFile, "ML Program: \(what) holds strings, not numbers")
     }
   }
 
   /// The elements as integers; floats must be whole numbers.
-  func integers(_ what: String) throws(NeuralCoreError) -> [Int64] {
+  func integers(_ what: String) throws(ModelFormatsError) -> [Int64] {
     switch values {
     case .integers(let values): return values
     case .bools(let values): return values.map { $0 ? 1 : 0 }
@@ -50,13 +50,14 @@ struct MILConstant: Sendable {
       result.reserveCapacity(values.count)
       for value in values {
         guard value.rounded() == value, abs(value) < 1e15 else {
-          throw NeuralCoreError(.malformedFile, "ML Program: \(what) holds \(value), not integers")
+          throw ModelFormatsError(
+            .malformedFile, "ML Program: \(what) holds \(value), not integers")
         }
         result.append(Int64(value))
       }
       return result
     case .strings:
-      throw NeuralCoreError(.malformedFile, "ML Program: \(what) holds strings, not integers")
+      throw ModelFormatsError(.malformedFile, "ML Program: \(what) holds strings, not integers")
     }
   }
 
@@ -72,17 +73,17 @@ struct MILConstant: Sendable {
 
   /// The value as an ONNX initializer named `name`: floats as `float`, integers as `int64`,
   /// booleans as `bool`.
-  func tensor(named name: String) throws(NeuralCoreError) -> ONNXTensor {
+  func tensor(named name: String) throws(ModelFormatsError) -> ONNXTensor {
     switch values {
     case .floats(let values):
       return ONNXTensor(
-        name: name, dataType: .float, value: .float(try Tensor(shape: shape, scalars: values)))
+        name: name, dataType: .float, value: .float(try Tensor(fileShape: shape, scalars: values)))
     case .integers(let values):
       return ONNXTensor(name: name, dataType: .int64, value: .integer(values, shape: shape))
     case .bools(let values):
       return ONNXTensor(name: name, dataType: .bool, value: .bool(values, shape: shape))
     case .strings:
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "ML Program: '\(name)' is a string tensor, which no computation takes")
     }
   }

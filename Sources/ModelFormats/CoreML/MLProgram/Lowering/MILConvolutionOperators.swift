@@ -6,7 +6,7 @@ enum MILConvolutionOperators {
   static let entries: [MILOperatorEntry] = [
     MILOperatorEntry(
       "conv", inputs: ["x", "weight", "bias", "strides", "pad_type", "pad", "dilations", "groups"]
-    ) { lowering, operation throws(NeuralCoreError) in
+    ) { lowering, operation throws(ModelFormatsError) in
       try convolution(&lowering, operation, transposed: false)
     },
     MILOperatorEntry(
@@ -14,7 +14,7 @@ enum MILConvolutionOperators {
       inputs: [
         "x", "weight", "bias", "strides", "pad_type", "pad", "dilations", "groups", "output_shape",
       ]
-    ) { lowering, operation throws(NeuralCoreError) in
+    ) { lowering, operation throws(ModelFormatsError) in
       try convolution(&lowering, operation, transposed: true)
     },
     MILOperatorEntry(
@@ -23,7 +23,7 @@ enum MILConvolutionOperators {
         "x", "kernel_sizes", "strides", "pad_type", "pad", "exclude_padding_from_average",
         "ceil_mode",
       ]
-    ) { lowering, operation throws(NeuralCoreError) in
+    ) { lowering, operation throws(ModelFormatsError) in
       var attributes = try pooling(&lowering, operation)
       let exclude = try lowering.bool(operation, "exclude_padding_from_average", default: false)
       attributes.append(.init(name: "count_include_pad", value: .int(exclude ? 0 : 1)))
@@ -31,7 +31,7 @@ enum MILConvolutionOperators {
     },
     MILOperatorEntry(
       "max_pool", inputs: ["x", "kernel_sizes", "strides", "pad_type", "pad", "ceil_mode"]
-    ) { lowering, operation throws(NeuralCoreError) in
+    ) { lowering, operation throws(ModelFormatsError) in
       let attributes = try pooling(&lowering, operation)
       try lowering.emit("MaxPool", operation, [lowering.tensor(operation, "x")], attributes)
     },
@@ -39,19 +39,19 @@ enum MILConvolutionOperators {
 
   private static func convolution(
     _ lowering: inout MILProgramLowering, _ operation: MILOperation, transposed: Bool
-  ) throws(NeuralCoreError) {
+  ) throws(ModelFormatsError) {
     let name = MILProgramLowering.name(of: operation)
     let kernelShape = try lowering.requiredConstant(operation, "weight").shape
     let spatial = kernelShape.count - 2
     guard (1...3).contains(spatial), kernelShape.allSatisfy({ $0 > 0 }) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "ML Program: '\(name)' has weights of shape \(kernelShape)")
     }
     var inputs = [try lowering.tensor(operation, "x"), try lowering.tensor(operation, "weight")]
     if lowering.has(operation, "bias") { inputs.append(try lowering.tensor(operation, "bias")) }
     let groups = try lowering.integer(operation, "groups", default: 1)
     guard groups >= 1 else {
-      throw NeuralCoreError(.malformedFile, "ML Program: '\(name)' has \(groups) groups")
+      throw ModelFormatsError(.malformedFile, "ML Program: '\(name)' has \(groups) groups")
     }
     var attributes: [ONNXAttribute] = [
       .init(name: "kernel_shape", value: .ints(kernelShape.dropFirst(2).map(Int64.init))),
@@ -62,7 +62,7 @@ enum MILConvolutionOperators {
       // The full output shape, [n, C_out, spatial...]: ONNX takes the spatial part.
       let shape = try lowering.integers(operation, "output_shape", default: nil)
       guard shape.count == spatial + 2 else {
-        throw NeuralCoreError(.malformedFile, "ML Program: '\(name)' has output shape \(shape)")
+        throw ModelFormatsError(.malformedFile, "ML Program: '\(name)' has output shape \(shape)")
       }
       attributes.append(
         .init(name: "output_shape", value: .ints(shape.dropFirst(2).map(Int64.init))))
@@ -71,11 +71,11 @@ enum MILConvolutionOperators {
   }
 
   private static func pooling(_ lowering: inout MILProgramLowering, _ operation: MILOperation)
-    throws(NeuralCoreError) -> [ONNXAttribute]
+    throws(ModelFormatsError) -> [ONNXAttribute]
   {
     let kernel = try lowering.integers(operation, "kernel_sizes", default: nil)
     guard (1...3).contains(kernel.count), kernel.allSatisfy({ $0 > 0 }) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "ML Program: '\(MILProgramLowering.name(of: operation))' has kernel sizes \(kernel)")
     }
@@ -93,7 +93,7 @@ enum MILConvolutionOperators {
   /// before and after amounts in turn, ONNX all befores, then all afters.
   private static func windows(
     _ lowering: inout MILProgramLowering, _ operation: MILOperation, spatial: Int, dilated: Bool
-  ) throws(NeuralCoreError) -> [ONNXAttribute] {
+  ) throws(ModelFormatsError) -> [ONNXAttribute] {
     let name = MILProgramLowering.name(of: operation)
     let ones = [Int](repeating: 1, count: spatial)
     let strides = try lowering.integers(operation, "strides", default: ones)
@@ -104,11 +104,11 @@ enum MILConvolutionOperators {
       let dilations = try lowering.integers(operation, "dilations", default: ones)
       attributes.append(.init(name: "dilations", value: .ints(dilations.map(Int64.init))))
       guard dilations.count == spatial, dilations.allSatisfy({ $0 >= 1 }) else {
-        throw NeuralCoreError(.malformedFile, "ML Program: '\(name)' has dilations \(dilations)")
+        throw ModelFormatsError(.malformedFile, "ML Program: '\(name)' has dilations \(dilations)")
       }
     }
     guard strides.count == spatial, strides.allSatisfy({ $0 >= 1 }) else {
-      throw NeuralCoreError(.malformedFile, "ML Program: '\(name)' has strides \(strides)")
+      throw ModelFormatsError(.malformedFile, "ML Program: '\(name)' has strides \(strides)")
     }
     switch try lowering.string(operation, "pad_type", default: "valid") {
     case "valid":
@@ -121,13 +121,13 @@ enum MILConvolutionOperators {
       let pad = try lowering.integers(
         operation, "pad", default: [Int](repeating: 0, count: 2 * spatial))
       guard pad.count == 2 * spatial, pad.allSatisfy({ $0 >= 0 }) else {
-        throw NeuralCoreError(.malformedFile, "ML Program: '\(name)' has padding \(pad)")
+        throw ModelFormatsError(.malformedFile, "ML Program: '\(name)' has padding \(pad)")
       }
       let befores = stride(from: 0, to: pad.count, by: 2).map { Int64(pad[$0]) }
       let afters = stride(from: 1, to: pad.count, by: 2).map { Int64(pad[$0]) }
       return attributes + [.init(name: "pads", value: .ints(befores + afters))]
     case let other:
-      throw NeuralCoreError(.unsupported, "ML Program: '\(name)' has pad_type '\(other)'")
+      throw ModelFormatsError(.unsupported, "ML Program: '\(name)' has pad_type '\(other)'")
     }
   }
 }

@@ -17,7 +17,7 @@ enum MILElementwiseOperators {
       ("tan", "Tan"), ("logical_not", "Not"), ("identity", "Identity"),
     ].map { MILActivationOperators.direct($0.0, $0.1) }
     + [
-      MILOperatorEntry("add", inputs: ["x", "y"]) { lowering, operation throws(NeuralCoreError) in
+      MILOperatorEntry("add", inputs: ["x", "y"]) { lowering, operation throws(ModelFormatsError) in
         let x = try lowering.tensor(operation, "x")
         let y = try lowering.tensor(operation, "y")
         if try fuseAffine(&lowering, operation, x: x, y: y) { return }
@@ -25,7 +25,7 @@ enum MILElementwiseOperators {
       },
       binary("not_equal", "Equal", then: "Not"), binary("floor_div", "Div", then: "Floor"),
       MILOperatorEntry("select", inputs: ["cond", "a", "b"]) {
-        lowering, operation throws(NeuralCoreError) in
+        lowering, operation throws(ModelFormatsError) in
         try lowering.emit(
           "Where", operation,
           [
@@ -33,17 +33,17 @@ enum MILElementwiseOperators {
             lowering.tensor(operation, "b"),
           ])
       },
-      MILOperatorEntry("square", inputs: ["x"]) { lowering, operation throws(NeuralCoreError) in
+      MILOperatorEntry("square", inputs: ["x"]) { lowering, operation throws(ModelFormatsError) in
         let x = try lowering.tensor(operation, "x")
         try lowering.emit("Mul", operation, [x, x])
       },
-      MILOperatorEntry("exp2", inputs: ["x"]) { lowering, operation throws(NeuralCoreError) in
+      MILOperatorEntry("exp2", inputs: ["x"]) { lowering, operation throws(ModelFormatsError) in
         let two = try lowering.floatConstant(
           MILProgramLowering.name(of: operation) + "__two", [2], shape: [])
         try lowering.emit("Pow", operation, [two, lowering.tensor(operation, "x")])
       },
       MILOperatorEntry("threshold", inputs: ["x", "alpha"]) {
-        lowering, operation throws(NeuralCoreError) in
+        lowering, operation throws(ModelFormatsError) in
         // max(x, alpha)
         let alpha = try lowering.floatConstant(
           MILProgramLowering.name(of: operation) + "__alpha",
@@ -61,7 +61,7 @@ enum MILElementwiseOperators {
   /// `x` is not such a scaling read only by this `add`.
   private static func fuseAffine(
     _ lowering: inout MILProgramLowering, _ operation: MILOperation, x: String, y: String
-  ) throws(NeuralCoreError) -> Bool {
+  ) throws(ModelFormatsError) -> Bool {
     // The node just emitted must be the `mul` of a 4-D tensor by constants that computes `x`,
     // read by nothing but this `add`.
     guard let scaling = lowering.nodes.last, scaling.opType == "Mul", scaling.outputs == [x],
@@ -101,7 +101,7 @@ enum MILElementwiseOperators {
   private static func binary(_ type: String, _ onnx: String, then unary: String? = nil)
     -> MILOperatorEntry
   {
-    MILOperatorEntry(type, inputs: ["x", "y"]) { lowering, operation throws(NeuralCoreError) in
+    MILOperatorEntry(type, inputs: ["x", "y"]) { lowering, operation throws(ModelFormatsError) in
       let operands = [try lowering.tensor(operation, "x"), try lowering.tensor(operation, "y")]
       guard let unary else {
         try lowering.emit(onnx, operation, operands)
@@ -118,7 +118,7 @@ enum MILElementwiseOperators {
     -> MILOperatorEntry
   {
     MILOperatorEntry(type, inputs: ["x", "epsilon"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let name = MILProgramLowering.name(of: operation)
       let epsilon = try lowering.floatConstant(
         name + "__epsilon", [lowering.float(operation, "epsilon", default: defaultEpsilon)],

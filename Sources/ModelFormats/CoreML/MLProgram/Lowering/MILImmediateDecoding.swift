@@ -4,7 +4,7 @@ import NeuralCore
 /// Float16 and BFloat16 (and 8-bit integers) arrive as little-endian `bytes`.
 enum MILImmediateDecoding {
   static func values(_ tensor: MILTensorValue, type: MILDataType, what: String)
-    throws(NeuralCoreError) -> MILConstant.Values
+    throws(ModelFormatsError) -> MILConstant.Values
   {
     switch tensor {
     case .floats(let values): return .floats(values)
@@ -23,7 +23,7 @@ enum MILImmediateDecoding {
 
   /// Little-endian integers of 2, 4 or 8 bytes each.
   private static func integers(_ bytes: [UInt8], type: MILDataType, what: String)
-    throws(NeuralCoreError) -> [Int64]
+    throws(ModelFormatsError) -> [Int64]
   {
     let width: Int
     switch type {
@@ -32,7 +32,7 @@ enum MILImmediateDecoding {
     default: width = 8
     }
     guard bytes.count % width == 0 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "ML Program: \(what) has \(bytes.count) bytes of \(width)-byte integers")
     }
     let signed = type == .int16 || type == .int32 || type == .int64
@@ -47,12 +47,12 @@ enum MILImmediateDecoding {
   }
 
   private static func fromBytes(_ bytes: [UInt8], type: MILDataType, what: String)
-    throws(NeuralCoreError) -> MILConstant.Values
+    throws(ModelFormatsError) -> MILConstant.Values
   {
     switch type {
     case .float16, .bfloat16:
       guard bytes.count % 2 == 0 else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "ML Program: \(what) has \(bytes.count) bytes of 16-bit floats")
       }
       let format: ONNXDataType = type == .float16 ? .float16 : .bfloat16
@@ -69,7 +69,7 @@ enum MILImmediateDecoding {
     case .uint8: return .integers(bytes.map { Int64($0) })
     case .bool: return .bools(bytes.map { $0 != 0 })
     default:
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported, "ML Program: \(what) holds \(type) values as bytes, which are not read")
     }
   }

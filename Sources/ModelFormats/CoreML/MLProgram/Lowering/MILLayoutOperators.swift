@@ -10,13 +10,13 @@ enum MILLayoutOperators {
 
   static let entries: [MILOperatorEntry] = [
     MILOperatorEntry("reshape", inputs: ["x", "shape"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       try lowering.emit(
         "Reshape", operation,
         [lowering.tensor(operation, "x"), lowering.tensor(operation, "shape")])
     },
     MILOperatorEntry("transpose", inputs: ["x", "perm"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       // MIL allows negative axes in `perm`; ONNX does not.
       let rank = try lowering.requiredRank(operation, "x")
       let perm = try lowering.integers(operation, "perm", default: nil).map {
@@ -27,7 +27,7 @@ enum MILLayoutOperators {
         [.init(name: "perm", value: .ints(perm.map(Int64.init)))])
     },
     MILOperatorEntry("squeeze", inputs: ["x", "axes"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       var inputs = [try lowering.tensor(operation, "x")]
       if lowering.has(operation, "axes") {
         inputs.append(
@@ -38,16 +38,16 @@ enum MILLayoutOperators {
       try lowering.emit("Squeeze", operation, inputs)
     },
     MILOperatorEntry("expand_dims", inputs: ["x", "axes"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let axes = try lowering.integerConstant(
         MILProgramLowering.name(of: operation) + "__axes",
         lowering.integers(operation, "axes", default: nil))
       try lowering.emit("Unsqueeze", operation, [lowering.tensor(operation, "x"), axes])
     },
     MILOperatorEntry("concat", inputs: ["values", "axis", "interleave"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       guard try !lowering.bool(operation, "interleave", default: false) else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported,
           "ML Program: '\(MILProgramLowering.name(of: operation))' is an interleaving concat, "
             + "which is not run")
@@ -58,7 +58,7 @@ enum MILLayoutOperators {
         [.init(name: "axis", value: .int(Int64(axis)))])
     },
     MILOperatorEntry("stack", inputs: ["values", "axis"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let name = MILProgramLowering.name(of: operation)
       let axis = try lowering.integer(operation, "axis", default: nil)
       let axes = try lowering.integerConstant(name + "__axes", [axis])
@@ -72,7 +72,7 @@ enum MILLayoutOperators {
         "Concat", operation, expanded, [.init(name: "axis", value: .int(Int64(axis)))])
     },
     MILOperatorEntry("split", inputs: ["x", "num_splits", "split_sizes", "axis"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let name = MILProgramLowering.name(of: operation)
       var inputs = [try lowering.tensor(operation, "x")]
       let axis = try lowering.integer(operation, "axis", default: nil)
@@ -89,11 +89,11 @@ enum MILLayoutOperators {
     MILOperatorEntry(
       "slice_by_index",
       inputs: ["x", "begin", "end", "stride", "begin_mask", "end_mask", "squeeze_mask"]
-    ) { lowering, operation throws(NeuralCoreError) in
+    ) { lowering, operation throws(ModelFormatsError) in
       try sliceByIndex(&lowering, operation)
     },
     MILOperatorEntry("crop", inputs: ["x", "crop_height", "crop_width"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       // Removes [top, bottom] rows and [left, right] columns from the last two axes.
       let name = MILProgramLowering.name(of: operation)
       let rank = try lowering.requiredRank(operation, "x")
@@ -101,7 +101,7 @@ enum MILLayoutOperators {
       let width = try lowering.integers(operation, "crop_width", default: [0, 0])
       guard rank >= 2, height.count == 2, width.count == 2, (height + width).allSatisfy({ $0 >= 0 })
       else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "ML Program: '\(name)' crops \(height) x \(width) from rank \(rank)")
       }
       let starts = [Int](repeating: 0, count: rank - 2) + [height[0], width[0]]
@@ -110,12 +110,12 @@ enum MILLayoutOperators {
       try slice(&lowering, operation, starts: starts, ends: ends, steps: nil, squeezed: [])
     },
     MILOperatorEntry("slice_by_size", inputs: ["x", "begin", "size"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let name = MILProgramLowering.name(of: operation)
       let begin = try lowering.integers(operation, "begin", default: nil)
       let size = try lowering.integers(operation, "size", default: nil)
       guard begin.count == size.count else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "ML Program: '\(name)' has \(begin.count) begins for \(size.count) sizes")
       }
       let ends = zip(begin, size).map { start, count in
@@ -124,12 +124,12 @@ enum MILLayoutOperators {
       try slice(&lowering, operation, starts: begin, ends: ends, steps: nil, squeezed: [])
     },
     MILOperatorEntry("pad", inputs: ["x", "pad", "mode", "constant_val"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let name = MILProgramLowering.name(of: operation)
       let rank = try lowering.requiredRank(operation, "x")
       let pad = try lowering.integers(operation, "pad", default: nil)
       guard pad.count % 2 == 0, pad.count / 2 <= rank else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "ML Program: '\(name)' pads a rank-\(rank) tensor by \(pad)")
       }
       // `pad` gives before and after amounts for the last pad.count / 2 axes.
@@ -139,7 +139,7 @@ enum MILLayoutOperators {
       let modes = ["constant": "constant", "reflect": "reflect", "replicate": "edge"]
       let mode = try lowering.string(operation, "mode", default: "constant")
       guard let onnxMode = modes[mode] else {
-        throw NeuralCoreError(.unsupported, "ML Program: '\(name)' pads in mode '\(mode)'")
+        throw ModelFormatsError(.unsupported, "ML Program: '\(name)' pads in mode '\(mode)'")
       }
       var inputs = [
         try lowering.tensor(operation, "x"),
@@ -153,9 +153,9 @@ enum MILLayoutOperators {
       try lowering.emit("Pad", operation, inputs, [.init(name: "mode", value: .string(onnxMode))])
     },
     MILOperatorEntry("gather", inputs: ["x", "indices", "axis", "batch_dims", "validate_indices"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       guard try lowering.integer(operation, "batch_dims", default: 0) == 0 else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported,
           "ML Program: '\(MILProgramLowering.name(of: operation))' gathers with batch dimensions")
       }
@@ -165,18 +165,19 @@ enum MILLayoutOperators {
         [.init(name: "axis", value: .int(Int64(lowering.integer(operation, "axis", default: 0))))])
     },
     MILOperatorEntry("gather_along_axis", inputs: ["x", "indices", "axis", "validate_indices"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       try lowering.emit(
         "GatherElements", operation,
         [lowering.tensor(operation, "x"), lowering.tensor(operation, "indices")],
         [.init(name: "axis", value: .int(Int64(lowering.integer(operation, "axis", default: 0))))])
     },
-    MILOperatorEntry("tile", inputs: ["x", "reps"]) { lowering, operation throws(NeuralCoreError) in
+    MILOperatorEntry("tile", inputs: ["x", "reps"]) {
+      lowering, operation throws(ModelFormatsError) in
       try lowering.emit(
         "Tile", operation, [lowering.tensor(operation, "x"), lowering.tensor(operation, "reps")])
     },
     MILOperatorEntry("flatten2d", inputs: ["x", "axis"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       try lowering.emit(
         "Flatten", operation, [lowering.tensor(operation, "x")],
         [.init(name: "axis", value: .int(Int64(lowering.integer(operation, "axis", default: 1))))])
@@ -185,7 +186,7 @@ enum MILLayoutOperators {
     blockMove("pixel_shuffle", "DepthToSpace", parameter: "upscale_factor", mode: "CRD"),
     blockMove("space_to_depth", "SpaceToDepth", parameter: "block_size", mode: nil),
     MILOperatorEntry("cumsum", inputs: ["x", "axis", "exclusive", "reverse"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let axis = try lowering.integerConstant(
         MILProgramLowering.name(of: operation) + "__axis",
         [lowering.integer(operation, "axis", default: 0)], shape: [])
@@ -206,7 +207,7 @@ enum MILLayoutOperators {
     -> MILOperatorEntry
   {
     MILOperatorEntry(type, inputs: ["x", parameter]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let size = try lowering.integer(operation, parameter, default: nil)
       var attributes: [ONNXAttribute] = [.init(name: "blocksize", value: .int(Int64(size)))]
       if let mode { attributes.append(.init(name: "mode", value: .string(mode))) }
@@ -217,7 +218,7 @@ enum MILLayoutOperators {
   /// MIL's strided slice: masked begins and ends take the whole axis, and a squeezed axis keeps
   /// the one element at its begin.
   private static func sliceByIndex(_ lowering: inout MILProgramLowering, _ operation: MILOperation)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let name = MILProgramLowering.name(of: operation)
     let begin = try lowering.integers(operation, "begin", default: nil)
@@ -226,7 +227,7 @@ enum MILLayoutOperators {
     let steps = try lowering.integers(
       operation, "stride", default: [Int](repeating: 1, count: rank))
     let flags = {
-      (lowering: inout MILProgramLowering, parameter: String) throws(NeuralCoreError) -> [Bool] in
+      (lowering: inout MILProgramLowering, parameter: String) throws(ModelFormatsError) -> [Bool] in
       try lowering.integers(operation, parameter, default: [Int](repeating: 0, count: rank))
         .map { $0 != 0 }
     }
@@ -237,7 +238,7 @@ enum MILLayoutOperators {
       [ends.count, steps.count, beginMask.count, endMask.count, squeezeMask.count]
         .allSatisfy({ $0 == rank }), steps.allSatisfy({ $0 != 0 })
     else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "ML Program: '\(name)' has slice parameters of different lengths")
     }
     var starts: [Int] = []
@@ -260,7 +261,7 @@ enum MILLayoutOperators {
   private static func slice(
     _ lowering: inout MILProgramLowering, _ operation: MILOperation, starts: [Int], ends: [Int],
     steps: [Int]?, squeezed: [Int]
-  ) throws(NeuralCoreError) {
+  ) throws(ModelFormatsError) {
     let name = MILProgramLowering.name(of: operation)
     var inputs = [
       try lowering.tensor(operation, "x"),

@@ -5,12 +5,12 @@ import NeuralCore
 enum MILMatrixOperators {
   static let entries: [MILOperatorEntry] = [
     MILOperatorEntry("linear", inputs: ["x", "weight", "bias"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let name = MILProgramLowering.name(of: operation)
       let x = try lowering.tensor(operation, "x")
       let weight = try lowering.requiredConstant(operation, "weight")
       guard weight.shape.count == 2 else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "ML Program: '\(name)' has weights of shape \(weight.shape)")
       }
       if lowering.rank(of: x) == 2 {
@@ -31,7 +31,7 @@ enum MILMatrixOperators {
       try lowering.emit("Add", operation, [name + "__product", lowering.tensor(operation, "bias")])
     },
     MILOperatorEntry("matmul", inputs: ["x", "y", "transpose_x", "transpose_y"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let name = MILProgramLowering.name(of: operation)
       var operands: [String] = []
       for (parameter, flag) in [("x", "transpose_x"), ("y", "transpose_y")] {
@@ -39,7 +39,7 @@ enum MILMatrixOperators {
         if try lowering.bool(operation, flag, default: false) {
           let rank = try lowering.requiredRank(operation, parameter)
           guard rank >= 2 else {
-            throw NeuralCoreError(
+            throw ModelFormatsError(
               .malformedFile, "ML Program: '\(name)' transposes a rank-\(rank) \(parameter)")
           }
           let transposed = name + "__" + parameter + "_t"
@@ -56,11 +56,11 @@ enum MILMatrixOperators {
     },
     MILOperatorEntry(
       "scaled_dot_product_attention", inputs: ["query", "key", "value", "attn_mask"]
-    ) { lowering, operation throws(NeuralCoreError) in
+    ) { lowering, operation throws(ModelFormatsError) in
       try attention(&lowering, operation)
     },
     MILOperatorEntry("einsum", inputs: ["values", "equation"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let equation = try lowering.string(operation, "equation", default: nil)
       try lowering.emit(
         "Einsum", operation, lowering.tensors(operation, "values"),
@@ -71,7 +71,7 @@ enum MILMatrixOperators {
   /// iOS 18's `scaled_dot_product_attention`, as PyTorch defines it:
   /// `softmax(Q K^T / sqrt(E) + mask) V`, a boolean mask adding `-inf` where it is false.
   private static func attention(_ lowering: inout MILProgramLowering, _ operation: MILOperation)
-    throws(NeuralCoreError)
+    throws(ModelFormatsError)
   {
     let name = MILProgramLowering.name(of: operation)
     let rank = try lowering.requiredRank(operation, "query")
@@ -80,7 +80,7 @@ enum MILMatrixOperators {
       let width = lowering.dimension(of: query, axis: rank - 1),
       width > 0
     else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "ML Program: '\(name)' attends with a query width the program does not declare")
     }
@@ -110,7 +110,7 @@ enum MILMatrixOperators {
   /// `-inf` where false.
   private static func attentionMask(
     _ lowering: inout MILProgramLowering, _ operation: MILOperation
-  ) throws(NeuralCoreError) -> String {
+  ) throws(ModelFormatsError) -> String {
     let name = MILProgramLowering.name(of: operation)
     if let constant = try lowering.constant(operation, "attn_mask"),
       case .bools(let flags) = constant.values

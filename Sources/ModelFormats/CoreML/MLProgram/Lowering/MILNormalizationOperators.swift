@@ -4,7 +4,7 @@ import NeuralCore
 enum MILNormalizationOperators {
   static let entries: [MILOperatorEntry] = [
     MILOperatorEntry("batch_norm", inputs: ["x", "mean", "variance", "gamma", "beta", "epsilon"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let channels = try lowering.requiredConstant(operation, "mean").count
       let inputs = [
         try lowering.tensor(operation, "x"),
@@ -18,14 +18,14 @@ enum MILNormalizationOperators {
       )
     },
     MILOperatorEntry("instance_norm", inputs: ["x", "gamma", "beta", "epsilon"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let x = try lowering.tensor(operation, "x")
       var channels = lowering.dimension(of: x, axis: 1)
       for parameter in ["beta", "gamma"] {
         if let value = try lowering.constant(operation, parameter) { channels = value.count }
       }
       guard let channels else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported,
           "ML Program: '\(MILProgramLowering.name(of: operation))' normalizes an unknown number "
             + "of channels")
@@ -40,7 +40,7 @@ enum MILNormalizationOperators {
       )
     },
     MILOperatorEntry("layer_norm", inputs: ["x", "axes", "gamma", "beta", "epsilon"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let name = MILProgramLowering.name(of: operation)
       let rank = try lowering.requiredRank(operation, "x")
       let x = try lowering.tensor(operation, "x")
@@ -48,7 +48,7 @@ enum MILNormalizationOperators {
         .map { $0 < 0 ? $0 + rank : $0 }.sorted()
       // ONNX normalizes the trailing axes from `axis` on.
       guard let first = axes.first, axes == Array(first..<rank) else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported,
           "ML Program: '\(name)' normalizes axes \(axes) of a rank-\(rank) tensor; only trailing "
             + "axes are supported")
@@ -61,7 +61,7 @@ enum MILNormalizationOperators {
           return shape + [size]
         }
       guard let normalized else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported, "ML Program: '\(name)' normalizes a shape the program does not declare")
       }
       let inputs = [
@@ -77,7 +77,7 @@ enum MILNormalizationOperators {
         ])
     },
     MILOperatorEntry("local_response_norm", inputs: ["x", "size", "alpha", "beta", "k"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       try lowering.emit(
         "LRN", operation, [lowering.tensor(operation, "x")],
         [
@@ -94,7 +94,7 @@ enum MILNormalizationOperators {
   private static func affine(
     _ lowering: inout MILProgramLowering, _ operation: MILOperation, _ parameter: String,
     default value: Float, shape: [Int]
-  ) throws(NeuralCoreError) -> String {
+  ) throws(ModelFormatsError) -> String {
     if lowering.has(operation, parameter) { return try lowering.tensor(operation, parameter) }
     let count = try lowering.limits.checkedElementCount(of: shape, name: parameter)
     return try lowering.floatConstant(

@@ -8,7 +8,7 @@ import NeuralCore
 struct MILOperatorEntry: Sendable {
   /// Lowers one operation of this type.
   typealias Lowering =
-    @Sendable (inout MILProgramLowering, MILOperation) throws(NeuralCoreError) -> Void
+    @Sendable (inout MILProgramLowering, MILOperation) throws(ModelFormatsError) -> Void
 
   /// The operation type, as MIL spells it (`conv`, `reduce_mean`).
   let type: String

@@ -10,7 +10,7 @@ import NeuralCore
 /// ``MILOperatorEntry`` in ``MILOperatorRegistry``; a type without one is refused by name.
 struct MILProgramLowering {
   /// Reads a blob file a `blobFileValue` names (`@model_path/weights/weight.bin`).
-  typealias BlobFileReader = (String) throws(NeuralCoreError) -> MILBlobFile
+  typealias BlobFileReader = (String) throws(ModelFormatsError) -> MILBlobFile
 
   let limits: ImportLimits
   private let readBlobFile: BlobFileReader
@@ -42,20 +42,20 @@ struct MILProgramLowering {
   }
 
   /// Lowers a function's block: its inputs are the graph's, its operations become nodes.
-  mutating func lower(_ function: MILFunction, name: String) throws(NeuralCoreError) {
+  mutating func lower(_ function: MILFunction, name: String) throws(ModelFormatsError) {
     guard let block = function.block else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "ML Program: function '\(name)' has no block for opset \(function.opset)")
     }
     for input in function.inputs {
       switch input.type {
       case .tensor(let type)?: types[input.name] = type
       case .state?:
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported,
           "ML Program: input '\(input.name)' is a state; stateful programs are not run")
       default:
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported, "ML Program: input '\(input.name)' is not a tensor")
       }
     }
@@ -69,21 +69,21 @@ struct MILProgramLowering {
   }
 
   /// Lowers one operation through its registry entry.
-  mutating func lower(_ operation: MILOperation) throws(NeuralCoreError) {
+  mutating func lower(_ operation: MILOperation) throws(ModelFormatsError) {
     guard let entry = MILOperatorRegistry.entries[operation.type] else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "ML Program: operation '\(operation.type)' (producing '\(Self.name(of: operation))') is "
           + "not supported")
     }
     guard operation.blocks.isEmpty else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "ML Program: operation '\(operation.type)' holds nested blocks (control flow), which are "
           + "not run")
     }
     if let unknown = operation.inputs.keys.sorted().first(where: { !entry.inputs.contains($0) }) {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "ML Program: operation '\(operation.type)' (producing '\(Self.name(of: operation))') has "
           + "parameter '\(unknown)', which this importer does not know")
@@ -121,13 +121,13 @@ struct MILProgramLowering {
 
   /// The one binding of a parameter: its input, else its attribute.
   private func binding(_ operation: MILOperation, _ parameter: String)
-    throws(NeuralCoreError) -> MILArgument.Binding
+    throws(ModelFormatsError) -> MILArgument.Binding
   {
     if operation.inputs[parameter] == nil, let value = operation.attributes[parameter] {
       return .value(value)
     }
     guard let bindings = operation.inputs[parameter]?.bindings, bindings.count == 1 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "ML Program: '\(Self.name(of: operation))' (\(operation.type)) needs one value for "
           + "'\(parameter)'")
@@ -137,7 +137,7 @@ struct MILProgramLowering {
 
   /// The constant a parameter binds, or `nil` when it is absent.
   mutating func constant(_ operation: MILOperation, _ parameter: String)
-    throws(NeuralCoreError) -> MILConstant?
+    throws(ModelFormatsError) -> MILConstant?
   {
     guard has(operation, parameter) else { return nil }
     return try constant(of: binding(operation, parameter), operation, parameter)
@@ -145,7 +145,7 @@ struct MILProgramLowering {
 
   /// The constant a parameter binds; absent or computed at run time is an error.
   mutating func requiredConstant(_ operation: MILOperation, _ parameter: String)
-    throws(NeuralCoreError) -> MILConstant
+    throws(ModelFormatsError) -> MILConstant
   {
     guard let value = try constant(operation, parameter) else {
       throw Self.missing(operation, parameter)
@@ -155,11 +155,11 @@ struct MILProgramLowering {
 
   private mutating func constant(
     of binding: MILArgument.Binding, _ operation: MILOperation, _ parameter: String
-  ) throws(NeuralCoreError) -> MILConstant {
+  ) throws(ModelFormatsError) -> MILConstant {
     switch binding {
     case .name(let name):
       guard let value = constants[name] else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported,
           "ML Program: '\(Self.name(of: operation))' (\(operation.type)) takes '\(parameter)' "
             + "from '\(name)', computed while the model runs; only constants are supported there")
@@ -174,8 +174,8 @@ struct MILProgramLowering {
   /// there is no default).
   private mutating func parameter<Value>(
     _ operation: MILOperation, _ parameter: String, default defaultValue: Value?,
-    _ read: (MILConstant, String) throws(NeuralCoreError) -> Value
-  ) throws(NeuralCoreError) -> Value {
+    _ read: (MILConstant, String) throws(ModelFormatsError) -> Value
+  ) throws(ModelFormatsError) -> Value {
     guard let value = try constant(operation, parameter) else {
       guard let defaultValue else { throw Self.missing(operation, parameter) }
       return defaultValue
@@ -183,18 +183,18 @@ struct MILProgramLowering {
     return try read(value, "'\(Self.name(of: operation))' \(parameter)")
   }
 
-  private static func missing(_ operation: MILOperation, _ parameter: String) -> NeuralCoreError {
-    NeuralCoreError(
+  private static func missing(_ operation: MILOperation, _ parameter: String) -> ModelFormatsError {
+    ModelFormatsError(
       .malformedFile,
       "ML Program: '\(name(of: operation))' (\(operation.type)) has no '\(parameter)'")
   }
 
   /// The one value of a parameter that must hold one.
   private static func single<Value>(_ values: [Value], _ what: String)
-    throws(NeuralCoreError) -> Value
+    throws(ModelFormatsError) -> Value
   {
     guard values.count == 1 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "ML Program: \(what) has \(values.count) values, not 1")
     }
     return values[0]
@@ -203,13 +203,13 @@ struct MILProgramLowering {
   /// Integer parameters, or `defaultValue` when absent.
   mutating func integers(
     _ operation: MILOperation, _ parameter: String, default defaultValue: [Int]?
-  ) throws(NeuralCoreError) -> [Int] {
+  ) throws(ModelFormatsError) -> [Int] {
     try self.parameter(operation, parameter, default: defaultValue) {
-      value, what throws(NeuralCoreError) in
+      value, what throws(ModelFormatsError) in
       var result: [Int] = []
       for element in try value.integers(what) {
         guard abs(element) <= 1 << 40 else {
-          throw NeuralCoreError(.malformedFile, "ML Program: \(what) holds \(element)")
+          throw ModelFormatsError(.malformedFile, "ML Program: \(what) holds \(element)")
         }
         result.append(Int(element))
       }
@@ -219,7 +219,7 @@ struct MILProgramLowering {
 
   /// One integer parameter, or `defaultValue` when absent.
   mutating func integer(_ operation: MILOperation, _ parameter: String, default defaultValue: Int?)
-    throws(NeuralCoreError) -> Int
+    throws(ModelFormatsError) -> Int
   {
     try Self.single(
       integers(operation, parameter, default: defaultValue.map { [$0] }),
@@ -228,16 +228,16 @@ struct MILProgramLowering {
 
   /// One float parameter, or `defaultValue` when absent.
   mutating func float(_ operation: MILOperation, _ parameter: String, default defaultValue: Float?)
-    throws(NeuralCoreError) -> Float
+    throws(ModelFormatsError) -> Float
   {
     try self.parameter(operation, parameter, default: defaultValue) {
-      value, what throws(NeuralCoreError) in try Self.single(value.floats(what), what)
+      value, what throws(ModelFormatsError) in try Self.single(value.floats(what), what)
     }
   }
 
   /// One boolean parameter, or `defaultValue` when absent.
   mutating func bool(_ operation: MILOperation, _ parameter: String, default defaultValue: Bool)
-    throws(NeuralCoreError) -> Bool
+    throws(ModelFormatsError) -> Bool
   {
     try integer(operation, parameter, default: defaultValue ? 1 : 0) != 0
   }
@@ -245,11 +245,11 @@ struct MILProgramLowering {
   /// One string parameter, or `defaultValue` when absent.
   mutating func string(
     _ operation: MILOperation, _ parameter: String, default defaultValue: String?
-  ) throws(NeuralCoreError) -> String {
+  ) throws(ModelFormatsError) -> String {
     try self.parameter(operation, parameter, default: defaultValue) {
-      value, what throws(NeuralCoreError) in
+      value, what throws(ModelFormatsError) in
       guard case .strings(let strings) = value.values, strings.count == 1 else {
-        throw NeuralCoreError(.malformedFile, "ML Program: \(what) is not one string")
+        throw ModelFormatsError(.malformedFile, "ML Program: \(what) is not one string")
       }
       return strings[0]
     }
@@ -260,14 +260,14 @@ struct MILProgramLowering {
   /// The graph tensor a parameter binds: a computed tensor's name, or a constant added as an
   /// initializer (once).
   mutating func tensor(_ operation: MILOperation, _ parameter: String)
-    throws(NeuralCoreError) -> String
+    throws(ModelFormatsError) -> String
   {
     try tensor(of: binding(operation, parameter), operation, parameter)
   }
 
   /// The graph tensors of a parameter that binds several (`concat`'s `values`).
   mutating func tensors(_ operation: MILOperation, _ parameter: String)
-    throws(NeuralCoreError) -> [String]
+    throws(ModelFormatsError) -> [String]
   {
     guard let bindings = operation.inputs[parameter]?.bindings, !bindings.isEmpty else {
       throw Self.missing(operation, parameter)
@@ -279,12 +279,12 @@ struct MILProgramLowering {
 
   private mutating func tensor(
     of binding: MILArgument.Binding, _ operation: MILOperation, _ parameter: String
-  ) throws(NeuralCoreError) -> String {
+  ) throws(ModelFormatsError) -> String {
     switch binding {
     case .name(let name):
       if constants[name] != nil { return try materialize(name) }
       guard types[name] != nil else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile,
           "ML Program: '\(Self.name(of: operation))' (\(operation.type)) reads '\(name)', which "
             + "no earlier operation or input produces")
@@ -298,9 +298,9 @@ struct MILProgramLowering {
   }
 
   /// Adds a constant as an initializer unless it already is one; returns its name.
-  mutating func materialize(_ name: String) throws(NeuralCoreError) -> String {
+  mutating func materialize(_ name: String) throws(ModelFormatsError) -> String {
     guard let value = constants[name] else {
-      throw NeuralCoreError(.malformedFile, "ML Program: '\(name)' is not a constant")
+      throw ModelFormatsError(.malformedFile, "ML Program: '\(name)' is not a constant")
     }
     if materialized.insert(name).inserted {
       initializers.append(try value.tensor(named: name))
@@ -309,10 +309,10 @@ struct MILProgramLowering {
   }
 
   /// Records a constant an operation produces.
-  mutating func define(_ name: String, _ value: MILConstant) throws(NeuralCoreError) {
+  mutating func define(_ name: String, _ value: MILConstant) throws(ModelFormatsError) {
     _ = try limits.checkedElementCount(of: value.shape, name: name)
     guard Tensor.elementCount(of: value.shape) == value.count else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "ML Program: constant '\(name)' has \(value.count) values for shape \(value.shape)")
     }
@@ -339,11 +339,11 @@ struct MILProgramLowering {
 
   /// The rank of a parameter's tensor, which the lowering needs.
   mutating func requiredRank(_ operation: MILOperation, _ parameter: String)
-    throws(NeuralCoreError) -> Int
+    throws(ModelFormatsError) -> Int
   {
     let name = try tensor(operation, parameter)
     guard let rank = rank(of: name) else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "ML Program: '\(Self.name(of: operation))' (\(operation.type)) needs the rank of "
           + "'\(name)', which the program does not declare")
@@ -368,14 +368,14 @@ struct MILProgramLowering {
   mutating func emit(
     _ type: String, _ operation: MILOperation, _ inputs: [String],
     _ attributes: [ONNXAttribute] = []
-  ) throws(NeuralCoreError) {
+  ) throws(ModelFormatsError) {
     emit(type, Self.name(of: operation), inputs, [try output(operation)], attributes)
   }
 
   /// The operation's one output name.
-  func output(_ operation: MILOperation) throws(NeuralCoreError) -> String {
+  func output(_ operation: MILOperation) throws(ModelFormatsError) -> String {
     guard operation.outputs.count == 1 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "ML Program: '\(Self.name(of: operation))' (\(operation.type)) has "
           + "\(operation.outputs.count) outputs, not 1")
@@ -385,7 +385,7 @@ struct MILProgramLowering {
 
   /// A float constant added as an initializer; returns its name.
   mutating func floatConstant(_ name: String, _ values: [Float], shape: [Int])
-    throws(NeuralCoreError) -> String
+    throws(ModelFormatsError) -> String
   {
     try define(name, MILConstant(shape: shape, values: .floats(values)))
     return try materialize(name)
@@ -393,7 +393,7 @@ struct MILProgramLowering {
 
   /// An int64 constant added as an initializer; returns its name.
   mutating func integerConstant(_ name: String, _ values: [Int], shape: [Int]? = nil)
-    throws(NeuralCoreError) -> String
+    throws(ModelFormatsError) -> String
   {
     try define(
       name, MILConstant(shape: shape ?? [values.count], values: .integers(values.map(Int64.init))))
@@ -403,11 +403,11 @@ struct MILProgramLowering {
   // MARK: - Decoding values
 
   /// A `Value` (immediate or in a blob file) as a constant.
-  mutating func decode(_ value: MILValue, what: String) throws(NeuralCoreError) -> MILConstant {
+  mutating func decode(_ value: MILValue, what: String) throws(ModelFormatsError) -> MILConstant {
     switch value.type {
     case .tensor(let type)?:
       guard let shape = type.shape else {
-        throw NeuralCoreError(.malformedFile, "ML Program: constant \(what) has no fixed shape")
+        throw ModelFormatsError(.malformedFile, "ML Program: constant \(what) has no fixed shape")
       }
       let count = try limits.checkedElementCount(of: shape, name: what)
       let values = try decodeValues(value.storage, type: type.dataType, count: count, what: what)
@@ -415,7 +415,7 @@ struct MILProgramLowering {
     case .list?:
       // A list of scalars (`classify`'s classes): one element per item.
       guard case .immediate(.list(let items)) = value.storage else {
-        throw NeuralCoreError(.malformedFile, "ML Program: list \(what) has no items")
+        throw ModelFormatsError(.malformedFile, "ML Program: list \(what) has no items")
       }
       _ = try limits.checkedElementCount(of: [items.count], name: what)
       var strings: [String] = []
@@ -431,34 +431,34 @@ struct MILProgramLowering {
         ? MILConstant(shape: [integers.count], values: .integers(integers))
         : MILConstant(shape: [strings.count], values: .strings(strings))
     default:
-      throw NeuralCoreError(.unsupported, "ML Program: constant \(what) is not a tensor")
+      throw ModelFormatsError(.unsupported, "ML Program: constant \(what) is not a tensor")
     }
   }
 
   private mutating func decodeValues(
     _ storage: MILValue.Storage, type: MILDataType, count: Int, what: String
-  ) throws(NeuralCoreError) -> MILConstant.Values {
+  ) throws(ModelFormatsError) -> MILConstant.Values {
     switch storage {
     case .blobFile(let fileName, let offset):
       let file = try blobFile(fileName)
       if Self.isFloat(type) { return .floats(try file.floats(at: offset, count: count)) }
       guard type != .bool, type != .string else {
-        throw NeuralCoreError(.unsupported, "ML Program: \(what) stores \(type) in a blob file")
+        throw ModelFormatsError(.unsupported, "ML Program: \(what) stores \(type) in a blob file")
       }
       return .integers(try file.integers(at: offset, count: count).map { Int64($0) })
     case .immediate(.tensor(let tensor)):
       let values = try MILImmediateDecoding.values(tensor, type: type, what: what)
       guard values.count == count || (values.count == 1 && count == 1) else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .malformedFile, "ML Program: \(what) has \(values.count) values, its type \(count)")
       }
       return values
     default:
-      throw NeuralCoreError(.malformedFile, "ML Program: \(what) has no value")
+      throw ModelFormatsError(.malformedFile, "ML Program: \(what) has no value")
     }
   }
 
-  private mutating func blobFile(_ name: String) throws(NeuralCoreError) -> MILBlobFile {
+  private mutating func blobFile(_ name: String) throws(ModelFormatsError) -> MILBlobFile {
     if let file = blobFiles[name] { return file }
     let file = try readBlobFile(name)
     blobFiles[name] = file

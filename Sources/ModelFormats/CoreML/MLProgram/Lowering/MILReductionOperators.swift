@@ -21,7 +21,7 @@ enum MILReductionOperators {
   /// over positions `i`, exact in Float32 for any axis below 2^24.
   private static func argument(_ type: String, _ extreme: String) -> MILOperatorEntry {
     MILOperatorEntry(type, inputs: ["x", "axis", "keep_dims", "output_dtype"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let name = MILProgramLowering.name(of: operation)
       let x = try lowering.tensor(operation, "x")
       let rank = try lowering.requiredRank(operation, "x")
@@ -31,7 +31,7 @@ enum MILReductionOperators {
         let length = lowering.dimension(of: x, axis: axis), length > 0,
         length < 1 << 24
       else {
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported,
           "ML Program: '\(name)' takes the \(type) along an axis whose length the program does "
             + "not declare")
@@ -60,7 +60,7 @@ enum MILReductionOperators {
 
   private static func reduction(_ type: String, _ onnx: String) -> MILOperatorEntry {
     MILOperatorEntry(type, inputs: ["x", "axes", "keep_dims"]) {
-      lowering, operation throws(NeuralCoreError) in
+      lowering, operation throws(ModelFormatsError) in
       let x = try lowering.tensor(operation, "x")
       let keep = try lowering.bool(operation, "keep_dims", default: false)
       guard lowering.has(operation, "axes") else {

@@ -7,7 +7,7 @@ enum MILResizeOperators {
   static let entries: [MILOperatorEntry] = [
     MILOperatorEntry(
       "upsample_nearest_neighbor", inputs: ["x", "scale_factor_height", "scale_factor_width"]
-    ) { lowering, operation throws(NeuralCoreError) in
+    ) { lowering, operation throws(ModelFormatsError) in
       try scaled(&lowering, operation, mode: "nearest", coordinates: "asymmetric")
     },
     MILOperatorEntry(
@@ -15,7 +15,7 @@ enum MILResizeOperators {
       inputs: [
         "x", "scale_factor_height", "scale_factor_width", "align_corners", "half_pixel_centers",
       ]
-    ) { lowering, operation throws(NeuralCoreError) in
+    ) { lowering, operation throws(ModelFormatsError) in
       let aligned = try lowering.bool(operation, "align_corners", default: true)
       let centred = try lowering.bool(operation, "half_pixel_centers", default: !aligned)
       let coordinates = aligned ? "align_corners" : centred ? "half_pixel" : "asymmetric"
@@ -23,19 +23,19 @@ enum MILResizeOperators {
     },
     MILOperatorEntry(
       "resize_nearest_neighbor", inputs: ["x", "target_size_height", "target_size_width"]
-    ) { lowering, operation throws(NeuralCoreError) in
+    ) { lowering, operation throws(ModelFormatsError) in
       try sized(&lowering, operation, mode: "nearest", coordinates: "asymmetric")
     },
     MILOperatorEntry(
       "resize_bilinear", inputs: ["x", "target_size_height", "target_size_width", "sampling_mode"]
-    ) { lowering, operation throws(NeuralCoreError) in
+    ) { lowering, operation throws(ModelFormatsError) in
       let coordinates: String
       switch try lowering.string(operation, "sampling_mode", default: "DEFAULT") {
       case "DEFAULT": coordinates = "asymmetric"
       case "STRICT_ALIGN_CORNERS", "ALIGN_CORNERS": coordinates = "align_corners"
       case "UNALIGN_CORNERS": coordinates = "half_pixel"
       case let other:
-        throw NeuralCoreError(
+        throw ModelFormatsError(
           .unsupported,
           "ML Program: '\(MILProgramLowering.name(of: operation))' resizes with sampling mode "
             + "'\(other)', which is not run")
@@ -47,13 +47,13 @@ enum MILResizeOperators {
   private static func scaled(
     _ lowering: inout MILProgramLowering, _ operation: MILOperation, mode: String,
     coordinates: String
-  ) throws(NeuralCoreError) {
+  ) throws(ModelFormatsError) {
     let name = MILProgramLowering.name(of: operation)
     let rank = try lowering.requiredRank(operation, "x")
     let height = try lowering.float(operation, "scale_factor_height", default: 1)
     let width = try lowering.float(operation, "scale_factor_width", default: 1)
     guard rank >= 2, height > 0, width > 0 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile, "ML Program: '\(name)' scales a rank-\(rank) tensor by \(height) x \(width)"
       )
     }
@@ -67,13 +67,13 @@ enum MILResizeOperators {
   private static func sized(
     _ lowering: inout MILProgramLowering, _ operation: MILOperation, mode: String,
     coordinates: String
-  ) throws(NeuralCoreError) {
+  ) throws(ModelFormatsError) {
     let name = MILProgramLowering.name(of: operation)
     let rank = try lowering.requiredRank(operation, "x")
     let height = try lowering.integer(operation, "target_size_height", default: nil)
     let width = try lowering.integer(operation, "target_size_width", default: nil)
     guard rank >= 2, height > 0, width > 0 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .malformedFile,
         "ML Program: '\(name)' resizes a rank-\(rank) tensor to \(height) x \(width)")
     }

@@ -7,7 +7,7 @@ enum MILWeightDecompression {
   /// `scale * (quantized_data - zero_point)`, the scale and zero point scalars or vectors along
   /// `axis`.
   static func affineDequantize(_ lowering: inout MILProgramLowering, _ operation: MILOperation)
-    throws(NeuralCoreError) -> MILConstant
+    throws(ModelFormatsError) -> MILConstant
   {
     let name = MILProgramLowering.name(of: operation)
     let data = try lowering.requiredConstant(operation, "quantized_data")
@@ -40,7 +40,7 @@ enum MILWeightDecompression {
   /// `scale * (data - offset)`, each of `scale` and `offset` holding one value per block of
   /// `data` (the block size along each axis is the ratio of their dimensions).
   static func blockwiseShiftScale(_ lowering: inout MILProgramLowering, _ operation: MILOperation)
-    throws(NeuralCoreError) -> MILConstant
+    throws(ModelFormatsError) -> MILConstant
   {
     let name = MILProgramLowering.name(of: operation)
     let data = try lowering.requiredConstant(operation, "data")
@@ -64,7 +64,7 @@ enum MILWeightDecompression {
   /// A look-up table's values at the indices: iOS 16's one table with packed `uint8`
   /// indices and a `shape`, or iOS 18's tables per block (scalar palettes only).
   static func lookUpTable(_ lowering: inout MILProgramLowering, _ operation: MILOperation)
-    throws(NeuralCoreError) -> MILConstant
+    throws(ModelFormatsError) -> MILConstant
   {
     let name = MILProgramLowering.name(of: operation)
     let lut = try lowering.requiredConstant(operation, "lut")
@@ -99,7 +99,7 @@ enum MILWeightDecompression {
       throw malformed(name, "a look-up table of shape \(lut.shape) for indices of rank \(rank)")
     }
     guard vector == 1 else {
-      throw NeuralCoreError(
+      throw ModelFormatsError(
         .unsupported,
         "ML Program: '\(name)' is vector palettization (vectors of \(vector)), which is not run")
     }
@@ -121,7 +121,7 @@ enum MILWeightDecompression {
     private let shape: [Int]
     private let groups: [Int]
 
-    init(data shape: [Int], groups: [Int], name: String) throws(NeuralCoreError) {
+    init(data shape: [Int], groups: [Int], name: String) throws(ModelFormatsError) {
       guard groups.count == shape.count,
         zip(shape, groups).allSatisfy({ $1 > 0 && $0 % $1 == 0 })
       else {
@@ -146,7 +146,7 @@ enum MILWeightDecompression {
     }
   }
 
-  static func malformed(_ name: String, _ problem: String) -> NeuralCoreError {
-    NeuralCoreError(.malformedFile, "ML Program: '\(name)' has \(problem)")
+  static func malformed(_ name: String, _ problem: String) -> ModelFormatsError {
+    ModelFormatsError(.malformedFile, "ML Program: '\(name)' has \(problem)")
   }
 }
