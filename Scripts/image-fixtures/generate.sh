@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Makes a venv with Pillow and pillow-heif and writes the image-format fixtures (see generate.py):
-# WebP, HEIC and AVIF files and a reference decoding of each (Pillow, pillow-heif).
+# Makes a venv with Pillow and pillow-heif (and numpy and pypng, which decoding-corpus.sh uses from
+# the same venv) and writes the image-format fixtures (see generate.py): WebP, HEIC and AVIF files
+# and a reference decoding of each (Pillow, pillow-heif).
 # Usage: Scripts/image-fixtures/generate.sh [output-dir]   (default: .cache/image-fixtures)
 # The Swift tests look in .cache/image-fixtures (or $IMAGE_FIXTURES_DIR).
 set -euo pipefail

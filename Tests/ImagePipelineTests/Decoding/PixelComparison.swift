@@ -1,7 +1,30 @@
+import Foundation
 import ImagePipeline
+import ModelFormats
+import NeuralCore
 
 /// Expands decoded images to a common layout and measures how far two images are apart.
 enum PixelComparison {
+  /// Another decoder's pixels, as the decoding corpus saves them: a `.npy` array of `uint8` or
+  /// `uint16` samples, `[height, width, channels]`.
+  struct Reference {
+    /// The array's shape.
+    var shape: [Int]
+    /// The samples, row by row.
+    var samples: [Int]
+
+    /// The samples as bytes; `nil` when one is above 255.
+    var bytes: [UInt8]? {
+      samples.allSatisfy { $0 <= 255 } ? samples.map { UInt8($0) } : nil
+    }
+  }
+
+  /// Reads a reference array.
+  static func reference(_ url: URL) throws -> Reference {
+    let tensor = try NPYFile.read(contentsOfFile: url.path)
+    return Reference(shape: tensor.shape, samples: tensor.scalars.map { Int($0) })
+  }
+
   /// How far two sample arrays are apart.
   struct Difference: CustomStringConvertible {
     /// The largest absolute sample difference.
