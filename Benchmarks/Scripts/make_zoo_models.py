@@ -14,7 +14,7 @@ For the int8 cases (NeuralCore.zoo-int8.*) it also writes, for each of QUANTIZED
 quantize_static (QDQ, int8 activations and weights, per channel, MinMax calibration on 16 seeded
 noisy copies of input.npy), and ONNX Runtime's logits of the quantized file.
 
-Usage: make_zoo_models.py OUT   (run with Scripts/onnx-zoo's venv, .cache/zoo-venv)
+Usage: make_zoo_models.py OUT   (run with the shared torch venv, .cache/torch-venv)
 """
 
 import json

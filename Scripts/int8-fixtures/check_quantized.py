@@ -9,9 +9,9 @@ of inputs and the operator counts of the int8 graph (`onnx.checker` must accept 
 weights, its default MinMax calibration on the same inputs) is measured the same way, as
 `baseline_agreeing` and `baseline_top1_agreement`.
 
-Run with the zoo venv (onnx and onnxruntime installed):
+Run with the torch venv (onnx and onnxruntime installed):
 
-    .cache/zoo-venv/bin/python Scripts/int8-fixtures/check_quantized.py \
+    .cache/torch-venv/bin/python Scripts/int8-fixtures/check_quantized.py \
         --fp32 MODEL.onnx --int8 MODEL-int8.onnx INPUT.npy... [--output logits] [--baseline]
 
 Exit status 0 when both models ran, 1 otherwise.

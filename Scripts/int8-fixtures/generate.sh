@@ -11,13 +11,10 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="$root/.cache/int8-fixtures"
 if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then out="$1"; shift; fi
-venv="$root/.cache/zoo-venv"
-python="${PYTHON:-python3}"
-if [ ! -x "$venv/bin/python" ]; then
-  "$python" -m venv "$venv"
-  "$root/Scripts/onnx-zoo/install-requirements.sh" "$venv" "$root/Scripts/onnx-zoo/requirements.txt"
-fi
-shared="$root/../shared/models"
+python="$("$root/Scripts/torch-venv/make.sh")"
+# ../shared/models, or its rebuild from PyPI (Scripts/reference-models) where it is absent.
+shared="${VISION_CATALOG_SHARED_ROOT:-$root/../shared}/models"
+[ -f "$shared/ref/manifest.json" ] || shared="$root/.cache/reference-models"
 arguments=("$out")
 if [ -f "$shared/ref/manifest.json" ]; then
   arguments+=(--shared "$(cd "$shared" && pwd)")
@@ -25,4 +22,4 @@ if [ -f "$shared/ref/manifest.json" ]; then
 else
   arguments+=("$root/Samples/coffee.png")
 fi
-"$venv/bin/python" "$here/generate.py" "${arguments[@]}" "$@"
+"$python" "$here/generate.py" "${arguments[@]}" "$@"

@@ -22,7 +22,8 @@ and <out>/manifest.json with one entry per case: name, architecture, opset, simp
 batch, input shape, the operators the file uses, and the tier the Swift tests run it in ("debug":
 small enough for the unoptimized `swift test`; "release": the release job of .ci/run).
 
-Usage: generate.py OUT [--only NAME ...]   (NAME is an architecture or a case name)
+Usage: generate.py OUT [--only NAME ...] [--tier debug|release]
+  (NAME is an architecture or a case name; --tier writes only that tier's cases)
 """
 
 from __future__ import annotations
@@ -284,6 +285,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
     parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--tier", choices=["debug", "release"], default=None,
+                        help="write only this tier's cases (kept when already written)")
     arguments = parser.parse_args()
     out: Path = arguments.out
     out.mkdir(parents=True, exist_ok=True)
@@ -294,6 +297,7 @@ def main() -> int:
     for architecture in architectures:
         for case in cases_for(architecture):
             wanted = arguments.only is None or architecture in arguments.only or case["name"] in arguments.only
+            wanted = wanted and (arguments.tier is None or case["tier"] == arguments.tier)
             done = case["name"] in manifest and (out / case["name"] / "output.npy").exists()
             if not wanted or (done and arguments.only is None):
                 if done and not (out / case["name"] / "model.json").exists():

@@ -66,6 +66,7 @@ def write_photos(out: Path) -> dict:
     data = Path(skimage.data.__file__).parent
     (out / "photos" / "decoded").mkdir(parents=True, exist_ok=True)
     entries = {}
+    derived = {}
     sources = {stem: (data / file, file, note, ids) for stem, (file, note, ids) in PHOTOS.items()}
     for stem, (path, file, note, ids) in sources.items():
         shutil.copyfile(path, out / "photos" / file)
@@ -77,6 +78,7 @@ def write_photos(out: Path) -> dict:
         _, _, note, ids = sources[source]
         sources[stem] = (out / "photos" / file, file,
                          f"{note}, enlarged {scale}x (Lanczos) as a quality-{quality} JPEG", ids)
+        derived[stem] = source
     for stem, (_, file, note, ids) in sources.items():
         stored = out / "photos" / file
         rgb = np.asarray(Image.open(stored).convert("RGB"), dtype=np.uint8)
@@ -89,6 +91,8 @@ def write_photos(out: Path) -> dict:
             "decoded_shape_hwc": list(rgb.shape),
             "accepted_class_ids": ids,
         }
+        if stem in derived:
+            entries[stem]["derived_from"] = derived[stem]
     return entries
 
 

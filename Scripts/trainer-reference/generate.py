@@ -59,11 +59,20 @@ def features(model_path: Path, inputs: np.ndarray) -> np.ndarray:
     return np.concatenate(rows).astype(np.float32)
 
 
+def derived_photos(models: Path) -> set[str]:
+    """The stems of photos made from another one (the rebuilt tree's enlarged JPEG): the same
+    picture under two labels would be a class no classifier can learn."""
+    manifest = json.loads((models / "ref" / "manifest.json").read_text())
+    return {stem for stem, entry in manifest["photos"].items() if "derived_from" in entry}
+
+
 def main() -> int:
     models, out = Path(sys.argv[1]), Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
     references = sorted((models / "ref/efficientnet-lite0").glob("*.input.npy"))
-    photos = [path for path in references if not path.name.startswith("batch.")]
+    derived = derived_photos(models)
+    photos = [path for path in references
+              if not path.name.startswith("batch.") and path.name.split(".")[0] not in derived]
     inputs, labels, train = [], [], []
     for label, path in enumerate(photos):
         image = np.load(path)[0]

@@ -56,7 +56,7 @@ struct ClassifierTrainerTests {
   @Test func theSameSeedWritesTheSameBytes() throws {
     let folder = try TrainerFixtures.temporaryFolder("trainer-determinism")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let photos = try Self.photos(labels: ["cat", "chelsea", "rocket"], debugCount: 2)
+    let photos = try Self.photos(labels: ["chelsea", "coffee", "rocket"], debugCount: 2)
     var options = ClassifierTrainer.Options(
       validation: .none, maximumIterations: 30, augmentations: [.flip, .crop, .noise], seed: 7)
     options.featureCache = folder.appendingPathComponent("cache")
@@ -117,7 +117,7 @@ struct ClassifierTrainerTests {
 
   @Test func tooFewLabelsAndMissingPhotosAreRefused() throws {
     let trainer = try Self.trainer()
-    let one = try TrainerFixtures.labeled("train", labels: ["cat"])
+    let one = try TrainerFixtures.labeled("train", labels: ["chelsea"])
     let error = #expect(throws: ClassificationError.self) { try trainer.train(one) }
     #expect(error?.message.contains("at least two labels") == true)
     #expect(throws: ClassificationError.self) { try trainer.train([]) }
@@ -134,9 +134,9 @@ struct ClassifierTrainerTests {
   /// Unreadable photos are skipped with their reason; a label left with none is an error naming
   /// it; the photos given are not changed.
   @Test func unreadablePhotosAreSkippedAndNothingGivenChanges() throws {
-    let good = try Self.photos(labels: ["cat", "rocket"])
+    let good = try Self.photos(labels: ["chelsea", "rocket"])
     let garbage = [
-      TrainingPhoto(label: "cat", source: .data(Data("not an image".utf8), name: "text.png")),
+      TrainingPhoto(label: "chelsea", source: .data(Data("not an image".utf8), name: "text.png")),
       TrainingPhoto(
         label: "rocket", source: .data(Data([0x89, 0x50, 0x4E, 0x47]), name: "cut.png")),
       TrainingPhoto(label: "rocket", source: .file(URL(fileURLWithPath: "/nonexistent/x.jpg"))),
@@ -149,7 +149,8 @@ struct ClassifierTrainerTests {
     #expect(trained.training.count == good.count)
     let after = try good.map { try Data(contentsOf: URL(fileURLWithPath: $0.source.name)) }
     #expect(before == after)
-    let onlyGarbage = good.filter { $0.label == "cat" } + garbage.filter { $0.label == "rocket" }
+    let onlyGarbage =
+      good.filter { $0.label == "chelsea" } + garbage.filter { $0.label == "rocket" }
     let error = #expect(throws: ClassificationError.self) {
       try Self.trainer(.init(validation: .none)).train(onlyGarbage)
     }

@@ -114,11 +114,11 @@ import Testing
   /// same input, from the zoo's venv; the check is skipped with a printed reason without it.
   static func expectRuntimeFeatures(_ features: Tensor?, input: URL) throws {
     let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../.cache/zoo-venv/bin/python").standardized
+      .appendingPathComponent("../../.cache/torch-venv/bin/python").standardized
     guard let model = ModelFixtures.models?.appendingPathComponent("onnx/efficientnet-lite0.onnx"),
       FileManager.default.isExecutableFile(atPath: python.path)
     else {
-      print("Lite0 features vs ONNX Runtime: skipped, no zoo venv (Scripts/setup --test-tools)")
+      print("Lite0 features vs ONNX Runtime: skipped, no torch venv (Scripts/setup --test-tools)")
       return
     }
     let features = try #require(features)

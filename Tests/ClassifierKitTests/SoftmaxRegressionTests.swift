@@ -55,6 +55,8 @@ struct SoftmaxRegressionTests {
     var train: [Bool]
     var heldOut: [Bool]
     var featureCount: Int { features.shape[1] }
+    /// One class per reference photo: 12 in ../shared/models, 5 in its rebuild from PyPI.
+    var classCount: Int { (labels.max() ?? 0) + 1 }
 
     func rows(_ mask: [Bool]) -> (features: [Float], labels: [Int]) {
       var values: [Float] = []
@@ -78,7 +80,7 @@ struct SoftmaxRegressionTests {
   func matchesScikitLearn(_ reference: Case) throws {
     let data = try Self.data(trainFile: reference.train)
     let training = data.rows(data.train)
-    let classes = (data.labels.max() ?? 0) + 1
+    let classes = data.classCount
     let (model, report) = try SoftmaxRegression.fit(
       features: training.features, featureCount: data.featureCount, labels: training.labels,
       classCount: classes,
@@ -125,7 +127,7 @@ struct SoftmaxRegressionTests {
     let fits = try (0..<2).map { _ in
       try SoftmaxRegression.fit(
         features: training.features, featureCount: data.featureCount, labels: training.labels,
-        classCount: 12, options: .init(maximumIterations: 15)
+        classCount: data.classCount, options: .init(maximumIterations: 15)
       ).0
     }
     #expect(fits[0] == fits[1])

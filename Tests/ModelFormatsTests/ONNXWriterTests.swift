@@ -55,7 +55,8 @@ struct ONNXWriterTests {
         && FileManager.default.isExecutableFile(atPath: Self.python.path),
       Comment(
         rawValue:
-          "needs ../shared/models or its rebuild, and the zoo venv (Scripts/setup --test-tools)")))
+          "needs ../shared/models or its rebuild, and the torch venv (Scripts/setup --test-tools)"))
+  )
   func onnxRuntimeRunsAWrittenModel() throws {
     let original = try #require(SharedData.url("models/onnx/efficientnet-lite0.onnx"))
     let input = try #require(SharedData.url("models/ref/efficientnet-lite0/chelsea.input.npy"))
@@ -94,7 +95,7 @@ struct ONNXWriterTests {
   }
 
   static let python = CorpusLocator.packageRoot.appendingPathComponent(
-    ".cache/coreml-venv/bin/python")
+    ".cache/torch-venv/bin/python")
 
   @Test func anUnreadAttributeIsNotWrittenSilently() {
     var model = ONNXModel(

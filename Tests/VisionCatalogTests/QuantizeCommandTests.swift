@@ -250,7 +250,7 @@ enum QuantizeFixtures {
   static let photosSkipReason = Comment(
     rawValue: "needs ../shared/models/photos and the default checkpoint: skipped")
   static let python = ODataTestServer.packageRoot.appendingPathComponent(
-    ".cache/zoo-venv/bin/python")
+    ".cache/torch-venv/bin/python")
   static let script = ODataTestServer.packageRoot.appendingPathComponent(
     "Scripts/int8-fixtures/check_quantized.py")
 
@@ -280,7 +280,8 @@ enum QuantizeFixtures {
   .enabled(
     if: QuantizeFixtures.hasCheckpoint
       && FileManager.default.isExecutableFile(atPath: QuantizeFixtures.python.path),
-    Comment(rawValue: "needs the default checkpoint and the zoo venv (Scripts/setup --test-tools)"))
+    Comment(
+      rawValue: "needs the default checkpoint and the torch venv (Scripts/setup --test-tools)"))
 )
 struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
   /// What the check script prints.

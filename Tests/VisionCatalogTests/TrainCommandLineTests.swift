@@ -14,7 +14,7 @@ struct TrainCommandLineTests: CommandLineRunning {
     #if DEBUG
       let manager = FileManager.default
       for part in ["train", "test"] {
-        for label in ["cat", "pizza", "rocket"] {
+        for label in ["chelsea", "coffee", "rocket"] {
           let from = TrainingFixtures.photos.appendingPathComponent("\(part)/\(label)")
           let to = work.appendingPathComponent("data/\(part)/\(label)")
           try manager.createDirectory(at: to, withIntermediateDirectories: true)
@@ -116,14 +116,14 @@ struct TrainCommandLineTests: CommandLineRunning {
     #expect(abs((metrics.accuracy ?? -1) - validation) < 1e-9)
     #expect(metrics.confusion == trained.confusion)
 
-    let pizza = data.test.appendingPathComponent("pizza")
+    let coffee = data.test.appendingPathComponent("coffee")
     let photo = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: pizza.path).sorted().first)
+      try FileManager.default.contentsOfDirectory(atPath: coffee.path).sorted().first)
     let classified = try run([
-      "classify", pizza.appendingPathComponent(photo).path, "--model", model, "--top", "3",
+      "classify", coffee.appendingPathComponent(photo).path, "--model", model, "--top", "3",
     ])
     #expect(classified.status == 0, "\(classified.error)")
-    #expect(classified.output.split(separator: "\n").first?.hasSuffix("pizza") == true)
+    #expect(classified.output.split(separator: "\n").first?.hasSuffix("coffee") == true)
 
     // An existing model is kept unless --force is given.
     let again = try run(["train"] + common + ["--out", model])
@@ -170,12 +170,12 @@ struct TrainCommandLineTests: CommandLineRunning {
       ["train", "--from-catalog"] + source + ["--out", model, "--no-cache", "--json"])
     #expect(trained.status == 0, "\(trained.error)")
     let metrics = try decode(Metrics.self, trained)
-    #expect(metrics.classes == ["Cats", "Espresso Machines", "Pizza", "Rockets"])
+    #expect(metrics.classes == ["Cameras", "Cats", "Espresso Machines", "Rockets"])
     let skipped = metrics.skipped ?? []
     #expect(skipped.count == 3, "\(skipped)")
     #expect(skipped.contains { $0["reason"]?.contains("no picture") == true })
     #expect(skipped.contains { $0["file"]?.contains("TR-BROKEN") == true })
-    for (folder, category) in [("pizza", "Pizza"), ("coffee", "Espresso Machines")] {
+    for (folder, category) in [("rocket", "Rockets"), ("coffee", "Espresso Machines")] {
       let held = TrainingFixtures.photos.appendingPathComponent("test/\(folder)")
       let photo = try #require(
         try FileManager.default.contentsOfDirectory(atPath: held.path).sorted().last)
@@ -195,7 +195,7 @@ struct TrainCommandLineTests: CommandLineRunning {
     let out = work.appendingPathComponent("m.onnx").path
     try FileManager.default.createDirectory(
       at: work.appendingPathComponent("data/only"), withIntermediateDirectories: true)
-    let one = TrainingFixtures.photos.appendingPathComponent("train/cat")
+    let one = TrainingFixtures.photos.appendingPathComponent("train/chelsea")
     let first = try #require(try FileManager.default.contentsOfDirectory(atPath: one.path).first)
     try FileManager.default.copyItem(
       at: one.appendingPathComponent(first),

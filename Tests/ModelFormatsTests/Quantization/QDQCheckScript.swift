@@ -2,10 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `Scripts/int8-fixtures/check_quantized.py` run with the zoo venv's Python: ONNX Runtime's
+/// `Scripts/int8-fixtures/check_quantized.py` run with the torch venv's Python: ONNX Runtime's
 /// top-1 agreement between a float32 model and its QDQ form.
 enum QDQCheckScript {
-  static let python = CorpusLocator.packageRoot.appendingPathComponent(".cache/zoo-venv/bin/python")
+  static let python = CorpusLocator.packageRoot.appendingPathComponent(
+    ".cache/torch-venv/bin/python")
   static let script = CorpusLocator.packageRoot.appendingPathComponent(
     "Scripts/int8-fixtures/check_quantized.py")
 

@@ -2,7 +2,7 @@
 # Installs a requirements file that pins torch==2.13.0+cpu into a venv: torch's CPU-only wheel
 # when pip can find it (a local wheel or PyTorch's CPU index in pip's configuration), otherwise
 # PyPI's torch 2.13.0, which also runs on the CPU. Used by the zoo and Core ML generators.
-# Usage: Scripts/onnx-zoo/install-requirements.sh VENV REQUIREMENTS
+# Usage: Scripts/torch-venv/install-requirements.sh VENV REQUIREMENTS
 set -euo pipefail
 venv="$1"
 requirements="$2"
