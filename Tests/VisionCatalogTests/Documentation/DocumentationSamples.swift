@@ -116,7 +116,7 @@ func wrappingANetworkSample(myStateDictionary: [String: Tensor], myLabels: [Stri
     Conv2D(
       name: "features.0", inputChannels: 3, outputChannels: 32, kernelSize: 3, stride: 2,
       padding: .same, activation: .relu),
-    GlobalAveragePool(),
+    Pool2D.globalAverage(),
     Flatten(),
     Dense(name: "classifier", inputFeatures: 32, outputFeatures: myLabels.count)
   ).loading(myStateDictionary)
