@@ -2,7 +2,7 @@ public import Foundation
 
 /// A ``CatalogProvider`` that queries an OData v2 or v4 service over HTTP.
 ///
-/// Requests go through an injectable ``HTTPTransport`` (``URLSessionTransport`` by default).
+/// Requests go through an injectable ``HTTPTransport`` (`URLSession` by default).
 /// GETs answered with 429 or 503 are retried with backoff; every failure is one
 /// ``CatalogError`` carrying the HTTP status and the service's parsed OData error.
 /// Each request is bounded by ``Configuration/timeout`` and ``Configuration/maximumResponseBytes``,
@@ -85,15 +85,17 @@ public struct HTTPCatalogProvider: CatalogProvider {
   /// - Parameters:
   ///   - serviceRoot: The service root URL.
   ///   - version: The protocol version.
-  ///   - transport: The HTTP transport; a new ``URLSessionTransport`` by default.
+  ///   - transport: The HTTP transport; `nil` (the default) sends through a new `URLSession`
+  ///     that receives bodies incrementally within the size limit and follows redirects only
+  ///     within the request's origin.
   ///   - configuration: The settings.
   public init(
-    serviceRoot: URL, version: ODataVersion, transport: any HTTPTransport = URLSessionTransport(),
+    serviceRoot: URL, version: ODataVersion, transport: (any HTTPTransport)? = nil,
     configuration: Configuration = Configuration()
   ) {
     self.serviceRoot = serviceRoot
     self.version = version
-    self.transport = transport
+    self.transport = transport ?? URLSessionTransport()
     self.configuration = configuration
   }
 
