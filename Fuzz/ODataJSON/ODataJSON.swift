@@ -31,7 +31,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     serviceRoot: URL(string: "http://127.0.0.1:8080/odata/") ?? URL(fileURLWithPath: "/"),
     version: version,
     transport: FixedTransport(response: HTTPResponse(statusCode: status, body: body)),
-    configuration: HTTPCatalogProvider.Configuration(retry: RetryPolicy(maximumRetries: 0)))
+    configuration: HTTPCatalogProvider.Configuration(maximumRetries: 0))
   runBlocking {
     let query = ODataQuery(entitySet: "Products")
     switch operation {

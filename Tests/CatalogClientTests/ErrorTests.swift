@@ -133,14 +133,15 @@ struct ErrorTests {
 
   @Test func retriesOn429And503() async throws {
     let key = UUID().uuidString
-    let retry = RetryPolicy(maximumRetries: 3, initialDelay: 0.01, maximumDelay: 0.05)
-    let provider = try fault("flaky/3/\(key)", configuration: .init(retry: retry))
+    let retry = HTTPCatalogProvider.Configuration(
+      maximumRetries: 3, initialDelay: 0.01, maximumDelay: 0.05)
+    let provider = try fault("flaky/3/\(key)", configuration: retry)
     let result = try await provider.fetch(Self.products, paging: .firstPage)
     #expect(result.entities.count == 1)
-    let noRetry = try fault("flaky/1/\(UUID().uuidString)", configuration: .init(retry: .none))
+    let noRetry = try fault("flaky/1/\(UUID().uuidString)", configuration: .init(maximumRetries: 0))
     let error = await failure(noRetry)
     #expect(error?.httpStatus == 429)
-    let down = try fault("always503", configuration: .init(retry: retry))
+    let down = try fault("always503", configuration: retry)
     #expect(await failure(down)?.httpStatus == 503)
   }
 

@@ -65,20 +65,22 @@ struct FaultTests {
   }
 
   @Test func retryAfterLongerThanTheDeadlineIsNotWaitedFor() async throws {
-    let retry = RetryPolicy(maximumRetries: 5, initialDelay: 1, maximumDelay: 3600)
     let (error, elapsed) = await failure(
       try provider(
         "retry-after/3600",
-        configuration: .init(timeout: 5, retry: retry, totalDeadline: 2)))
+        configuration: .init(
+          timeout: 5, maximumRetries: 5, initialDelay: 1, maximumDelay: 3600, totalDeadline: 2)))
     #expect(error?.code == .timeout)
     #expect(error?.httpStatus == 503)
     #expect(elapsed < .seconds(2) + Self.slack)
   }
 
   @Test func retryAfterIsCappedByThePolicy() async throws {
-    let retry = RetryPolicy(maximumRetries: 2, initialDelay: 0.05, maximumDelay: 0.2)
     let (error, elapsed) = await failure(
-      try provider("retry-after/3600", configuration: .init(timeout: 5, retry: retry)))
+      try provider(
+        "retry-after/3600",
+        configuration: .init(
+          timeout: 5, maximumRetries: 2, initialDelay: 0.05, maximumDelay: 0.2)))
     #expect(error?.code == .httpStatus)
     #expect(error?.httpStatus == 503)
     // Honouring the header would wait 3600 s per retry.

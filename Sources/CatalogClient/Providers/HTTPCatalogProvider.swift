@@ -26,8 +26,15 @@ public struct HTTPCatalogProvider: CatalogProvider {
     public var totalDeadline: Double
     /// The largest response body accepted, in bytes; 16 MiB by default.
     public var maximumResponseBytes: Int
-    /// Retrying of 429 and 503 answers.
-    public var retry: RetryPolicy
+    /// How often a GET answered with 429 or 503 is retried after the first attempt; 2 by
+    /// default, 0 turns retrying off.
+    public var maximumRetries: Int
+    /// The delay before the first retry, in seconds; each further retry doubles it; 0.25 by
+    /// default.
+    public var initialDelay: Double
+    /// The longest delay before a retry, in seconds; a larger `Retry-After` is shortened to it;
+    /// 4 by default.
+    public var maximumDelay: Double
     /// On v2, add the properties `$filter` and `$orderby` use to a non-empty `$select`.
     ///
     /// pyslet evaluates the filter and order after applying `$select`, so an unselected property
@@ -42,21 +49,33 @@ public struct HTTPCatalogProvider: CatalogProvider {
     ///   - authorization: Credentials.
     ///   - timeout: Seconds one request may take.
     ///   - maximumResponseBytes: The largest response body.
-    ///   - retry: Retrying of 429 and 503 answers.
+    ///   - maximumRetries: Retries of a 429 or 503 answer after the first attempt.
+    ///   - initialDelay: Seconds before the first retry.
+    ///   - maximumDelay: The longest wait before a retry, in seconds.
     ///   - selectsFilteredProperties: Whether v2 `$select` covers filtered and ordered properties.
     ///   - totalDeadline: Seconds one call may take with all its pages and retries.
     public init(
       headers: [String: String] = [:], authorization: Authorization? = nil, timeout: Double = 30,
-      maximumResponseBytes: Int = 16 << 20, retry: RetryPolicy = RetryPolicy(),
-      selectsFilteredProperties: Bool = true, totalDeadline: Double = 120
+      maximumResponseBytes: Int = 16 << 20, maximumRetries: Int = 2, initialDelay: Double = 0.25,
+      maximumDelay: Double = 4, selectsFilteredProperties: Bool = true, totalDeadline: Double = 120
     ) {
       self.headers = headers
       self.authorization = authorization
       self.timeout = timeout
       self.totalDeadline = totalDeadline
       self.maximumResponseBytes = maximumResponseBytes
-      self.retry = retry
+      self.maximumRetries = maximumRetries
+      self.initialDelay = initialDelay
+      self.maximumDelay = maximumDelay
       self.selectsFilteredProperties = selectsFilteredProperties
+    }
+
+    /// The delay before retry number `attempt` (0-based), honouring a `Retry-After` in seconds.
+    func retryDelay(attempt: Int, retryAfter: String?) -> Double {
+      if let retryAfter, let seconds = Double(retryAfter), seconds >= 0 {
+        return min(seconds, maximumDelay)
+      }
+      return min(initialDelay * Double(1 << min(attempt, 20)), maximumDelay)
     }
   }
 
@@ -332,8 +351,8 @@ public struct HTTPCatalogProvider: CatalogProvider {
       if (200..<300).contains(response.statusCode) {
         return response
       }
-      if [429, 503].contains(response.statusCode) && attempt < configuration.retry.maximumRetries {
-        let delay = configuration.retry.delay(
+      if [429, 503].contains(response.statusCode) && attempt < configuration.maximumRetries {
+        let delay = configuration.retryDelay(
           attempt: attempt, retryAfter: response.headers["retry-after"])
         guard delay < Self.seconds(deadline - .now) else {
           throw CatalogError(
