@@ -147,7 +147,7 @@ struct ODataRenderer {
   let version: ODataVersion
 
   func render(_ expression: ODataExpression) throws(CatalogError) -> String {
-    switch expression {
+    switch expression.node {
     case .compare(let lhs, let op, let rhs):
       return "\(try render(lhs)) \(op.rawValue) \(try render(rhs))"
     case .and(let lhs, let rhs):
@@ -184,7 +184,7 @@ struct ODataRenderer {
   }
 
   private func grouped(_ expression: ODataExpression) throws(CatalogError) -> String {
-    switch expression {
+    switch expression.node {
     case .and, .or:
       return "(\(try render(expression)))"
     default:

@@ -116,7 +116,7 @@ struct QueryEvaluator {
   private func evaluate(_ expression: ODataExpression, row: Row, set: String)
     throws(CatalogError) -> Bool?
   {
-    switch expression {
+    switch expression.node {
     case .compare(let lhs, let op, let rhs):
       let left = try value(lhs, row: row, set: set)
       let right = try value(rhs, row: row, set: set)

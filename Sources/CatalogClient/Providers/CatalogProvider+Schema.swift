@@ -107,7 +107,8 @@ extension CatalogProvider {
     else { return listing }
     let known = ODataQuery(entitySet: set)
       .filter(
-        .compare(.property(ODataPath(property)), .equal, .literal(try schema.literal(category))))
+        ODataExpression(
+          .compare(.property(ODataPath(property)), .equal, .literal(try schema.literal(category)))))
     guard try await count(known) > 0 else {
       throw CatalogError(.notFound, "the catalog has no category named '\(category)'")
     }

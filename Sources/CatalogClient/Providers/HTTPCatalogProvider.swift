@@ -420,7 +420,7 @@ extension ODataQuery {
       }
     }
     func collect(_ expression: ODataExpression) {
-      switch expression {
+      switch expression.node {
       case .compare(let lhs, _, let rhs), .contains(let lhs, let rhs),
         .startsWith(let lhs, let rhs), .endsWith(let lhs, let rhs):
         collect(lhs)

@@ -103,7 +103,7 @@ public struct ODataQuery: Sendable, Hashable {
   /// - Returns: The changed query.
   public func filter(_ condition: ODataExpression) -> ODataQuery {
     var copy = self
-    copy.filter = filter.map { .and($0, condition) } ?? condition
+    copy.filter = filter.map { $0 && condition } ?? condition
     return copy
   }
 
