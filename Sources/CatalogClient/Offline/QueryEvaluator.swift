@@ -88,7 +88,7 @@ struct QueryEvaluator {
     for row in rows {
       entities.append(try project(row, set: set.name, select: query.select, expand: query.expand))
     }
-    return (entities, query.count == .inline ? matches.count : nil)
+    return (entities, query.includesCount ? matches.count : nil)
   }
 
   func count(_ query: ODataQuery) throws(CatalogError) -> Int {

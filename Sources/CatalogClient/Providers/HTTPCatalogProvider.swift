@@ -209,8 +209,7 @@ public struct HTTPCatalogProvider: CatalogProvider {
   /// - Returns: The number of matches.
   /// - Throws: ``CatalogError`` for unsupported queries and failed requests.
   public func count(_ query: ODataQuery) async throws(CatalogError) -> Int {
-    var countQuery = query
-    countQuery.count = .only
+    let countQuery = query.countOnly()
     // `/$count` must be asked for as text; pyslet answers 406 to a JSON Accept header.
     let response = try await get(
       try requestURL(for: countQuery), accept: "text/plain", deadline: startDeadline())
