@@ -36,7 +36,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let query = ODataQuery(entitySet: "Products")
     switch operation {
     case 0:
-      if let result = try? await provider.fetch(query, paging: .followNextLinks(maximumPages: 3)) {
+      if let result = try? await provider.fetch(query, maximumPages: 3) {
         inspect(result.entities)
         _ = try? result.decode(Product.self)
       }

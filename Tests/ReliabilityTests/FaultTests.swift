@@ -40,7 +40,7 @@ struct FaultTests {
     let clock = ContinuousClock()
     let start = clock.now
     let error = await #expect(throws: CatalogError.self) {
-      try await provider.fetch(Self.products, paging: .followNextLinks(maximumPages: maximumPages))
+      try await provider.fetch(Self.products, maximumPages: maximumPages)
     }
     return (error, clock.now - start)
   }
@@ -96,7 +96,7 @@ struct FaultTests {
 
   @Test func largeValidJSONParsesWithinTheLimitAndIsCutBelowIt() async throws {
     let page = try await provider("wide", configuration: .init(timeout: 30, totalDeadline: 30))
-      .fetch(Self.products, paging: .firstPage)
+      .fetch(Self.products, maximumPages: 1)
     #expect(page.entities.count == 20_000)
     let (error, _) = await failure(
       try provider("wide", configuration: .init(maximumResponseBytes: 1 << 20)))

@@ -77,7 +77,7 @@ extension CatalogProvider {
     inCategory category: String, schema: CatalogSchema = .espm, maximumPages: Int = 100
   ) async throws(CatalogError) -> ProductListing {
     let query = try schema.productsQuery(inCategory: category)
-    let result = try await fetch(query, paging: .followNextLinks(maximumPages: maximumPages))
+    let result = try await fetchEveryPage(query, maximumPages: maximumPages)
     let products = try self.products(of: result, category: category, schema: schema)
     var text = result.requests.first ?? ""
     if text.isEmpty {
@@ -141,8 +141,7 @@ extension CatalogProvider {
       }
       return products
     }
-    let result = try await fetch(
-      schema.picturesQuery, paging: .followNextLinks(maximumPages: maximumPages))
+    let result = try await fetchEveryPage(schema.picturesQuery, maximumPages: maximumPages)
     return try products(of: result, category: nil, schema: schema)
   }
 
@@ -173,13 +172,26 @@ extension CatalogProvider {
     return counts.sorted { $0.name < $1.name }
   }
 
+  /// Fetches a collection through every page up to `maximumPages`; more pages than that is an
+  /// error even for one page, which ``fetch(_:maximumPages:)`` would return with its next link.
+  private func fetchEveryPage(_ query: ODataQuery, maximumPages: Int) async throws(CatalogError)
+    -> ODataResult
+  {
+    let result = try await fetch(query, maximumPages: maximumPages)
+    if let next = result.nextLink, !result.entities.isEmpty {
+      throw CatalogError(
+        .pagingLimitExceeded, "more than \(maximumPages) pages", url: next.absoluteString)
+    }
+    return result
+  }
+
   private func categoryNames(set: String, property: String, maximumPages: Int)
     async throws(CatalogError) -> [String]
   {
     let path = ODataPath(property)
     var query = ODataQuery(entitySet: set).orderBy(ODataOrder(.property(path), descending: false))
     query.select = [path]
-    let result = try await fetch(query, paging: .followNextLinks(maximumPages: maximumPages))
+    let result = try await fetchEveryPage(query, maximumPages: maximumPages)
     var names: [String] = []
     var seen: Set<String> = []
     for entity in result.entities {

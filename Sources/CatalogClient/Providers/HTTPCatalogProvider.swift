@@ -146,21 +146,24 @@ public struct HTTPCatalogProvider: CatalogProvider {
     try await page(at: try resolve(nextLink.absoluteString), deadline: startDeadline())
   }
 
-  /// Runs a collection query, following next links as the policy says.
+  /// Runs a collection query, following next links up to a bound.
   ///
-  /// Following stops when there is no next link, when `$top` entities have arrived (a server
+  /// With `maximumPages` 1 the first page's next link is returned unfollowed. Otherwise
+  /// following stops when there is no next link, when `$top` entities have arrived (a server
   /// that drops `$top` from its next link is trimmed here), or when a page is empty (pyslet's
   /// memory store links to empty pages forever). A next link that repeats, or more pages than
-  /// the policy allows, is ``CatalogError/Code/pagingLimitExceeded``.
+  /// `maximumPages`, is ``CatalogError/Code/pagingLimitExceeded``.
   ///
   /// - Parameters:
   ///   - query: The query.
-  ///   - paging: Whether to follow next links.
+  ///   - maximumPages: The most pages to read, at least 1; 1 reads the first page only.
   /// - Returns: The entities, the inline count and the requests made.
-  /// - Throws: ``CatalogError`` for unsupported queries, failed requests and paging limits.
-  public func fetch(_ query: ODataQuery, paging: PagingPolicy) async throws(CatalogError)
+  /// - Throws: ``CatalogError`` for unsupported queries, failed requests and paging limits;
+  ///   ``CatalogError/Code/invalidArgument`` when `maximumPages` is less than 1.
+  public func fetch(_ query: ODataQuery, maximumPages: Int) async throws(CatalogError)
     -> ODataResult
   {
+    try validateMaximumPages(maximumPages)
     let deadline = startDeadline()
     if query.key != nil {
       let url = try requestURL(for: query)
@@ -184,7 +187,7 @@ public struct HTTPCatalogProvider: CatalogProvider {
       guard let next = page.nextLink else {
         return result
       }
-      guard case .followNextLinks(let maximumPages) = paging else {
+      guard maximumPages > 1 else {
         result.nextLink = next
         return result
       }
