@@ -1,23 +1,5 @@
 import Foundation
 
-/// A category of a catalog and how many products it has.
-public struct CategoryCount: Sendable, Hashable, Codable {
-  /// The category, as products are filtered on it.
-  public var name: String
-  /// The number of products in it.
-  public var count: Int
-
-  /// Creates a count.
-  ///
-  /// - Parameters:
-  ///   - name: The category.
-  ///   - count: Its number of products.
-  public init(name: String, count: Int) {
-    self.name = name
-    self.count = count
-  }
-}
-
 extension CatalogProvider {
   /// The most categories ``categories(schema:maximumPages:)`` counts one by one.
   static var maximumCountedCategories: Int { 2_000 }
@@ -155,13 +137,14 @@ extension CatalogProvider {
   /// - Parameters:
   ///   - schema: Where the catalog keeps its products.
   ///   - maximumPages: The most pages to follow.
-  /// - Returns: The categories, sorted by name.
+  /// - Returns: The categories sorted by name, each with its ``ProductCategory/categoryName``
+  ///   (as products are filtered on it) and ``ProductCategory/numberOfProducts``.
   /// - Throws: ``CatalogError`` for failed requests, a page limit hit, or more than 2,000
   ///   categories to count one by one (``CatalogError/Code/invalidArgument``).
   public func categories(schema: CatalogSchema = .espm, maximumPages: Int = 100)
-    async throws(CatalogError) -> [CategoryCount]
+    async throws(CatalogError) -> [ProductCategory]
   {
-    let counts: [CategoryCount]
+    let counts: [(name: String, count: Int)]
     if let set = schema.categorySet, let property = schema.categorySetProperty {
       counts = try await countEach(
         try await categoryNames(set: set, property: property, maximumPages: maximumPages),
@@ -169,7 +152,9 @@ extension CatalogProvider {
     } else {
       counts = try await countByPaging(schema: schema, maximumPages: maximumPages)
     }
-    return counts.sorted { $0.name < $1.name }
+    return counts.sorted { $0.name < $1.name }.map {
+      ProductCategory(categoryName: $0.name, numberOfProducts: Int64($0.count))
+    }
   }
 
   /// Fetches a collection through every page up to `maximumPages`; more pages than that is an
@@ -204,7 +189,7 @@ extension CatalogProvider {
 
   /// Counts each category with `/$count`, four requests at a time.
   private func countEach(_ names: [String], schema: CatalogSchema) async throws(CatalogError)
-    -> [CategoryCount]
+    -> [(name: String, count: Int)]
   {
     guard names.count <= Self.maximumCountedCategories else {
       throw CatalogError(
@@ -212,7 +197,7 @@ extension CatalogProvider {
         "the catalog has \(names.count) categories; at most \(Self.maximumCountedCategories) "
           + "are counted one by one")
     }
-    var counts: [CategoryCount] = []
+    var counts: [(name: String, count: Int)] = []
     var start = 0
     while start < names.count {
       let chunk = names[start..<min(start + 4, names.count)]
@@ -220,9 +205,9 @@ extension CatalogProvider {
         (name, try schema.productsQuery(inCategory: name))
       }
       do {
-        try await withThrowingTaskGroup(of: CategoryCount.self) { group in
+        try await withThrowingTaskGroup(of: (name: String, count: Int).self) { group in
           for (name, query) in queries {
-            group.addTask { CategoryCount(name: name, count: try await self.count(query)) }
+            group.addTask { (name: name, count: try await self.count(query)) }
           }
           for try await count in group {
             counts.append(count)
@@ -240,14 +225,14 @@ extension CatalogProvider {
 
   /// Counts the categories of every product, paging through the products.
   private func countByPaging(schema: CatalogSchema, maximumPages: Int) async throws(CatalogError)
-    -> [CategoryCount]
+    -> [(name: String, count: Int)]
   {
     let products = try await allProducts(schema: schema, maximumPages: maximumPages)
     var counts: [String: Int] = [:]
     for product in products {
       counts[product.categoryName ?? "", default: 0] += 1
     }
-    return counts.map { CategoryCount(name: $0.key, count: $0.value) }
+    return counts.map { ($0.key, $0.value) }
   }
 
   /// The normalized products of a result's entities, with their picture URLs resolved.

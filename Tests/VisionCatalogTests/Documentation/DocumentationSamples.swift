@@ -53,7 +53,10 @@ func readingAnyCatalogSample(gatewayRoot: URL, shop: HTTPCatalogProvider) async 
   for product in listing.products {
     print(product.productId, product.name ?? "", product.price ?? 0, product.pictureUrl ?? "")
   }
-  let counts = try await gateway.categories(schema: schema)  // [CategoryCount(name:count:)]
+  let counts = try await gateway.categories(schema: schema)  // [ProductCategory]
+  for category in counts {
+    print(category.categoryName, category.numberOfProducts ?? 0)
+  }
   let found = try await shop.catalogSchema(entitySet: "Artikel", categoryProperty: "Warengruppe")
   let written = CatalogSchema(
     entitySet: "Artikel", key: "Nummer", category: "Warengruppe", name: "Bezeichnung",
