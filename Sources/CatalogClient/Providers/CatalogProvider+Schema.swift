@@ -48,45 +48,44 @@ extension CatalogProvider {
 
   /// The products of one category, following paging up to a bound.
   ///
+  /// The exact query it sends (the first request's URL) is
+  /// `describe(try schema.productsQuery(inCategory: category))`.
+  ///
   /// - Parameters:
   ///   - category: The category, for example `Notebooks`; a value, never syntax.
   ///   - schema: Where the catalog keeps its products; ESPM's shape by default.
   ///   - maximumPages: The most pages to follow.
-  /// - Returns: The listing with the exact query (the first request's URL) and the products
-  ///   normalized by the schema, their picture URLs resolved against the service.
+  /// - Returns: The products ordered by their key, with the properties
+  ///   ``CatalogSchema/productsQuery(inCategory:)`` selects, normalized by the schema, their
+  ///   picture URLs resolved against the service.
   /// - Throws: ``CatalogError`` for failed requests or a page limit hit.
   public func products(
     inCategory category: String, schema: CatalogSchema = .espm, maximumPages: Int = 100
-  ) async throws(CatalogError) -> ProductListing {
+  ) async throws(CatalogError) -> [Product] {
     let query = try schema.productsQuery(inCategory: category)
     let result = try await fetchEveryPage(query, maximumPages: maximumPages)
-    let products = try self.products(of: result, category: category, schema: schema)
-    var text = result.requests.first ?? ""
-    if text.isEmpty {
-      text = try describe(query)
-    }
-    return ProductListing(category: category, query: text, products: products)
+    return try products(of: result, category: category, schema: schema)
   }
 
   /// The products of one category, refusing a category the catalog does not have.
   ///
-  /// An empty listing is ambiguous (a known category with no products, or a misspelt name), so
+  /// An empty list is ambiguous (a known category with no products, or a misspelt name), so
   /// when a category yields no products and the schema has a category set, this asks that set
   /// whether the category exists.
   ///
   /// - Parameters:
   ///   - category: The category; always sent as a literal value.
   ///   - schema: Where the catalog keeps its products; ESPM's shape by default.
-  /// - Returns: The listing with the exact query used.
+  /// - Returns: The products, as ``products(inCategory:schema:maximumPages:)`` returns them.
   /// - Throws: ``CatalogError/Code/notFound`` for an unknown category, or the request's own
   ///   error.
   public func products(inKnownCategory category: String, schema: CatalogSchema = .espm)
-    async throws(CatalogError) -> ProductListing
+    async throws(CatalogError) -> [Product]
   {
-    let listing = try await products(inCategory: category, schema: schema)
-    guard listing.products.isEmpty, let set = schema.categorySet,
+    let products = try await products(inCategory: category, schema: schema)
+    guard products.isEmpty, let set = schema.categorySet,
       let property = schema.categorySetProperty
-    else { return listing }
+    else { return products }
     let known = ODataQuery(entitySet: set)
       .filter(
         ODataExpression(
@@ -94,7 +93,7 @@ extension CatalogProvider {
     guard try await count(known) > 0 else {
       throw CatalogError(.notFound, "the catalog has no category named '\(category)'")
     }
-    return listing
+    return products
   }
 
   /// Every product with its category and picture, for training from a catalog.
@@ -118,8 +117,7 @@ extension CatalogProvider {
       for name in try await categoryNames(set: set, property: property, maximumPages: maximumPages)
       {
         products += try await self.products(
-          inCategory: name, schema: schema, maximumPages: maximumPages
-        ).products
+          inCategory: name, schema: schema, maximumPages: maximumPages)
       }
       return products
     }

@@ -117,29 +117,6 @@ extension CatalogProvider {
   }
 }
 
-/// The products of one category and the exact query that found them.
-public struct ProductListing: Sendable, Hashable {
-  /// The category asked for.
-  public var category: String
-  /// The exact URL (HTTP) or relative query (offline) used.
-  public var query: String
-  /// The products, ordered by their key, with the properties
-  /// ``CatalogSchema/productsQuery(inCategory:)`` selects.
-  public var products: [Product]
-
-  /// Creates a listing.
-  ///
-  /// - Parameters:
-  ///   - category: The category asked for.
-  ///   - query: The exact URL or query used.
-  ///   - products: The products.
-  public init(category: String, query: String, products: [Product]) {
-    self.category = category
-    self.query = query
-    self.products = products
-  }
-}
-
 /// Throws unless `maximumPages` is a page count a fetch can honour.
 ///
 /// - Parameter maximumPages: The most pages a fetch may read.

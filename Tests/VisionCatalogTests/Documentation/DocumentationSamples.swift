@@ -38,19 +38,20 @@ func readmeTestingSample() throws {
 // CatalogClient.md
 func catalogClientSample(serviceRoot: URL) async throws {
   let provider = HTTPCatalogProvider(serviceRoot: serviceRoot, version: .v2)
-  let listing = try await provider.products(inCategory: "Notebooks")
-  print(listing.query)  // the exact URL that was sent
+  let notebooks = try await provider.products(inCategory: "Notebooks")
+  let query = try CatalogSchema.espm.productsQuery(inCategory: "Notebooks")
+  print(try provider.describe(query))  // the exact URL it sent
   let offline = try OfflineCatalogProvider.bundled()
   let same = try await offline.products(inCategory: "Notebooks")
-  _ = same
+  _ = (notebooks, same)
 }
 
 // ReadingAnyCatalog.md (CatalogClient)
 func readingAnyCatalogSample(gatewayRoot: URL, shop: HTTPCatalogProvider) async throws {
   let gateway = HTTPCatalogProvider(serviceRoot: gatewayRoot, version: .v2)
   let schema = try await gateway.catalogSchema()
-  let listing = try await gateway.products(inCategory: "Notebooks", schema: schema)
-  for product in listing.products {
+  let notebooks = try await gateway.products(inCategory: "Notebooks", schema: schema)
+  for product in notebooks {
     print(product.productId, product.name ?? "", product.price ?? 0, product.pictureUrl ?? "")
   }
   let counts = try await gateway.categories(schema: schema)  // [ProductCategory]
