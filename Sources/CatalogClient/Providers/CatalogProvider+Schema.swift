@@ -135,8 +135,9 @@ extension CatalogProvider {
   /// - Parameters:
   ///   - schema: Where the catalog keeps its products.
   ///   - maximumPages: The most pages to follow.
-  /// - Returns: The categories sorted by name, each with its ``ProductCategory/categoryName``
-  ///   (as products are filtered on it) and ``ProductCategory/numberOfProducts``.
+  /// - Returns: The categories sorted by name, each with its
+  ///   ``ProductCategory/categoryName-swift.property`` (as products are filtered on it) and
+  ///   ``ProductCategory/numberOfProducts-swift.property``.
   /// - Throws: ``CatalogError`` for failed requests, a page limit hit, or more than 2,000
   ///   categories to count one by one (``CatalogError/Code/invalidArgument``).
   public func categories(schema: CatalogSchema = .espm, maximumPages: Int = 100)
