@@ -31,12 +31,12 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     serviceRoot: URL(string: "http://127.0.0.1:8080/odata/") ?? URL(fileURLWithPath: "/"),
     version: version,
     transport: FixedTransport(response: HTTPResponse(statusCode: status, body: body)),
-    configuration: HTTPCatalogProvider.Configuration(retry: RetryPolicy(maximumRetries: 0)))
+    configuration: HTTPCatalogProvider.Configuration(maximumRetries: 0))
   runBlocking {
     let query = ODataQuery(entitySet: "Products")
     switch operation {
     case 0:
-      if let result = try? await provider.fetch(query, paging: .followNextLinks(maximumPages: 3)) {
+      if let result = try? await provider.fetch(query, maximumPages: 3) {
         inspect(result.entities)
         _ = try? result.decode(Product.self)
       }

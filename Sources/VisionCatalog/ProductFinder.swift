@@ -127,13 +127,15 @@ public struct ProductFinder: Sendable {
           .init(label: classification.label, category: category, outcome: .alreadyTried))
         continue
       }
-      let listing: ProductListing
+      let products: [Product]
+      let query: String
       do {
-        listing = try await provider.products(inCategory: category, schema: schema)
+        products = try await provider.products(inCategory: category, schema: schema)
+        query = try provider.describe(try schema.productsQuery(inCategory: category))
       } catch {
         throw VisionCatalogError(.catalog, "catalog query failed: \(error)", underlying: error)
       }
-      guard !listing.products.isEmpty else {
+      guard !products.isEmpty else {
         attempts.append(
           .init(label: classification.label, category: category, outcome: .noProducts))
         continue
@@ -141,7 +143,7 @@ public struct ProductFinder: Sendable {
       attempts.append(.init(label: classification.label, category: category, outcome: .chosen))
       return ProductSearchResult(
         classification: report, category: category, categoryAttempts: attempts,
-        query: listing.query, products: listing.products,
+        query: query, products: products,
         timings: SearchTimings(classification: report.timings, catalog: clock.now - start))
     }
     if classifications.isEmpty {

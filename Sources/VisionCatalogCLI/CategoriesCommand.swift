@@ -17,15 +17,23 @@ struct CategoriesCommand: Subcommand {
 
   /// The JSON object `--json` prints.
   private struct Output: Encodable {
-    let categories: [CategoryCount]
+    let categories: [Category]
+  }
+
+  /// One category of `--json`: `{"name", "count"}`.
+  private struct Category: Encodable {
+    let name: String
+    let count: Int64
   }
 
   func run(_ parsed: CommandLineArguments) async throws(CLIError) {
     try parsed.rejectPositionals()
     let (provider, schema) = try await CatalogOptions.source(from: parsed).connect()
-    let categories: [CategoryCount]
+    let categories: [Category]
     do {
-      categories = try await provider.categories(schema: schema)
+      categories = try await provider.categories(schema: schema).map {
+        Category(name: $0.categoryName, count: $0.numberOfProducts ?? 0)
+      }
     } catch {
       throw CLIError.failure(error.description)
     }
@@ -37,7 +45,7 @@ struct CategoriesCommand: Subcommand {
   }
 
   /// Prints the categories and their counts as a table, then where they were counted.
-  private static func printTable(_ categories: [CategoryCount], schema: CatalogSchema) {
+  private static func printTable(_ categories: [Category], schema: CatalogSchema) {
     let width = max(8, categories.map(\.name.count).max() ?? 0)
     print("CATEGORY" + String(repeating: " ", count: width - 8) + "  PRODUCTS")
     for category in categories {

@@ -11,11 +11,11 @@ struct CredentialHintingProvider: CatalogProvider {
     try base.describe(query)
   }
 
-  func fetch(_ query: ODataQuery, paging: PagingPolicy) async throws(CatalogError)
+  func fetch(_ query: ODataQuery, maximumPages: Int) async throws(CatalogError)
     -> ODataResult
   {
     do {
-      return try await base.fetch(query, paging: paging)
+      return try await base.fetch(query, maximumPages: maximumPages)
     } catch {
       throw hinted(error)
     }

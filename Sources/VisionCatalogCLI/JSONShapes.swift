@@ -139,10 +139,10 @@ enum JSONShapes {
     let query: String
     let products: [Product]
 
-    init(_ listing: ProductListing) {
-      category = listing.category
-      query = listing.query
-      products = listing.products.map(Product.init)
+    init(category: String, query: String, products: [VisionCatalog.Product]) {
+      self.category = category
+      self.query = query
+      self.products = products.map(Product.init)
     }
   }
 

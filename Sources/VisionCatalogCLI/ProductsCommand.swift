@@ -22,17 +22,19 @@ struct ProductsCommand: Subcommand {
     try parsed.rejectPositionals()
     let category = try parsed.required(Self.category)
     let (provider, schema) = try await CatalogOptions.source(from: parsed).connect()
-    let listing: ProductListing
+    let products: [Product]
+    let query: String
     do {
-      listing = try await provider.products(inKnownCategory: category, schema: schema)
+      products = try await provider.products(inKnownCategory: category, schema: schema)
+      query = try provider.describe(try schema.productsQuery(inCategory: category))
     } catch {
       throw CLIError.failure(error.description)
     }
     if parsed.has(JSONOutput.option) {
-      try JSONOutput.print(JSONShapes.Listing(listing))
+      try JSONOutput.print(JSONShapes.Listing(category: category, query: query, products: products))
     } else {
-      print(ProductTable(listing.products).text)
-      print("\(listing.products.count) products in '\(listing.category)' via \(listing.query)")
+      print(ProductTable(products).text)
+      print("\(products.count) products in '\(category)' via \(query)")
     }
   }
 }

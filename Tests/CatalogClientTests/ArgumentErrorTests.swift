@@ -92,7 +92,7 @@ struct ArgumentErrorTests {
       .expand(ODataExpand("Products", top: -1))
     for query in [Self.products.top(-1), Self.products.skip(-1), expandQuery] {
       await #expect {
-        _ = try await offline.fetch(query, paging: .firstPage)
+        _ = try await offline.fetch(query, maximumPages: 1)
       } throws: { error in
         (error as? CatalogError)?.code == .invalidArgument
       }
@@ -110,7 +110,7 @@ struct ArgumentErrorTests {
     let provider = HTTPCatalogProvider(serviceRoot: root, version: .v2, transport: transport)
     let query = Self.products.select(Product.name.lowercased())
     await #expect {
-      _ = try await provider.fetch(query, paging: .firstPage)
+      _ = try await provider.fetch(query, maximumPages: 1)
     } throws: { error in
       (error as? CatalogError)?.code == .invalidArgument
     }

@@ -48,7 +48,7 @@ import Testing
   @Test func aNextLinkOnTheSameOriginGetsTheHeader() async throws {
     let transport = RecordingTransport(nextLink: "https://CATALOG.example:8443/odata/Products?p=2")
     let result = try await provider(transport).fetch(
-      Self.query, paging: .followNextLinks(maximumPages: 5))
+      Self.query, maximumPages: 5)
     #expect(result.entities.count == 2)
     let sent = transport.sent.withLock { $0 }
     #expect(sent.count == 2)
@@ -65,7 +65,7 @@ import Testing
   func aNextLinkToAnotherOriginIsNeverRequested(_ link: String) async throws {
     let transport = RecordingTransport(nextLink: link)
     let error = await #expect(throws: CatalogError.self) {
-      try await provider(transport).fetch(Self.query, paging: .followNextLinks(maximumPages: 5))
+      try await provider(transport).fetch(Self.query, maximumPages: 5)
     }
     #expect(error?.code == .foreignOrigin)
     let sent = transport.sent.withLock { $0 }

@@ -23,7 +23,7 @@ struct ErrorTests {
     -> CatalogError?
   {
     await #expect(throws: CatalogError.self) {
-      try await provider.fetch(query, paging: .followNextLinks(maximumPages: 10))
+      try await provider.fetch(query, maximumPages: 10)
     }
   }
 
@@ -91,7 +91,7 @@ struct ErrorTests {
     #expect(error?.code == .pagingLimitExceeded)
     let loop = await failure(try fault("loop"))
     #expect(loop?.code == .pagingLimitExceeded)
-    let firstPage = try await fault("endless").fetch(Self.products, paging: .firstPage)
+    let firstPage = try await fault("endless").fetch(Self.products, maximumPages: 1)
     #expect(firstPage.entities.count == 1)
     #expect(firstPage.nextLink != nil)
   }
@@ -102,7 +102,7 @@ struct ErrorTests {
   }
 
   @Test func redirectsStayOnTheOrigin() async throws {
-    let home = try await fault("redirect-home").fetch(Self.products, paging: .firstPage)
+    let home = try await fault("redirect-home").fetch(Self.products, maximumPages: 1)
     #expect(home.entities.count == 1)
     let away = await failure(
       try fault("redirect-away", configuration: .init(authorization: .bearer("secret"))))
@@ -133,21 +133,22 @@ struct ErrorTests {
 
   @Test func retriesOn429And503() async throws {
     let key = UUID().uuidString
-    let retry = RetryPolicy(maximumRetries: 3, initialDelay: 0.01, maximumDelay: 0.05)
-    let provider = try fault("flaky/3/\(key)", configuration: .init(retry: retry))
-    let result = try await provider.fetch(Self.products, paging: .firstPage)
+    let retry = HTTPCatalogProvider.Configuration(
+      maximumRetries: 3, initialDelay: 0.01, maximumDelay: 0.05)
+    let provider = try fault("flaky/3/\(key)", configuration: retry)
+    let result = try await provider.fetch(Self.products, maximumPages: 1)
     #expect(result.entities.count == 1)
-    let noRetry = try fault("flaky/1/\(UUID().uuidString)", configuration: .init(retry: .none))
+    let noRetry = try fault("flaky/1/\(UUID().uuidString)", configuration: .init(maximumRetries: 0))
     let error = await failure(noRetry)
     #expect(error?.httpStatus == 429)
-    let down = try fault("always503", configuration: .init(retry: retry))
+    let down = try fault("always503", configuration: retry)
     #expect(await failure(down)?.httpStatus == 503)
   }
 
   @Test func cancellationStopsARequest() async throws {
     let provider = try fault("slow", configuration: .init(timeout: 30))
     let task = Task { () async throws(CatalogError) -> ODataResult in
-      try await provider.fetch(Self.products, paging: .firstPage)
+      try await provider.fetch(Self.products, maximumPages: 1)
     }
     try await Task.sleep(for: .milliseconds(300))
     task.cancel()
@@ -165,24 +166,24 @@ struct ErrorTests {
       configuration: .init(
         headers: ["sap-client": "001"], authorization: .basic(user: "user", password: "pässword")))
     let entity = try #require(
-      try await provider.fetch(Self.products, paging: .firstPage).entities.first)
+      try await provider.fetch(Self.products, maximumPages: 1).entities.first)
     #expect(entity.string("Authorization") == "Basic dXNlcjpww6Rzc3dvcmQ=")
     #expect(entity.string("SapClient") == "001")
     #expect(entity.string("Accept") == "application/json")
     #expect(try await provider.fetchCSRFToken() == "token-123")
     let bearer = try fault("headers", configuration: .init(authorization: .bearer("abc")))
-    let echoed = try await bearer.fetch(Self.products, paging: .firstPage).entities.first
+    let echoed = try await bearer.fetch(Self.products, maximumPages: 1).entities.first
     #expect(echoed?.string("Authorization") == "Bearer abc")
   }
 
   @Test func olderV2ShapesDecode() async throws {
-    let old = try await fault("v2old", version: .v2).fetch(Self.products, paging: .firstPage)
+    let old = try await fault("v2old", version: .v2).fetch(Self.products, maximumPages: 1)
     let product = try #require(try old.decode(Product.self).first)
     #expect(product.price == MatrixCase.decimal("956.00"))
     #expect(product.stockQuantity == 142)
     #expect(product.updatedTimestamp == MatrixCase.date("2024-01-15T08:30:00"))
     let paged = try await fault("v2next", version: .v2).fetch(
-      Self.products.inlineCount(), paging: .followNextLinks(maximumPages: 5))
+      Self.products.inlineCount(), maximumPages: 5)
     #expect(paged.count == 2)
     #expect(paged.entities.compactMap { $0.decimal("Price") } == [1.5, 2.5])
     #expect(paged.requests.count == 2)

@@ -11,9 +11,10 @@ struct InjectionAndParserTests {
   func injectedCategoryReturnsNoRows(_ version: ODataVersion) async throws {
     let server = try ODataTestServers.shared(version == .v4 ? .v4 : .v2)
     let provider = HTTPCatalogProvider(serviceRoot: server.serviceRoot, version: version)
-    let listing = try await provider.products(inCategory: Self.hostile)
-    #expect(listing.products.isEmpty)
-    #expect(listing.query.contains("'Mice''%20or%20CategoryName%20ne%20'''"))
+    let products = try await provider.products(inCategory: Self.hostile)
+    #expect(products.isEmpty)
+    let sent = try provider.describe(CatalogSchema.espm.productsQuery(inCategory: Self.hostile))
+    #expect(sent.contains("'Mice''%20or%20CategoryName%20ne%20'''"))
     let query = ODataQuery(entitySet: Product.entitySet)
       .filter(Product.categoryName == Self.hostile)
     #expect(try await provider.count(query) == 0)

@@ -59,13 +59,13 @@ struct OfflineCatalogTests {
     let offline = try OfflineCatalogProvider.bundled()
     let unknown = await #expect(throws: CatalogError.self) {
       try await offline.fetch(
-        Self.products.filter(ODataProperty<String>("Nope") == "x"), paging: .firstPage)
+        Self.products.filter(ODataProperty<String>("Nope") == "x"), maximumPages: 1)
     }
     #expect(unknown?.code == .unsupportedQuery)
     let mismatch = await #expect(throws: CatalogError.self) {
       try await offline.fetch(
         Self.products.filter(ODataProperty<ODataValue>("Price") == .string("x")),
-        paging: .firstPage)
+        maximumPages: 1)
     }
     #expect(mismatch?.code == .unsupportedQuery)
     let missing = await #expect(throws: CatalogError.self) {
@@ -73,7 +73,7 @@ struct OfflineCatalogTests {
     }
     #expect(missing?.code == .notFound)
     let noSet = await #expect(throws: CatalogError.self) {
-      try await offline.fetch(ODataQuery(entitySet: "Nope"), paging: .firstPage)
+      try await offline.fetch(ODataQuery(entitySet: "Nope"), maximumPages: 1)
     }
     #expect(noSet?.code == .notFound)
   }
@@ -84,7 +84,7 @@ struct OfflineCatalogTests {
       products: [Product(productId: "A", name: "Alpha"), Product(productId: "B")])
     let offline = OfflineCatalogProvider(catalog: catalog)
     func ids(_ expression: ODataExpression) async throws -> [String] {
-      try await offline.fetch(Self.products.filter(expression), paging: .firstPage)
+      try await offline.fetch(Self.products.filter(expression), maximumPages: 1)
         .entities.compactMap { $0.string("ProductId") }
     }
     #expect(try await ids(Product.name == "Alpha") == ["A"])
@@ -93,7 +93,7 @@ struct OfflineCatalogTests {
     #expect(try await ids(ODataProperty<ODataValue>("Name") == .null) == ["B"])
     #expect(try await ids(Product.name.contains("l") || Product.productId == "B") == ["A", "B"])
     let ordered = try await offline.fetch(
-      Self.products.orderBy(Product.name.ascending), paging: .firstPage)
+      Self.products.orderBy(Product.name.ascending), maximumPages: 1)
     #expect(ordered.entities.compactMap { $0.string("ProductId") } == ["B", "A"])
   }
 }

@@ -6,16 +6,15 @@ import Testing
 struct ProductsByCategoryTests {
   @Test func offlineListing() async throws {
     let provider: any CatalogProvider = try OfflineCatalogProvider.bundled()
-    let listing = try await provider.products(inCategory: "Mice")
-    #expect(listing.category == "Mice")
+    let products = try await provider.products(inCategory: "Mice")
     #expect(
-      listing.query
+      try provider.describe(CatalogSchema.espm.productsQuery(inCategory: "Mice"))
         == "Products?$filter=CategoryName%20eq%20'Mice'"
         + "&$select=ProductId,Name,CategoryName,Price,CurrencyCode,PictureUrl,ShortDescription"
         + "&$orderby=ProductId")
     #expect(
-      listing.products.map(\.productId) == ["HT-1060", "HT-1061", "HT-1062", "HT-1063", "HT-1064"])
-    let first = try #require(listing.products.first)
+      products.map(\.productId) == ["HT-1060", "HT-1061", "HT-1062", "HT-1063", "HT-1064"])
+    let first = try #require(products.first)
     #expect(first.name == "Cordless Mouse")
     #expect(first.price == MatrixCase.decimal("9"))
     #expect(first.currencyCode == "EUR")
@@ -30,18 +29,19 @@ struct ProductsByCategoryTests {
     for version in ODataVersion.allCases {
       let server = try ODataTestServers.shared(version == .v4 ? .v4 : .v2)
       let provider = HTTPCatalogProvider(serviceRoot: server.serviceRoot, version: version)
-      let listing = try await provider.products(inCategory: category)
+      let products = try await provider.products(inCategory: category)
       // A service's picture URLs come resolved against its root; a local catalog's as written.
       #expect(
-        listing.products
-          == offline.products.map { product in
+        products
+          == offline.map { product in
             var resolved = product
             resolved.pictureUrl = product.pictureUrl.map {
               "http://127.0.0.1:\(server.port)" + $0
             }
             return resolved
           })
-      #expect(listing.query.hasPrefix(server.serviceRoot.absoluteString + "Products?$filter="))
+      let query = try provider.describe(CatalogSchema.espm.productsQuery(inCategory: category))
+      #expect(query.hasPrefix(server.serviceRoot.absoluteString + "Products?$filter="))
     }
   }
 }

@@ -53,7 +53,7 @@ struct PysletQuirkTests {
     }
     #expect(page.entities.isEmpty)
     #expect(page.nextLink != nil, "the memory store links past the last page")
-    let all = try await provider.fetch(Self.products, paging: .followNextLinks(maximumPages: 30))
+    let all = try await provider.fetch(Self.products, maximumPages: 30)
     #expect(all.entities.count == 51)
     #expect(Set(all.entities.compactMap { $0.string("ProductId") }).count == 51)
   }
@@ -66,8 +66,8 @@ struct PysletQuirkTests {
     #expect(!next.absoluteString.contains("top"))
     let second = try await provider.fetchPage(nextLink: next)
     #expect(first.entities.count + second.entities.count > 7, "the server forgot $top")
-    let result = try await provider.fetch(query, paging: .followNextLinks(maximumPages: 30))
-    let offline = try await OfflineCatalogProvider.bundled().fetch(query, paging: .firstPage)
+    let result = try await provider.fetch(query, maximumPages: 30)
+    let offline = try await OfflineCatalogProvider.bundled().fetch(query, maximumPages: 1)
     #expect(result.entities.count == 7)
     #expect(
       result.entities.compactMap { $0.string("ProductId") }
@@ -79,7 +79,7 @@ struct PysletQuirkTests {
       "Products?$inlinecount=allpages&$top=1", accept: "application/json")
     let envelope = try #require(try json(response)["d"] as? [String: Any])
     #expect(envelope["__count"] is NSNumber)
-    let result = try await provider().fetch(Self.products.inlineCount().top(1), paging: .firstPage)
+    let result = try await provider().fetch(Self.products.inlineCount().top(1), maximumPages: 1)
     #expect(result.count == 51)
   }
 
@@ -95,14 +95,14 @@ struct PysletQuirkTests {
   @Test func atomUnlessJSONIsAccepted() async throws {
     let atom = try await raw("Products?$top=1", accept: nil)
     #expect(String(decoding: atom.body.prefix(5), as: UTF8.self) == "<?xml")
-    let result = try await provider().fetch(Self.products.top(1), paging: .firstPage)
+    let result = try await provider().fetch(Self.products.top(1), maximumPages: 1)
     #expect(result.entities.first?.string("ProductId") == "HT-1000")
   }
 
   @Test func unknownPropertyIsHTTP500() async throws {
     let query = Self.products.filter(ODataProperty<String>("Nope") == "x")
     let error = await #expect(throws: CatalogError.self) {
-      try await provider().fetch(query, paging: .firstPage)
+      try await provider().fetch(query, maximumPages: 1)
     }
     #expect(error?.code == .httpStatus)
     #expect(error?.httpStatus == 500)
@@ -114,11 +114,11 @@ struct PysletQuirkTests {
     let query = Self.products.filter(Product.categoryName == "Mice").select(Product.productId)
     let naive = try provider(.init(selectsFilteredProperties: false))
     #expect(
-      try await naive.fetch(query, paging: .followNextLinks(maximumPages: 30)).entities.isEmpty)
+      try await naive.fetch(query, maximumPages: 30).entities.isEmpty)
     let robust = try provider()
     #expect(try robust.describe(query).contains("$select=ProductId,CategoryName"))
     #expect(
-      try await robust.fetch(query, paging: .followNextLinks(maximumPages: 30)).entities.count == 5)
+      try await robust.fetch(query, maximumPages: 30).entities.count == 5)
   }
 
   @Test func bareDecimalLiteralsAreRejected() async throws {
@@ -126,7 +126,7 @@ struct PysletQuirkTests {
     #expect(bare.statusCode == 400)
     let typed = try await provider().fetch(
       Self.products.filter(Product.price <= MatrixCase.decimal("9.5")),
-      paging: .followNextLinks(maximumPages: 30))
+      maximumPages: 30)
     #expect(
       typed.entities.compactMap { $0.string("ProductId") }.sorted() == [
         "HT-1060", "HT-1061", "HT-1100",

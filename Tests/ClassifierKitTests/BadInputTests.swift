@@ -13,7 +13,7 @@ import Testing
   /// A tiny network (global average pooling to three "classes") so that image errors are tested
   /// without the real model.
   let classifier = NetworkClassifier(
-    network: Sequential(GlobalAveragePool(), Flatten()),
+    network: Sequential(Pool2D.globalAverage(), Flatten()),
     description: ModelDescription(
       name: "pool", input: ModelInputSpec(size: 4), labels: ["red", "green", "blue"]))
 
@@ -84,7 +84,7 @@ import Testing
 
   @Test func labelCountMismatchIsADescriptionError() throws {
     let wrong = NetworkClassifier(
-      network: Sequential(GlobalAveragePool(), Flatten()),
+      network: Sequential(Pool2D.globalAverage(), Flatten()),
       description: ModelDescription(name: "pool", input: ModelInputSpec(size: 4), labels: ["x"]))
     let image = try RasterImage(width: 1, height: 1, format: .gray, pixels: [1])
     let error = try #require(throws: ClassificationError.self) {

@@ -29,7 +29,7 @@ import Testing
       Conv2D(
         name: "conv", inputChannels: 3, outputChannels: 8, kernelSize: 3, stride: 2,
         activation: .relu),
-      GlobalAveragePool(), Flatten(),
+      Pool2D.globalAverage(), Flatten(),
       Dense(name: "fc", inputFeatures: 8, outputFeatures: 5)
     ).loading([
       "conv.weight": try Tensor(shape: [8, 3, 3, 3], scalars: values(216)),

@@ -19,7 +19,7 @@ import Testing
   }
 
   @Test func scoresAreSoftmaxOfDescendingRanks() async throws {
-    let model = try DummyClassifier(labels: labels, mode: .contentDerived)
+    let model = try DummyClassifier(labels: labels, derivesFromContent: true)
     let results = try await model.classify(image: try image(7))
     #expect(results.count == 4)
     #expect(abs(results.map(\.confidence).reduce(0, +) - 1) < 1e-6)
@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func contentDerivedDependsOnlyOnTheUprightPicture() async throws {
-    let model = try DummyClassifier(labels: labels, mode: .contentDerived)
+    let model = try DummyClassifier(labels: labels, derivesFromContent: true)
     let first = try await model.classify(image: try image(1))
     #expect(try await model.classify(image: try image(1)) == first)
     var turned = try RasterImage(width: 1, height: 2, format: .gray, pixels: [1, 254])

@@ -28,7 +28,7 @@ import Testing
   }
 
   @Test func contentDerivedFollowsTheDocumentedHash() async throws {
-    let model = try DummyClassifier(labels: labels, mode: .contentDerived)
+    let model = try DummyClassifier(labels: labels, derivesFromContent: true)
     for seed in 0..<16 {
       let pixels = (0..<12).map { UInt8(truncatingIfNeeded: $0 * 37 + seed * 11) }
       let image = try RasterImage(width: 2, height: 2, format: .rgb, pixels: pixels)

@@ -11,7 +11,7 @@ import Testing
   /// Global average pooling to three "classes", the mean red, green and blue of the input, so the
   /// decoding path is tested in debug builds without the real model.
   static let classifier = NetworkClassifier(
-    network: Sequential(GlobalAveragePool(), Flatten()),
+    network: Sequential(Pool2D.globalAverage(), Flatten()),
     description: ModelDescription(
       name: "pool", input: .efficientNetLite(size: 32), labels: ["red", "green", "blue"]))
 

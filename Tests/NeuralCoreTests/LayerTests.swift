@@ -54,7 +54,7 @@ import Testing
       BatchNorm(name: "_head_bn", channels: 16, epsilon: 1e-3),
       ActivationLayer(.hardSwish),
       Pool2D(.maximum, kernelSize: 2, ceilMode: true),
-      GlobalAveragePool(),
+      Pool2D.globalAverage(),
       Flatten(),
       Dense(name: "_fc", inputFeatures: 16, outputFeatures: 5))
   }

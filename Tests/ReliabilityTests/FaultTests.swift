@@ -40,7 +40,7 @@ struct FaultTests {
     let clock = ContinuousClock()
     let start = clock.now
     let error = await #expect(throws: CatalogError.self) {
-      try await provider.fetch(Self.products, paging: .followNextLinks(maximumPages: maximumPages))
+      try await provider.fetch(Self.products, maximumPages: maximumPages)
     }
     return (error, clock.now - start)
   }
@@ -65,20 +65,22 @@ struct FaultTests {
   }
 
   @Test func retryAfterLongerThanTheDeadlineIsNotWaitedFor() async throws {
-    let retry = RetryPolicy(maximumRetries: 5, initialDelay: 1, maximumDelay: 3600)
     let (error, elapsed) = await failure(
       try provider(
         "retry-after/3600",
-        configuration: .init(timeout: 5, retry: retry, totalDeadline: 2)))
+        configuration: .init(
+          timeout: 5, maximumRetries: 5, initialDelay: 1, maximumDelay: 3600, totalDeadline: 2)))
     #expect(error?.code == .timeout)
     #expect(error?.httpStatus == 503)
     #expect(elapsed < .seconds(2) + Self.slack)
   }
 
   @Test func retryAfterIsCappedByThePolicy() async throws {
-    let retry = RetryPolicy(maximumRetries: 2, initialDelay: 0.05, maximumDelay: 0.2)
     let (error, elapsed) = await failure(
-      try provider("retry-after/3600", configuration: .init(timeout: 5, retry: retry)))
+      try provider(
+        "retry-after/3600",
+        configuration: .init(
+          timeout: 5, maximumRetries: 2, initialDelay: 0.05, maximumDelay: 0.2)))
     #expect(error?.code == .httpStatus)
     #expect(error?.httpStatus == 503)
     // Honouring the header would wait 3600 s per retry.
@@ -94,7 +96,7 @@ struct FaultTests {
 
   @Test func largeValidJSONParsesWithinTheLimitAndIsCutBelowIt() async throws {
     let page = try await provider("wide", configuration: .init(timeout: 30, totalDeadline: 30))
-      .fetch(Self.products, paging: .firstPage)
+      .fetch(Self.products, maximumPages: 1)
     #expect(page.entities.count == 20_000)
     let (error, _) = await failure(
       try provider("wide", configuration: .init(maximumResponseBytes: 1 << 20)))

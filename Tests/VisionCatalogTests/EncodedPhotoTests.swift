@@ -9,7 +9,7 @@ import VisionCatalog
   /// Global average pooling to three "classes" (mean red, green, blue) named as catalog
   /// categories: a blue photo finds mice.
   static let model = NetworkClassifier(
-    network: Sequential(GlobalAveragePool(), Flatten()),
+    network: Sequential(Pool2D.globalAverage(), Flatten()),
     description: ModelDescription(
       name: "pool", input: .efficientNetLite(size: 32), labels: ["Notebooks", "Mugs", "Mice"]))
 

@@ -64,7 +64,7 @@ extension ODataQuery {
     if let filter {
       options.append(("$filter", try ODataRenderer(version: version).render(filter)))
     }
-    if count != .only {
+    if countMode != .only {
       var selected = try select.map { (path) throws(CatalogError) in try path.rendered() }
       var expanded: [String] = []
       for item in expand {
@@ -95,7 +95,7 @@ extension ODataQuery {
       if let skip {
         options.append(("$skip", String(skip)))
       }
-      if count == .inline {
+      if countMode == .inline {
         options.append(version == .v4 ? ("$count", "true") : ("$inlinecount", "allpages"))
       }
     }
@@ -120,12 +120,12 @@ extension ODataQuery {
     }
     var path = entitySet
     if let key {
-      guard count != .only else {
+      guard countMode != .only else {
         throw CatalogError(.unsupportedQuery, "a single entity has no $count")
       }
       path += PercentEncoding.encodePathSegment("(" + key.literal(for: version) + ")")
     }
-    if count == .only {
+    if countMode == .only {
       path += "/$count"
     }
     return path
@@ -147,7 +147,7 @@ struct ODataRenderer {
   let version: ODataVersion
 
   func render(_ expression: ODataExpression) throws(CatalogError) -> String {
-    switch expression {
+    switch expression.node {
     case .compare(let lhs, let op, let rhs):
       return "\(try render(lhs)) \(op.rawValue) \(try render(rhs))"
     case .and(let lhs, let rhs):
@@ -184,7 +184,7 @@ struct ODataRenderer {
   }
 
   private func grouped(_ expression: ODataExpression) throws(CatalogError) -> String {
-    switch expression {
+    switch expression.node {
     case .and, .or:
       return "(\(try render(expression)))"
     default:

@@ -3,7 +3,7 @@ public import Foundation
 /// A ``CatalogProvider`` that evaluates queries over a local catalog, no network.
 ///
 /// It answers the same queries as the HTTP providers with the same rows (v4 semantics, including
-/// `in` and `$search`); results are not paged, so the paging policy has nothing to follow.
+/// `in` and `$search`); results are not paged, so a fetch reads one page whatever its bound.
 ///
 /// A catalog file is JSON, `{"categories":[ProductCategory…],"products":[Product…]}` with the
 /// OData property names (`ProductId`, `Price` as a decimal string, `UpdatedTimestamp` in
@@ -60,13 +60,15 @@ public struct OfflineCatalogProvider: CatalogProvider {
   ///
   /// - Parameters:
   ///   - query: The query.
-  ///   - paging: Ignored: offline results are never paged.
+  ///   - maximumPages: The most pages to read, at least 1; offline results are one page.
   /// - Returns: The entities and the inline count when asked for.
   /// - Throws: ``CatalogError/Code/unsupportedQuery`` for unknown properties or incompatible
-  ///   comparisons, ``CatalogError/Code/notFound`` for an absent key.
-  public func fetch(_ query: ODataQuery, paging: PagingPolicy) async throws(CatalogError)
+  ///   comparisons, ``CatalogError/Code/notFound`` for an absent key,
+  ///   ``CatalogError/Code/invalidArgument`` when `maximumPages` is less than 1.
+  public func fetch(_ query: ODataQuery, maximumPages: Int) async throws(CatalogError)
     -> ODataResult
   {
+    try validateMaximumPages(maximumPages)
     let text = try describe(query)
     let (entities, count) = try evaluator.run(query)
     return ODataResult(entities: entities, count: count, requests: [text])

@@ -88,7 +88,7 @@ struct QueryEvaluator {
     for row in rows {
       entities.append(try project(row, set: set.name, select: query.select, expand: query.expand))
     }
-    return (entities, query.count == .inline ? matches.count : nil)
+    return (entities, query.includesCount ? matches.count : nil)
   }
 
   func count(_ query: ODataQuery) throws(CatalogError) -> Int {
@@ -116,7 +116,7 @@ struct QueryEvaluator {
   private func evaluate(_ expression: ODataExpression, row: Row, set: String)
     throws(CatalogError) -> Bool?
   {
-    switch expression {
+    switch expression.node {
     case .compare(let lhs, let op, let rhs):
       let left = try value(lhs, row: row, set: set)
       let right = try value(rhs, row: row, set: set)

@@ -26,18 +26,18 @@ package actor ProductPictureLoader {
   ///
   /// - Parameters:
   ///   - serviceRoot: The OData service root; its origin is the only one pictures come from.
-  ///   - transport: The HTTP transport; a new ``URLSessionTransport`` by default.
+  ///   - transport: The HTTP transport; `nil` (the default) uses a new ``URLSessionTransport``.
   ///   - headers: Extra header fields (for example authorization) for picture requests.
   ///   - cacheCapacityBytes: The most bytes kept in the cache.
   ///   - maximumPictureBytes: The largest picture accepted.
   ///   - timeout: Seconds one picture request may take.
   package init(
-    serviceRoot: URL, transport: any HTTPTransport = URLSessionTransport(),
+    serviceRoot: URL, transport: (any HTTPTransport)? = nil,
     headers: [String: String] = [:], cacheCapacityBytes: Int = 32 << 20,
     maximumPictureBytes: Int = 8 << 20, timeout: Double = 30
   ) {
     self.serviceRoot = serviceRoot
-    self.transport = transport
+    self.transport = transport ?? URLSessionTransport()
     self.headers = headers
     self.cacheCapacityBytes = cacheCapacityBytes
     self.maximumPictureBytes = maximumPictureBytes

@@ -1,23 +1,5 @@
 import Foundation
 
-/// A category of a catalog and how many products it has.
-public struct CategoryCount: Sendable, Hashable, Codable {
-  /// The category, as products are filtered on it.
-  public var name: String
-  /// The number of products in it.
-  public var count: Int
-
-  /// Creates a count.
-  ///
-  /// - Parameters:
-  ///   - name: The category.
-  ///   - count: Its number of products.
-  public init(name: String, count: Int) {
-    self.name = name
-    self.count = count
-  }
-}
-
 extension CatalogProvider {
   /// The most categories ``categories(schema:maximumPages:)`` counts one by one.
   static var maximumCountedCategories: Int { 2_000 }
@@ -66,52 +48,52 @@ extension CatalogProvider {
 
   /// The products of one category, following paging up to a bound.
   ///
+  /// The exact query it sends (the first request's URL) is
+  /// `describe(try schema.productsQuery(inCategory: category))`.
+  ///
   /// - Parameters:
   ///   - category: The category, for example `Notebooks`; a value, never syntax.
   ///   - schema: Where the catalog keeps its products; ESPM's shape by default.
   ///   - maximumPages: The most pages to follow.
-  /// - Returns: The listing with the exact query (the first request's URL) and the products
-  ///   normalized by the schema, their picture URLs resolved against the service.
+  /// - Returns: The products ordered by their key, with the properties
+  ///   ``CatalogSchema/productsQuery(inCategory:)`` selects, normalized by the schema, their
+  ///   picture URLs resolved against the service.
   /// - Throws: ``CatalogError`` for failed requests or a page limit hit.
   public func products(
     inCategory category: String, schema: CatalogSchema = .espm, maximumPages: Int = 100
-  ) async throws(CatalogError) -> ProductListing {
+  ) async throws(CatalogError) -> [Product] {
     let query = try schema.productsQuery(inCategory: category)
-    let result = try await fetch(query, paging: .followNextLinks(maximumPages: maximumPages))
-    let products = try self.products(of: result, category: category, schema: schema)
-    var text = result.requests.first ?? ""
-    if text.isEmpty {
-      text = try describe(query)
-    }
-    return ProductListing(category: category, query: text, products: products)
+    let result = try await fetchEveryPage(query, maximumPages: maximumPages)
+    return try products(of: result, category: category, schema: schema)
   }
 
   /// The products of one category, refusing a category the catalog does not have.
   ///
-  /// An empty listing is ambiguous (a known category with no products, or a misspelt name), so
+  /// An empty list is ambiguous (a known category with no products, or a misspelt name), so
   /// when a category yields no products and the schema has a category set, this asks that set
   /// whether the category exists.
   ///
   /// - Parameters:
   ///   - category: The category; always sent as a literal value.
   ///   - schema: Where the catalog keeps its products; ESPM's shape by default.
-  /// - Returns: The listing with the exact query used.
+  /// - Returns: The products, as ``products(inCategory:schema:maximumPages:)`` returns them.
   /// - Throws: ``CatalogError/Code/notFound`` for an unknown category, or the request's own
   ///   error.
   public func products(inKnownCategory category: String, schema: CatalogSchema = .espm)
-    async throws(CatalogError) -> ProductListing
+    async throws(CatalogError) -> [Product]
   {
-    let listing = try await products(inCategory: category, schema: schema)
-    guard listing.products.isEmpty, let set = schema.categorySet,
+    let products = try await products(inCategory: category, schema: schema)
+    guard products.isEmpty, let set = schema.categorySet,
       let property = schema.categorySetProperty
-    else { return listing }
+    else { return products }
     let known = ODataQuery(entitySet: set)
       .filter(
-        .compare(.property(ODataPath(property)), .equal, .literal(try schema.literal(category))))
+        ODataExpression(
+          .compare(.property(ODataPath(property)), .equal, .literal(try schema.literal(category)))))
     guard try await count(known) > 0 else {
       throw CatalogError(.notFound, "the catalog has no category named '\(category)'")
     }
-    return listing
+    return products
   }
 
   /// Every product with its category and picture, for training from a catalog.
@@ -135,13 +117,11 @@ extension CatalogProvider {
       for name in try await categoryNames(set: set, property: property, maximumPages: maximumPages)
       {
         products += try await self.products(
-          inCategory: name, schema: schema, maximumPages: maximumPages
-        ).products
+          inCategory: name, schema: schema, maximumPages: maximumPages)
       }
       return products
     }
-    let result = try await fetch(
-      schema.picturesQuery, paging: .followNextLinks(maximumPages: maximumPages))
+    let result = try await fetchEveryPage(schema.picturesQuery, maximumPages: maximumPages)
     return try products(of: result, category: nil, schema: schema)
   }
 
@@ -155,13 +135,15 @@ extension CatalogProvider {
   /// - Parameters:
   ///   - schema: Where the catalog keeps its products.
   ///   - maximumPages: The most pages to follow.
-  /// - Returns: The categories, sorted by name.
+  /// - Returns: The categories sorted by name, each with its
+  ///   ``ProductCategory/categoryName-swift.property`` (as products are filtered on it) and
+  ///   ``ProductCategory/numberOfProducts-swift.property``.
   /// - Throws: ``CatalogError`` for failed requests, a page limit hit, or more than 2,000
   ///   categories to count one by one (``CatalogError/Code/invalidArgument``).
   public func categories(schema: CatalogSchema = .espm, maximumPages: Int = 100)
-    async throws(CatalogError) -> [CategoryCount]
+    async throws(CatalogError) -> [ProductCategory]
   {
-    let counts: [CategoryCount]
+    let counts: [(name: String, count: Int)]
     if let set = schema.categorySet, let property = schema.categorySetProperty {
       counts = try await countEach(
         try await categoryNames(set: set, property: property, maximumPages: maximumPages),
@@ -169,7 +151,22 @@ extension CatalogProvider {
     } else {
       counts = try await countByPaging(schema: schema, maximumPages: maximumPages)
     }
-    return counts.sorted { $0.name < $1.name }
+    return counts.sorted { $0.name < $1.name }.map {
+      ProductCategory(categoryName: $0.name, numberOfProducts: Int64($0.count))
+    }
+  }
+
+  /// Fetches a collection through every page up to `maximumPages`; more pages than that is an
+  /// error even for one page, which ``fetch(_:maximumPages:)`` would return with its next link.
+  private func fetchEveryPage(_ query: ODataQuery, maximumPages: Int) async throws(CatalogError)
+    -> ODataResult
+  {
+    let result = try await fetch(query, maximumPages: maximumPages)
+    if let next = result.nextLink, !result.entities.isEmpty {
+      throw CatalogError(
+        .pagingLimitExceeded, "more than \(maximumPages) pages", url: next.absoluteString)
+    }
+    return result
   }
 
   private func categoryNames(set: String, property: String, maximumPages: Int)
@@ -178,7 +175,7 @@ extension CatalogProvider {
     let path = ODataPath(property)
     var query = ODataQuery(entitySet: set).orderBy(ODataOrder(.property(path), descending: false))
     query.select = [path]
-    let result = try await fetch(query, paging: .followNextLinks(maximumPages: maximumPages))
+    let result = try await fetchEveryPage(query, maximumPages: maximumPages)
     var names: [String] = []
     var seen: Set<String> = []
     for entity in result.entities {
@@ -191,7 +188,7 @@ extension CatalogProvider {
 
   /// Counts each category with `/$count`, four requests at a time.
   private func countEach(_ names: [String], schema: CatalogSchema) async throws(CatalogError)
-    -> [CategoryCount]
+    -> [(name: String, count: Int)]
   {
     guard names.count <= Self.maximumCountedCategories else {
       throw CatalogError(
@@ -199,7 +196,7 @@ extension CatalogProvider {
         "the catalog has \(names.count) categories; at most \(Self.maximumCountedCategories) "
           + "are counted one by one")
     }
-    var counts: [CategoryCount] = []
+    var counts: [(name: String, count: Int)] = []
     var start = 0
     while start < names.count {
       let chunk = names[start..<min(start + 4, names.count)]
@@ -207,9 +204,9 @@ extension CatalogProvider {
         (name, try schema.productsQuery(inCategory: name))
       }
       do {
-        try await withThrowingTaskGroup(of: CategoryCount.self) { group in
+        try await withThrowingTaskGroup(of: (name: String, count: Int).self) { group in
           for (name, query) in queries {
-            group.addTask { CategoryCount(name: name, count: try await self.count(query)) }
+            group.addTask { (name: name, count: try await self.count(query)) }
           }
           for try await count in group {
             counts.append(count)
@@ -227,14 +224,14 @@ extension CatalogProvider {
 
   /// Counts the categories of every product, paging through the products.
   private func countByPaging(schema: CatalogSchema, maximumPages: Int) async throws(CatalogError)
-    -> [CategoryCount]
+    -> [(name: String, count: Int)]
   {
     let products = try await allProducts(schema: schema, maximumPages: maximumPages)
     var counts: [String: Int] = [:]
     for product in products {
       counts[product.categoryName ?? "", default: 0] += 1
     }
-    return counts.map { CategoryCount(name: $0.key, count: $0.value) }
+    return counts.map { ($0.key, $0.value) }
   }
 
   /// The normalized products of a result's entities, with their picture URLs resolved.

@@ -1,21 +1,13 @@
 public import Foundation
 
-/// How a provider follows server-driven paging.
-public enum PagingPolicy: Sendable, Hashable {
-  /// Return the first page and its next link, unfollowed.
-  case firstPage
-  /// Follow next links until the results end, `$top` is reached, or a page comes back empty;
-  /// more than `maximumPages` pages is an error (``CatalogError/Code/pagingLimitExceeded``).
-  case followNextLinks(maximumPages: Int)
-}
-
 /// The entities a query returned, with the count and paging state.
 public struct ODataResult: Sendable, Hashable {
   /// The entities, in the order the source returned them.
   public var entities: [ODataEntity]
   /// The total number of matches, when the query asked for an inline count.
   public var count: Int?
-  /// The next link that was not followed, if any (absolute).
+  /// The next link that was not followed, if any (absolute): only a fetch limited to one page
+  /// returns one.
   public var nextLink: URL?
   /// Every URL (or, offline, the query text) that was requested, in order.
   public var requests: [String]
@@ -64,14 +56,20 @@ public protocol CatalogProvider: Sendable {
   /// - Throws: ``CatalogError/Code/unsupportedQuery`` when the query cannot be expressed.
   func describe(_ query: ODataQuery) throws(CatalogError) -> String
 
-  /// Runs a collection query.
+  /// Runs a collection query, following server-driven paging up to a bound.
+  ///
+  /// With `maximumPages` 1, the first page comes back with its next link unfollowed
+  /// (``ODataResult/nextLink``). With more, next links are followed until the results end,
+  /// `$top` entities have arrived, or a page comes back empty; a next link that repeats, or a
+  /// page past `maximumPages`, is ``CatalogError/Code/pagingLimitExceeded``.
   ///
   /// - Parameters:
   ///   - query: The query; a key lookup returns one entity.
-  ///   - paging: Whether to follow next links.
+  ///   - maximumPages: The most pages to read, at least 1; 1 reads the first page only.
   /// - Returns: The entities and count.
-  /// - Throws: ``CatalogError`` for unsupported queries and failed requests.
-  func fetch(_ query: ODataQuery, paging: PagingPolicy) async throws(CatalogError) -> ODataResult
+  /// - Throws: ``CatalogError`` for unsupported queries, failed requests and paging limits;
+  ///   ``CatalogError/Code/invalidArgument`` when `maximumPages` is less than 1.
+  func fetch(_ query: ODataQuery, maximumPages: Int) async throws(CatalogError) -> ODataResult
 
   /// Counts the entities a query's filter and search match (`/$count`).
   ///
@@ -119,25 +117,12 @@ extension CatalogProvider {
   }
 }
 
-/// The products of one category and the exact query that found them.
-public struct ProductListing: Sendable, Hashable {
-  /// The category asked for.
-  public var category: String
-  /// The exact URL (HTTP) or relative query (offline) used.
-  public var query: String
-  /// The products, ordered by their key, with the properties
-  /// ``CatalogSchema/productsQuery(inCategory:)`` selects.
-  public var products: [Product]
-
-  /// Creates a listing.
-  ///
-  /// - Parameters:
-  ///   - category: The category asked for.
-  ///   - query: The exact URL or query used.
-  ///   - products: The products.
-  public init(category: String, query: String, products: [Product]) {
-    self.category = category
-    self.query = query
-    self.products = products
+/// Throws unless `maximumPages` is a page count a fetch can honour.
+///
+/// - Parameter maximumPages: The most pages a fetch may read.
+/// - Throws: ``CatalogError/Code/invalidArgument`` when it is less than 1.
+func validateMaximumPages(_ maximumPages: Int) throws(CatalogError) {
+  guard maximumPages >= 1 else {
+    throw CatalogError(.invalidArgument, "maximumPages must be at least 1, got \(maximumPages)")
   }
 }

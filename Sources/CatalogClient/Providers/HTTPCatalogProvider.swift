@@ -2,7 +2,7 @@ public import Foundation
 
 /// A ``CatalogProvider`` that queries an OData v2 or v4 service over HTTP.
 ///
-/// Requests go through an injectable ``HTTPTransport`` (``URLSessionTransport`` by default).
+/// Requests go through an injectable ``HTTPTransport`` (`URLSession` by default).
 /// GETs answered with 429 or 503 are retried with backoff; every failure is one
 /// ``CatalogError`` carrying the HTTP status and the service's parsed OData error.
 /// Each request is bounded by ``Configuration/timeout`` and ``Configuration/maximumResponseBytes``,
@@ -26,8 +26,15 @@ public struct HTTPCatalogProvider: CatalogProvider {
     public var totalDeadline: Double
     /// The largest response body accepted, in bytes; 16 MiB by default.
     public var maximumResponseBytes: Int
-    /// Retrying of 429 and 503 answers.
-    public var retry: RetryPolicy
+    /// How often a GET answered with 429 or 503 is retried after the first attempt; 2 by
+    /// default, 0 turns retrying off.
+    public var maximumRetries: Int
+    /// The delay before the first retry, in seconds; each further retry doubles it; 0.25 by
+    /// default.
+    public var initialDelay: Double
+    /// The longest delay before a retry, in seconds; a larger `Retry-After` is shortened to it;
+    /// 4 by default.
+    public var maximumDelay: Double
     /// On v2, add the properties `$filter` and `$orderby` use to a non-empty `$select`.
     ///
     /// pyslet evaluates the filter and order after applying `$select`, so an unselected property
@@ -42,21 +49,33 @@ public struct HTTPCatalogProvider: CatalogProvider {
     ///   - authorization: Credentials.
     ///   - timeout: Seconds one request may take.
     ///   - maximumResponseBytes: The largest response body.
-    ///   - retry: Retrying of 429 and 503 answers.
+    ///   - maximumRetries: Retries of a 429 or 503 answer after the first attempt.
+    ///   - initialDelay: Seconds before the first retry.
+    ///   - maximumDelay: The longest wait before a retry, in seconds.
     ///   - selectsFilteredProperties: Whether v2 `$select` covers filtered and ordered properties.
     ///   - totalDeadline: Seconds one call may take with all its pages and retries.
     public init(
       headers: [String: String] = [:], authorization: Authorization? = nil, timeout: Double = 30,
-      maximumResponseBytes: Int = 16 << 20, retry: RetryPolicy = RetryPolicy(),
-      selectsFilteredProperties: Bool = true, totalDeadline: Double = 120
+      maximumResponseBytes: Int = 16 << 20, maximumRetries: Int = 2, initialDelay: Double = 0.25,
+      maximumDelay: Double = 4, selectsFilteredProperties: Bool = true, totalDeadline: Double = 120
     ) {
       self.headers = headers
       self.authorization = authorization
       self.timeout = timeout
       self.totalDeadline = totalDeadline
       self.maximumResponseBytes = maximumResponseBytes
-      self.retry = retry
+      self.maximumRetries = maximumRetries
+      self.initialDelay = initialDelay
+      self.maximumDelay = maximumDelay
       self.selectsFilteredProperties = selectsFilteredProperties
+    }
+
+    /// The delay before retry number `attempt` (0-based), honouring a `Retry-After` in seconds.
+    func retryDelay(attempt: Int, retryAfter: String?) -> Double {
+      if let retryAfter, let seconds = Double(retryAfter), seconds >= 0 {
+        return min(seconds, maximumDelay)
+      }
+      return min(initialDelay * Double(1 << min(attempt, 20)), maximumDelay)
     }
   }
 
@@ -85,15 +104,17 @@ public struct HTTPCatalogProvider: CatalogProvider {
   /// - Parameters:
   ///   - serviceRoot: The service root URL.
   ///   - version: The protocol version.
-  ///   - transport: The HTTP transport; a new ``URLSessionTransport`` by default.
+  ///   - transport: The HTTP transport; `nil` (the default) sends through a new `URLSession`
+  ///     that receives bodies incrementally within the size limit and follows redirects only
+  ///     within the request's origin.
   ///   - configuration: The settings.
   public init(
-    serviceRoot: URL, version: ODataVersion, transport: any HTTPTransport = URLSessionTransport(),
+    serviceRoot: URL, version: ODataVersion, transport: (any HTTPTransport)? = nil,
     configuration: Configuration = Configuration()
   ) {
     self.serviceRoot = serviceRoot
     self.version = version
-    self.transport = transport
+    self.transport = transport ?? URLSessionTransport()
     self.configuration = configuration
   }
 
@@ -125,21 +146,24 @@ public struct HTTPCatalogProvider: CatalogProvider {
     try await page(at: try resolve(nextLink.absoluteString), deadline: startDeadline())
   }
 
-  /// Runs a collection query, following next links as the policy says.
+  /// Runs a collection query, following next links up to a bound.
   ///
-  /// Following stops when there is no next link, when `$top` entities have arrived (a server
+  /// With `maximumPages` 1 the first page's next link is returned unfollowed. Otherwise
+  /// following stops when there is no next link, when `$top` entities have arrived (a server
   /// that drops `$top` from its next link is trimmed here), or when a page is empty (pyslet's
   /// memory store links to empty pages forever). A next link that repeats, or more pages than
-  /// the policy allows, is ``CatalogError/Code/pagingLimitExceeded``.
+  /// `maximumPages`, is ``CatalogError/Code/pagingLimitExceeded``.
   ///
   /// - Parameters:
   ///   - query: The query.
-  ///   - paging: Whether to follow next links.
+  ///   - maximumPages: The most pages to read, at least 1; 1 reads the first page only.
   /// - Returns: The entities, the inline count and the requests made.
-  /// - Throws: ``CatalogError`` for unsupported queries, failed requests and paging limits.
-  public func fetch(_ query: ODataQuery, paging: PagingPolicy) async throws(CatalogError)
+  /// - Throws: ``CatalogError`` for unsupported queries, failed requests and paging limits;
+  ///   ``CatalogError/Code/invalidArgument`` when `maximumPages` is less than 1.
+  public func fetch(_ query: ODataQuery, maximumPages: Int) async throws(CatalogError)
     -> ODataResult
   {
+    try validateMaximumPages(maximumPages)
     let deadline = startDeadline()
     if query.key != nil {
       let url = try requestURL(for: query)
@@ -163,7 +187,7 @@ public struct HTTPCatalogProvider: CatalogProvider {
       guard let next = page.nextLink else {
         return result
       }
-      guard case .followNextLinks(let maximumPages) = paging else {
+      guard maximumPages > 1 else {
         result.nextLink = next
         return result
       }
@@ -188,8 +212,7 @@ public struct HTTPCatalogProvider: CatalogProvider {
   /// - Returns: The number of matches.
   /// - Throws: ``CatalogError`` for unsupported queries and failed requests.
   public func count(_ query: ODataQuery) async throws(CatalogError) -> Int {
-    var countQuery = query
-    countQuery.count = .only
+    let countQuery = query.countOnly()
     // `/$count` must be asked for as text; pyslet answers 406 to a JSON Accept header.
     let response = try await get(
       try requestURL(for: countQuery), accept: "text/plain", deadline: startDeadline())
@@ -330,8 +353,8 @@ public struct HTTPCatalogProvider: CatalogProvider {
       if (200..<300).contains(response.statusCode) {
         return response
       }
-      if [429, 503].contains(response.statusCode) && attempt < configuration.retry.maximumRetries {
-        let delay = configuration.retry.delay(
+      if [429, 503].contains(response.statusCode) && attempt < configuration.maximumRetries {
+        let delay = configuration.retryDelay(
           attempt: attempt, retryAfter: response.headers["retry-after"])
         guard delay < Self.seconds(deadline - .now) else {
           throw CatalogError(
@@ -399,7 +422,7 @@ extension ODataQuery {
       }
     }
     func collect(_ expression: ODataExpression) {
-      switch expression {
+      switch expression.node {
       case .compare(let lhs, _, let rhs), .contains(let lhs, let rhs),
         .startsWith(let lhs, let rhs), .endsWith(let lhs, let rhs):
         collect(lhs)

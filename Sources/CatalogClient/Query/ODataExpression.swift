@@ -1,5 +1,5 @@
 /// A comparison operator of `$filter`.
-public enum ODataComparison: String, Sendable, Hashable, CaseIterable {
+package enum ODataComparison: String, Sendable, Hashable, CaseIterable {
   /// Equal.
   case equal = "eq"
   /// Not equal.
@@ -15,7 +15,7 @@ public enum ODataComparison: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A value-producing term of a filter: a property, a literal, or a string function of a term.
-public indirect enum ODataOperand: Sendable, Hashable {
+package indirect enum ODataOperand: Sendable, Hashable {
   /// A property path of the entity.
   case property(ODataPath)
   /// A literal value.
@@ -26,29 +26,52 @@ public indirect enum ODataOperand: Sendable, Hashable {
   case toUpper(ODataOperand)
 }
 
-/// A Boolean `$filter` expression, built with the operators on ``ODataProperty`` or directly.
+/// A Boolean `$filter` expression, built with the operators and functions of ``ODataProperty``
+/// (`Product.price < Decimal(50)`, `Product.name.contains("Mouse")`), combined with `&&`, `||`
+/// and prefix `!`, or ``constant(_:)``.
 ///
 /// Rendering parenthesizes every nested `and`/`or`/`not`, so the tree you build is the tree the
 /// server parses.
-public indirect enum ODataExpression: Sendable, Hashable {
-  /// `left op right`.
-  case compare(ODataOperand, ODataComparison, ODataOperand)
-  /// `left and right`.
-  case and(ODataExpression, ODataExpression)
-  /// `left or right`.
-  case or(ODataExpression, ODataExpression)
-  /// `not (operand)`.
-  case not(ODataExpression)
-  /// `contains(text, part)` on v4, `substringof(part, text)` on v2.
-  case contains(ODataOperand, ODataOperand)
-  /// `startswith(text, prefix)`.
-  case startsWith(ODataOperand, ODataOperand)
-  /// `endswith(text, suffix)`.
-  case endsWith(ODataOperand, ODataOperand)
-  /// `term in (a, b, …)` on v4.01; an equivalent `or` chain on v2.
-  case isIn(ODataOperand, [ODataValue])
-  /// `true` or `false`.
-  case constant(Bool)
+public struct ODataExpression: Sendable, Hashable {
+  /// The tree of an expression, which the renderers and the offline evaluator switch over.
+  package indirect enum Node: Sendable, Hashable {
+    /// `left op right`.
+    case compare(ODataOperand, ODataComparison, ODataOperand)
+    /// `left and right`.
+    case and(ODataExpression, ODataExpression)
+    /// `left or right`.
+    case or(ODataExpression, ODataExpression)
+    /// `not (operand)`.
+    case not(ODataExpression)
+    /// `contains(text, part)` on v4, `substringof(part, text)` on v2.
+    case contains(ODataOperand, ODataOperand)
+    /// `startswith(text, prefix)`.
+    case startsWith(ODataOperand, ODataOperand)
+    /// `endswith(text, suffix)`.
+    case endsWith(ODataOperand, ODataOperand)
+    /// `term in (a, b, …)` on v4.01; an equivalent `or` chain on v2.
+    case isIn(ODataOperand, [ODataValue])
+    /// `true` or `false`.
+    case constant(Bool)
+  }
+
+  /// The expression's tree.
+  package let node: Node
+
+  /// Creates an expression from its tree.
+  ///
+  /// - Parameter node: The tree.
+  package init(_ node: Node) {
+    self.node = node
+  }
+
+  /// A condition that always holds (`true`) or never holds (`false`).
+  ///
+  /// - Parameter value: The condition's value for every entity.
+  /// - Returns: `true` or `false`.
+  public static func constant(_ value: Bool) -> ODataExpression {
+    ODataExpression(.constant(value))
+  }
 
   /// Both expressions hold.
   ///
@@ -57,7 +80,7 @@ public indirect enum ODataExpression: Sendable, Hashable {
   ///   - rhs: The second condition.
   /// - Returns: `lhs and rhs`.
   public static func && (lhs: ODataExpression, rhs: ODataExpression) -> ODataExpression {
-    .and(lhs, rhs)
+    ODataExpression(.and(lhs, rhs))
   }
 
   /// At least one expression holds.
@@ -67,7 +90,7 @@ public indirect enum ODataExpression: Sendable, Hashable {
   ///   - rhs: The second condition.
   /// - Returns: `lhs or rhs`.
   public static func || (lhs: ODataExpression, rhs: ODataExpression) -> ODataExpression {
-    .or(lhs, rhs)
+    ODataExpression(.or(lhs, rhs))
   }
 
   /// The expression does not hold.
@@ -75,6 +98,6 @@ public indirect enum ODataExpression: Sendable, Hashable {
   /// - Parameter operand: The condition to negate.
   /// - Returns: `not (operand)`.
   public static prefix func ! (operand: ODataExpression) -> ODataExpression {
-    .not(operand)
+    ODataExpression(.not(operand))
   }
 }

@@ -1,7 +1,7 @@
 /// One key of `$orderby`: a term and its direction.
 public struct ODataOrder: Sendable, Hashable {
   /// The term to sort by.
-  public var operand: ODataOperand
+  package var operand: ODataOperand
   /// Whether the order is descending.
   public var isDescending: Bool
 
@@ -10,7 +10,7 @@ public struct ODataOrder: Sendable, Hashable {
   /// - Parameters:
   ///   - operand: The term to sort by.
   ///   - descending: Whether to sort from high to low.
-  public init(_ operand: ODataOperand, descending: Bool = false) {
+  package init(_ operand: ODataOperand, descending: Bool = false) {
     self.operand = operand
     self.isDescending = descending
   }

@@ -4,7 +4,7 @@
 /// `Product.price > "x"` does not. Use `ODataProperty<ODataValue>("AnyName")` for untyped access.
 public struct ODataProperty<Value: ODataLiteralConvertible>: Sendable, Hashable {
   /// The term this property stands for in a filter.
-  public let operand: ODataOperand
+  package let operand: ODataOperand
 
   /// Creates a property from its path.
   ///
@@ -38,7 +38,7 @@ public struct ODataProperty<Value: ODataLiteralConvertible>: Sendable, Hashable 
   ///   - rhs: The value; always written as one literal.
   /// - Returns: `lhs eq rhs`.
   public static func == (lhs: ODataProperty, rhs: Value) -> ODataExpression {
-    .compare(lhs.operand, .equal, .literal(rhs.odataValue))
+    ODataExpression(.compare(lhs.operand, .equal, .literal(rhs.odataValue)))
   }
 
   /// The term differs from a value.
@@ -48,7 +48,7 @@ public struct ODataProperty<Value: ODataLiteralConvertible>: Sendable, Hashable 
   ///   - rhs: The value.
   /// - Returns: `lhs ne rhs`.
   public static func != (lhs: ODataProperty, rhs: Value) -> ODataExpression {
-    .compare(lhs.operand, .notEqual, .literal(rhs.odataValue))
+    ODataExpression(.compare(lhs.operand, .notEqual, .literal(rhs.odataValue)))
   }
 
   /// The term is less than a value.
@@ -58,7 +58,7 @@ public struct ODataProperty<Value: ODataLiteralConvertible>: Sendable, Hashable 
   ///   - rhs: The value.
   /// - Returns: `lhs lt rhs`.
   public static func < (lhs: ODataProperty, rhs: Value) -> ODataExpression {
-    .compare(lhs.operand, .lessThan, .literal(rhs.odataValue))
+    ODataExpression(.compare(lhs.operand, .lessThan, .literal(rhs.odataValue)))
   }
 
   /// The term is less than or equal to a value.
@@ -68,7 +68,7 @@ public struct ODataProperty<Value: ODataLiteralConvertible>: Sendable, Hashable 
   ///   - rhs: The value.
   /// - Returns: `lhs le rhs`.
   public static func <= (lhs: ODataProperty, rhs: Value) -> ODataExpression {
-    .compare(lhs.operand, .lessThanOrEqual, .literal(rhs.odataValue))
+    ODataExpression(.compare(lhs.operand, .lessThanOrEqual, .literal(rhs.odataValue)))
   }
 
   /// The term is greater than a value.
@@ -78,7 +78,7 @@ public struct ODataProperty<Value: ODataLiteralConvertible>: Sendable, Hashable 
   ///   - rhs: The value.
   /// - Returns: `lhs gt rhs`.
   public static func > (lhs: ODataProperty, rhs: Value) -> ODataExpression {
-    .compare(lhs.operand, .greaterThan, .literal(rhs.odataValue))
+    ODataExpression(.compare(lhs.operand, .greaterThan, .literal(rhs.odataValue)))
   }
 
   /// The term is greater than or equal to a value.
@@ -88,7 +88,7 @@ public struct ODataProperty<Value: ODataLiteralConvertible>: Sendable, Hashable 
   ///   - rhs: The value.
   /// - Returns: `lhs ge rhs`.
   public static func >= (lhs: ODataProperty, rhs: Value) -> ODataExpression {
-    .compare(lhs.operand, .greaterThanOrEqual, .literal(rhs.odataValue))
+    ODataExpression(.compare(lhs.operand, .greaterThanOrEqual, .literal(rhs.odataValue)))
   }
 
   /// Two terms are equal.
@@ -98,7 +98,7 @@ public struct ODataProperty<Value: ODataLiteralConvertible>: Sendable, Hashable 
   ///   - rhs: The second term.
   /// - Returns: `lhs eq rhs`.
   public static func == (lhs: ODataProperty, rhs: ODataProperty) -> ODataExpression {
-    .compare(lhs.operand, .equal, rhs.operand)
+    ODataExpression(.compare(lhs.operand, .equal, rhs.operand))
   }
 
   /// Two terms differ.
@@ -108,7 +108,7 @@ public struct ODataProperty<Value: ODataLiteralConvertible>: Sendable, Hashable 
   ///   - rhs: The second term.
   /// - Returns: `lhs ne rhs`.
   public static func != (lhs: ODataProperty, rhs: ODataProperty) -> ODataExpression {
-    .compare(lhs.operand, .notEqual, rhs.operand)
+    ODataExpression(.compare(lhs.operand, .notEqual, rhs.operand))
   }
 
   /// The term equals one of the values (`in` on v4.01).
@@ -116,7 +116,7 @@ public struct ODataProperty<Value: ODataLiteralConvertible>: Sendable, Hashable 
   /// - Parameter values: The candidates; each written as one literal.
   /// - Returns: `self in (values…)`.
   public func isIn(_ values: [Value]) -> ODataExpression {
-    .isIn(operand, values.map(\.odataValue))
+    ODataExpression(.isIn(operand, values.map(\.odataValue)))
   }
 }
 
@@ -126,7 +126,7 @@ extension ODataProperty where Value == String {
   /// - Parameter part: The text to look for.
   /// - Returns: The condition.
   public func contains(_ part: String) -> ODataExpression {
-    .contains(operand, .literal(.string(part)))
+    ODataExpression(.contains(operand, .literal(.string(part))))
   }
 
   /// The text starts with a prefix (`startswith`).
@@ -134,7 +134,7 @@ extension ODataProperty where Value == String {
   /// - Parameter prefix: The expected start.
   /// - Returns: The condition.
   public func hasPrefix(_ prefix: String) -> ODataExpression {
-    .startsWith(operand, .literal(.string(prefix)))
+    ODataExpression(.startsWith(operand, .literal(.string(prefix))))
   }
 
   /// The text ends with a suffix (`endswith`).
@@ -142,7 +142,7 @@ extension ODataProperty where Value == String {
   /// - Parameter suffix: The expected end.
   /// - Returns: The condition.
   public func hasSuffix(_ suffix: String) -> ODataExpression {
-    .endsWith(operand, .literal(.string(suffix)))
+    ODataExpression(.endsWith(operand, .literal(.string(suffix))))
   }
 
   /// The text in lower case (`tolower`).

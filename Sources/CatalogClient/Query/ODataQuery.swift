@@ -16,7 +16,7 @@
 /// ```
 public struct ODataQuery: Sendable, Hashable {
   /// How a query asks for the number of matching entities.
-  public enum CountMode: Sendable, Hashable {
+  package enum CountMode: Sendable, Hashable {
     /// No count.
     case none
     /// The count next to the results (`$count=true` / `$inlinecount=allpages`).
@@ -42,7 +42,7 @@ public struct ODataQuery: Sendable, Hashable {
   /// The `$skip` offset.
   public var skip: Int?
   /// Whether and how to count.
-  public var count: CountMode
+  package var countMode: CountMode
   /// The `$search` expression (v4 only).
   public var search: ODataSearch?
   /// Custom query options (names without `$`), in order.
@@ -81,7 +81,7 @@ public struct ODataQuery: Sendable, Hashable {
     orderBy = []
     top = nil
     skip = nil
-    count = .none
+    countMode = .none
     search = nil
     customOptions = []
     rejectedArgument = nil
@@ -103,7 +103,7 @@ public struct ODataQuery: Sendable, Hashable {
   /// - Returns: The changed query.
   public func filter(_ condition: ODataExpression) -> ODataQuery {
     var copy = self
-    copy.filter = filter.map { .and($0, condition) } ?? condition
+    copy.filter = filter.map { $0 && condition } ?? condition
     return copy
   }
 
@@ -179,21 +179,32 @@ public struct ODataQuery: Sendable, Hashable {
     return copy
   }
 
+  /// Whether the results come with the total number of matching entities (`$count=true` on
+  /// v4, `$inlinecount=allpages` on v2), as ``ODataResult/count``.
+  ///
+  /// `false` by default and for a ``countOnly()`` query; setting it replaces ``countOnly()``.
+  public var includesCount: Bool {
+    get { countMode == .inline }
+    set { countMode = newValue ? .inline : .none }
+  }
+
   /// Returns the query asking for the total count next to the results.
   ///
-  /// - Returns: The changed query.
+  /// - Returns: The changed query, with ``includesCount`` set.
   public func inlineCount() -> ODataQuery {
     var copy = self
-    copy.count = .inline
+    copy.countMode = .inline
     return copy
   }
 
   /// Returns the query asking only for the number of matching entities (`/$count`).
   ///
+  /// ``CatalogProvider/count(_:)`` sends such a query for any query it is given.
+  ///
   /// - Returns: The changed query.
   public func countOnly() -> ODataQuery {
     var copy = self
-    copy.count = .only
+    copy.countMode = .only
     return copy
   }
 

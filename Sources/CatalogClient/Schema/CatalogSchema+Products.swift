@@ -11,7 +11,9 @@ extension CatalogSchema {
   ///   and the category type is an integer type.
   public func productsQuery(inCategory category: String) throws(CatalogError) -> ODataQuery {
     var query = ODataQuery(entitySet: entitySet)
-      .filter(.compare(.property(self.category), .equal, .literal(try literal(category))))
+      .filter(
+        ODataExpression(.compare(.property(self.category), .equal, .literal(try literal(category))))
+      )
       .orderBy(ODataOrder(.property(ODataPath(key)), descending: false))
     query.select = selectedProperties.map { ODataPath($0) }
     return query

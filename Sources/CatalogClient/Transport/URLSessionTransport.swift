@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
-  public import FoundationNetworking
+  package import FoundationNetworking
 #endif
 
 /// The default ``HTTPTransport``: `URLSession` (FoundationNetworking on Linux).
@@ -12,14 +12,14 @@ import Synchronization
 /// bounds the whole exchange, not just the idle time between bytes. Redirects are followed only
 /// within the request's origin (scheme, host, port); a redirect elsewhere is returned as the 3xx
 /// response itself, so credentials are never sent to another host.
-public final class URLSessionTransport: HTTPTransport {
+package final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
   private let delegate: TransferDelegate
 
   /// Creates a transport with its own session.
   ///
   /// - Parameter configuration: The session configuration; caching is turned off either way.
-  public init(configuration: URLSessionConfiguration = .ephemeral) {
+  package init(configuration: URLSessionConfiguration = .ephemeral) {
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.urlCache = nil
     let delegate = TransferDelegate()
@@ -38,7 +38,7 @@ public final class URLSessionTransport: HTTPTransport {
   /// - Throws: ``CatalogError`` with ``CatalogError/Code/unreachable``,
   ///   ``CatalogError/Code/timeout``, ``CatalogError/Code/cancelled`` or
   ///   ``CatalogError/Code/responseTooLarge``.
-  public func send(_ request: HTTPRequest) async throws(CatalogError) -> HTTPResponse {
+  package func send(_ request: HTTPRequest) async throws(CatalogError) -> HTTPResponse {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method
     // FoundationNetworking truncates the interval to whole seconds, so 0.9 s would time out at

@@ -4,50 +4,44 @@ import Synchronization
 /// A deterministic stand-in for a real model, for tests and for machines without the network.
 ///
 /// It never reads a clock or a random source, so the same calls give the same results in every
-/// process. Two modes:
-/// - ``Mode/cycling``: call `n` (counting from 0 for each instance, in the order calls arrive)
-///   ranks label `n % labels.count` first, then the labels after it, like a simulator stand-in
-///   that walks through the list. Under concurrent calls each call still takes exactly one
-///   position, so 200 concurrent calls produce each position once; which call gets which is up to
-///   the scheduler.
-/// - ``Mode/contentDerived``: the first label is chosen by a 64-bit FNV-1a hash of the prepared
+/// process. Two ways to pick the first label (``derivesFromContent``):
+/// - Cycling (the default): call `n` (counting from 0 for each instance, in the order calls
+///   arrive) ranks label `n % labels.count` first, then the labels after it, like a simulator
+///   stand-in that walks through the list. Under concurrent calls each call still takes exactly
+///   one position, so 200 concurrent calls produce each position once; which call gets which is
+///   up to the scheduler.
+/// - Derived from the content: the first label is chosen by a 64-bit FNV-1a hash of the prepared
 ///   input (``inputSpec``: the upright photo stretched to 16 x 16 RGB levels), so the same picture
 ///   always gets the same answer, whatever the call order.
 ///
 /// Like every model, the dummy prepares photos through ``inputSpec``, so its reports carry the
 /// same provenance and stage timings as a network's.
 ///
-/// In both modes the label ranked `r`-th (0-based) from first position `p` is
+/// Either way the label ranked `r`-th (0-based) from first position `p` is
 /// `labels[(p + r) % labels.count]` with raw score `labels.count - r`, ranked through
 /// ``Classification/ranked(scores:labels:options:)`` like a network's logits, so options behave
 /// exactly as with a real model.
 public struct DummyClassifier: ImageClassificationModel {
-  /// How the dummy picks its first label.
-  public enum Mode: Sendable, Hashable {
-    /// Walks through the label list, one position per call.
-    case cycling
-    /// Derives the first label from the image content.
-    case contentDerived
-  }
-
   /// The labels in class-index order.
   public let labels: [String]
-  /// How the first label is picked.
-  public let mode: Mode
+  /// Whether the first label is derived from the image content (`true`) or walks through the
+  /// label list, one position per call (`false`).
+  public let derivesFromContent: Bool
   private let calls = CallCounter()
 
   /// Creates a dummy classifier.
   ///
   /// - Parameters:
   ///   - labels: The labels it answers with; must not be empty.
-  ///   - mode: Cycling (the default) or derived from the image content.
+  ///   - derivesFromContent: Whether the first label comes from the image content rather than
+  ///     from cycling through the labels (the default).
   /// - Throws: ``ClassificationError`` with code `invalidArgument` when `labels` is empty.
-  public init(labels: [String], mode: Mode = .cycling) throws(ClassificationError) {
+  public init(labels: [String], derivesFromContent: Bool = false) throws(ClassificationError) {
     guard !labels.isEmpty else {
       throw ClassificationError(.invalidArgument, "a dummy classifier needs at least one label")
     }
     self.labels = labels
-    self.mode = mode
+    self.derivesFromContent = derivesFromContent
   }
 
   /// The input the dummy prepares: the upright photo stretched to 16 x 16, RGB levels 0...255.
@@ -65,13 +59,10 @@ public struct DummyClassifier: ImageClassificationModel {
   public func classify(prepared input: ModelInput, options: ClassificationOptions)
     throws(ClassificationError) -> [Classification]
   {
-    let first: Int
-    switch mode {
-    case .cycling:
-      first = calls.next() % labels.count
-    case .contentDerived:
-      first = Int(Self.fingerprint(of: input.tensor) % UInt64(labels.count))
-    }
+    let first =
+      derivesFromContent
+      ? Int(Self.fingerprint(of: input.tensor) % UInt64(labels.count))
+      : calls.next() % labels.count
     var scores = [Float](repeating: 0, count: labels.count)
     for rank in 0..<labels.count {
       scores[(first + rank) % labels.count] = Float(labels.count - rank)

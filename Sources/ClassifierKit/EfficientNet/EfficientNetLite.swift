@@ -136,7 +136,7 @@ package struct EfficientNetLite: Layer, GraphLayer {
       try FoldedConvolution(
         "_conv_head", normalization: "_bn1", inputChannels: last, outputChannels: headChannels,
         kernelSize: 1, activation: relu6, epsilon: epsilon),
-      GlobalAveragePool(),
+      Pool2D.globalAverage(),
       Flatten(),
       try Dense(name: "_fc", inputFeatures: headChannels, outputFeatures: classCount),
     ]

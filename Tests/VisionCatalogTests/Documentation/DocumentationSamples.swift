@@ -38,22 +38,26 @@ func readmeTestingSample() throws {
 // CatalogClient.md
 func catalogClientSample(serviceRoot: URL) async throws {
   let provider = HTTPCatalogProvider(serviceRoot: serviceRoot, version: .v2)
-  let listing = try await provider.products(inCategory: "Notebooks")
-  print(listing.query)  // the exact URL that was sent
+  let notebooks = try await provider.products(inCategory: "Notebooks")
+  let query = try CatalogSchema.espm.productsQuery(inCategory: "Notebooks")
+  print(try provider.describe(query))  // the exact URL it sent
   let offline = try OfflineCatalogProvider.bundled()
   let same = try await offline.products(inCategory: "Notebooks")
-  _ = same
+  _ = (notebooks, same)
 }
 
 // ReadingAnyCatalog.md (CatalogClient)
 func readingAnyCatalogSample(gatewayRoot: URL, shop: HTTPCatalogProvider) async throws {
   let gateway = HTTPCatalogProvider(serviceRoot: gatewayRoot, version: .v2)
   let schema = try await gateway.catalogSchema()
-  let listing = try await gateway.products(inCategory: "Notebooks", schema: schema)
-  for product in listing.products {
+  let notebooks = try await gateway.products(inCategory: "Notebooks", schema: schema)
+  for product in notebooks {
     print(product.productId, product.name ?? "", product.price ?? 0, product.pictureUrl ?? "")
   }
-  let counts = try await gateway.categories(schema: schema)  // [CategoryCount(name:count:)]
+  let counts = try await gateway.categories(schema: schema)  // [ProductCategory]
+  for category in counts {
+    print(category.categoryName, category.numberOfProducts ?? 0)
+  }
   let found = try await shop.catalogSchema(entitySet: "Artikel", categoryProperty: "Warengruppe")
   let written = CatalogSchema(
     entitySet: "Artikel", key: "Nummer", category: "Warengruppe", name: "Bezeichnung",
@@ -116,7 +120,7 @@ func wrappingANetworkSample(myStateDictionary: [String: Tensor], myLabels: [Stri
     Conv2D(
       name: "features.0", inputChannels: 3, outputChannels: 32, kernelSize: 3, stride: 2,
       padding: .same, activation: .relu),
-    GlobalAveragePool(),
+    Pool2D.globalAverage(),
     Flatten(),
     Dense(name: "classifier", inputFeatures: 32, outputFeatures: myLabels.count)
   ).loading(myStateDictionary)
