@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import NeuralCore
 
 extension StateDict {
@@ -10,7 +10,7 @@ extension StateDict {
   /// - Throws: ``ModelFormatsError``: `io` when the file cannot be read, `malformedFile` for damaged
   ///   data, `unsupported` for anything outside the state-dict pickle subset (an unknown global,
   ///   a compressed zip entry, strides that leave the storage), `limitExceeded` past a limit.
-  public init(contentsOf url: URL, limits: ImportLimits = .default)
+  package init(contentsOf url: URL, limits: ImportLimits = .default)
     throws(ModelFormatsError)
   {
     let bytes = try FileBytes.read(
@@ -24,7 +24,7 @@ extension StateDict {
   ///   - bytes: The whole checkpoint.
   ///   - limits: Bounds on size, tensor rank and element count, and pickle nesting.
   /// - Throws: ``ModelFormatsError`` as for ``init(contentsOf:limits:)``.
-  public init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
+  package init(serializedBytes bytes: [UInt8], limits: ImportLimits = .default)
     throws(ModelFormatsError)
   {
     try limits.checkFileSize(bytes.count, of: "checkpoint")

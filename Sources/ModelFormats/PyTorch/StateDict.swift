@@ -1,4 +1,4 @@
-public import NeuralCore
+package import NeuralCore
 
 /// An ordered collection of named tensors loaded from a PyTorch checkpoint (`.pth`).
 ///
@@ -6,7 +6,7 @@ public import NeuralCore
 /// layout of `torch.save` since PyTorch 1.6 (stored, uncompressed entries) and the legacy layout.
 /// Every tensor is converted to float32. Give ``tensors`` to a layer's `loading(_:)` to put
 /// the trained parameters into a network built in Swift.
-public struct StateDict: Sendable, Hashable {
+package struct StateDict: Sendable, Hashable {
   /// The element types a checkpoint's storages can have.
   package enum ElementType: String, Sendable, Hashable {
     /// `torch.float32`.
@@ -74,21 +74,21 @@ public struct StateDict: Sendable, Hashable {
   }
 
   /// The tensors by name, as a layer's `loading(_:)` takes them.
-  public var tensors: [String: Tensor] {
+  package var tensors: [String: Tensor] {
     Dictionary(entries.map { ($0.name, $0.tensor) }, uniquingKeysWith: { _, last in last })
   }
 
   /// The names in checkpoint order.
-  public var names: [String] { entries.map(\.name) }
+  package var names: [String] { entries.map(\.name) }
 
   /// The number of entries.
-  public var count: Int { entries.count }
+  package var count: Int { entries.count }
 
   /// The tensor with the given name.
   ///
   /// - Parameter name: The parameter or buffer name.
   /// - Returns: The tensor, or `nil` when the checkpoint has no such entry.
-  public subscript(name: String) -> Tensor? {
+  package subscript(name: String) -> Tensor? {
     indexByName[name].map { entries[$0].tensor }
   }
 
@@ -97,7 +97,7 @@ public struct StateDict: Sendable, Hashable {
   /// - Parameter name: The parameter or buffer name.
   /// - Returns: The tensor.
   /// - Throws: ``ModelFormatsError`` with code `missingValue` when there is no such entry.
-  public func tensor(named name: String) throws(ModelFormatsError) -> Tensor {
+  package func tensor(named name: String) throws(ModelFormatsError) -> Tensor {
     guard let tensor = self[name] else {
       throw ModelFormatsError(.missingValue, "the state dict has no entry '\(name)'")
     }

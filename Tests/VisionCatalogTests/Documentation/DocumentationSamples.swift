@@ -221,9 +221,10 @@ func importingMLProgramSample() throws {
 }
 
 func importingCheckpointSample() throws {
-  let state = try StateDict(contentsOf: URL(fileURLWithPath: "efficientnet-lite0-57934424.pth"))
+  let url = URL(fileURLWithPath: "efficientnet-lite0-57934424.pth")
+  let state = try [String: Tensor](pyTorchCheckpointAt: url)
   print(state.count)  // 296
-  let stem = try state.tensor(named: "_conv_stem.weight")  // [32, 3, 3, 3]
+  let stem = state["_conv_stem.weight"]  // [32, 3, 3, 3]
   _ = stem
 }
 
