@@ -33,8 +33,9 @@ public enum SharedData {
     "the shared corpora at \(expectedRoot.path) are absent (\(origin)): skipped"
   }
 
-  /// The URL of a file or directory under the shared root, or `nil` when it is absent. Without
-  /// the shared root, `models/...` items come from ``generatedModels``.
+  /// The URL of a file or directory under the shared root, or `nil` when it is absent.
+  ///
+  /// Without the shared root, `models/...` items come from ``generatedModels``.
   ///
   /// - Parameter relativePath: A path such as `models/ref/manifest.json`.
   /// - Returns: The URL when the item exists.
