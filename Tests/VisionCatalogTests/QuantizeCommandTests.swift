@@ -186,18 +186,19 @@ struct QuantizeCommandTests: CommandLineRunning {
       let summary = try JSONDecoder().decode(Summary.self, from: Data(outcome.output.utf8))
       #expect(summary.model == out.path)
       #expect(summary.sidecar == work.appendingPathComponent("lite0-int8.json").path)
-      #expect(summary.calibrationPhotos == 12)
+      let photoCount = try FileManager.default.contentsOfDirectory(atPath: photos.path).count
+      #expect(summary.calibrationPhotos == photoCount)
       #expect(summary.method == "percentile")
       #expect(summary.quantizedLayerCount + summary.fp32LayerCount == 50)
       #expect(summary.fp32Layers.count == summary.fp32LayerCount)
-      // Measured: every layer in int8 keeps 11 of 12; the stem in float32 keeps all 12.
+      // Measured on ../shared's 12: every layer in int8 keeps 11; the stem in float32 keeps all.
       #expect(summary.top1Agreement >= 0.95, "\(summary)")
 
-      let photo = photos.appendingPathComponent("pizza.jpg").path
+      let photo = photos.appendingPathComponent("rocket.jpg").path
       let quantized = try run(["classify", photo, "--model", out.path, "--top", "1"])
       let float = try run(["classify", photo, "--top", "1"])
       #expect(quantized.status == 0, "\(quantized.error)")
-      // `93.85%   963  pizza, pizza pie`: the same class index and label, whatever the confidence.
+      // `NN.NN%   812  space shuttle`: the same class index and label, whatever the confidence.
       let label = { (outcome: CommandLineOutcome) in
         Array(outcome.output.split(separator: " ").dropFirst())
       }
@@ -228,11 +229,11 @@ struct QuantizeCommandTests: CommandLineRunning {
       #expect(trained.classes.count == data.labels)
       #expect(trained.quantization.model == model.path)
       #expect(trained.quantization.top1Agreement >= 0.95, "\(trained.quantization)")
-      let pizza = data.test.appendingPathComponent("pizza")
+      let coffee = data.test.appendingPathComponent("coffee")
       let photo = try #require(
-        try FileManager.default.contentsOfDirectory(atPath: pizza.path).sorted().first)
+        try FileManager.default.contentsOfDirectory(atPath: coffee.path).sorted().first)
       let classified = try run([
-        "classify", pizza.appendingPathComponent(photo).path, "--model", model.path, "--top", "1",
+        "classify", coffee.appendingPathComponent(photo).path, "--model", model.path, "--top", "1",
       ])
       #expect(classified.status == 0, "\(classified.error)")
     }
@@ -245,16 +246,18 @@ enum QuantizeFixtures {
   static let checkpointSkipReason = Comment(
     rawValue: "the default checkpoint is not downloaded (Scripts/fetch-default-model.sh): skipped")
   static var hasPhotosAndCheckpoint: Bool {
-    hasCheckpoint && SharedData.contains("models/photos/pizza.jpg")
+    hasCheckpoint && SharedData.contains("models/photos/rocket.jpg")
   }
   static let photosSkipReason = Comment(
-    rawValue: "needs ../shared/models/photos and the default checkpoint: skipped")
+    rawValue: "needs ../shared/models/photos (or its rebuild by Scripts/setup --test-tools) and "
+      + "the default checkpoint: skipped")
   static let python = ODataTestServer.packageRoot.appendingPathComponent(
     ".cache/torch-venv/bin/python")
   static let script = ODataTestServer.packageRoot.appendingPathComponent(
     "Scripts/int8-fixtures/check_quantized.py")
 
-  /// The 12 reference photos (PNG and JPEG), copied into `work/photos`.
+  /// The reference photos (PNG and JPEG; 12 in ../shared/models, 6 in its rebuild), copied into
+  /// `work/photos`.
   static func referencePhotos(copiedInto work: URL) throws -> URL {
     let source = try #require(SharedData.url("models/photos"))
     let target = work.appendingPathComponent("photos", isDirectory: true)
@@ -296,10 +299,13 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
     }
   }
 
-  /// The 12 reference photos: percentile keeps 11 (ONNX Runtime's own: 10), entropy 10.
+  /// The reference photos: percentile loses at most one (../shared's 12: keeps 11, ONNX
+  /// Runtime's own 10), entropy two.
   #if !DEBUG
     // Release only (the release command-line job of .ci/run): minutes in a debug build.
-    @Test(.enabled(if: SharedData.contains("models/photos/pizza.jpg")))
+    @Test(
+      .enabled(
+        if: SharedData.contains("models/photos/rocket.jpg"), QuantizeFixtures.photosSkipReason))
     func referencePhotos() throws {
       let work = try QuantizeCommandTests.folder("qdq-reference")
       defer { try? FileManager.default.removeItem(at: work) }
@@ -307,9 +313,9 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
       let paths = try FileManager.default.contentsOfDirectory(atPath: photos.path).sorted()
         .map { photos.appendingPathComponent($0) }
       let checks = try Self.quantizeAndCheck(paths, in: work)
-      #expect(checks[0].agreeing >= 11, "percentile: \(checks[0])")
+      #expect(checks[0].agreeing >= paths.count - 1, "percentile: \(checks[0])")
       #expect(checks[0].agreeing >= checks[0].baselineAgreeing, "percentile: \(checks[0])")
-      #expect(checks[1].agreeing >= 10, "entropy: \(checks[1])")
+      #expect(checks[1].agreeing >= paths.count - 2, "entropy: \(checks[1])")
     }
   #endif
 
