@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import sys
 import time
@@ -305,7 +306,10 @@ def main() -> int:
                 continue
             started = time.monotonic()
             manifest[case["name"]] = write_case(architecture, case, out)
-            manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True))
+            # Atomically: .ci/run's debug tests read the manifest while the full zoo is written.
+            partial = manifest_path.with_suffix(".json.partial")
+            partial.write_text(json.dumps(manifest, indent=1, sort_keys=True))
+            os.replace(partial, manifest_path)
             entry = manifest[case["name"]]
             print(f"{case['name']}: {entry['bytes'] / 1e6:.1f} MB, margin {entry['top_margin']:.3g}, "
                   f"torch-ort {entry['torch_vs_onnxruntime']:.2g}, {time.monotonic() - started:.1f} s",
