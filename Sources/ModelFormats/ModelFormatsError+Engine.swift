@@ -12,7 +12,7 @@ extension ModelFormatsError {
   /// - Parameters:
   ///   - error: The engine's error.
   ///   - code: The code for an engine error without a counterpart here.
-  package init(wrapping error: NeuralCoreError, as code: Code = .invalidGraph) {
+  package init(wrapping error: any EngineFailure, as code: Code = .invalidGraph) {
     let mapped: Code =
       switch error.code {
       case .unsupported: .unsupported
@@ -33,12 +33,15 @@ extension ModelFormatsError {
   /// - Returns: What `body` returns.
   /// - Throws: The engine's error wrapped by ``init(wrapping:as:)``.
   package static func converting<T>(
-    as code: Code = .invalidGraph, _ body: @autoclosure () throws(NeuralCoreError) -> T
+    as code: Code = .invalidGraph, _ body: @autoclosure () throws -> T
   ) throws(ModelFormatsError) -> T {
     do {
       return try body()
+    } catch let failure as any EngineFailure {
+      throw ModelFormatsError(wrapping: failure, as: code)
     } catch {
-      throw ModelFormatsError(wrapping: error, as: code)
+      // The engine throws only its own error; anything else is kept as it is.
+      throw ModelFormatsError(code, "\(error)", underlying: error)
     }
   }
 }

@@ -1,5 +1,3 @@
-public import NeuralCore
-
 /// The one error type of ModelFormats: damaged or unsupported model files, and graphs read from a
 /// file that the engine refuses.
 ///
@@ -50,7 +48,7 @@ public struct ModelFormatsError: Error, Sendable, Hashable, CustomStringConverti
   /// A human-readable explanation naming the file part, node or operator involved.
   public let message: String
   /// The engine's error that caused this one, if any.
-  public let underlying: NeuralCoreError?
+  public let underlying: (any Error & Sendable)?
 
   /// Creates an error.
   ///
@@ -58,7 +56,7 @@ public struct ModelFormatsError: Error, Sendable, Hashable, CustomStringConverti
   ///   - code: What kind of failure occurred.
   ///   - message: A human-readable explanation.
   ///   - underlying: The engine's error that caused this one, if any.
-  public init(_ code: Code, _ message: String, underlying: NeuralCoreError? = nil) {
+  public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
     self.code = code
     self.message = message
     self.underlying = underlying
@@ -68,5 +66,19 @@ public struct ModelFormatsError: Error, Sendable, Hashable, CustomStringConverti
   public var description: String {
     guard let underlying else { return "\(code): \(message)" }
     return "\(code): \(message) (\(underlying))"
+  }
+
+  /// Whether two errors have the same code, message and underlying error (compared by its
+  /// description).
+  public static func == (lhs: ModelFormatsError, rhs: ModelFormatsError) -> Bool {
+    lhs.code == rhs.code && lhs.message == rhs.message
+      && lhs.underlying.map { "\($0)" } == rhs.underlying.map { "\($0)" }
+  }
+
+  /// Hashes the code, the message and the underlying error's description.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(code)
+    hasher.combine(message)
+    hasher.combine(underlying.map { "\($0)" })
   }
 }

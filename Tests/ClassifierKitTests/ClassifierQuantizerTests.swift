@@ -131,7 +131,9 @@ struct ClassifierQuantizerTests {
     var scales: [String: Float] = [:]
     for node in model.graph.nodes where node.opType == "QuantizeLinear" {
       let scale = try #require(model.graph.initializer(named: node.inputs[1]))
-      scales[node.inputs[0]] = try #require(try scale.floatTensor().scalars.first)
+      let values = try scale.floatTensor()
+      try #require(values.count == 1, "\(node.name): \(values.shape)")
+      scales[node.inputs[0]] = values.scalars[0]
     }
     return scales
   }

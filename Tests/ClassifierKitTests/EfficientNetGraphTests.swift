@@ -80,7 +80,7 @@ import Testing
       _ = try network.graph(loading: parameters)
     } throws: { error in
       (error as? ModelFormatsError)?.code == .missingValue
-        && (error as? ModelFormatsError)?.underlying?.code == .missingValue
+        && ((error as? ModelFormatsError)?.underlying as? NeuralCoreError)?.code == .missingValue
         && "\(error)".contains("_blocks.1._bn0.running_var")
     }
   }

@@ -45,7 +45,7 @@ struct ModelFormatsErrorTests {
       try InferenceSession(model: model)
     }
     #expect(error.code == .invalidGraph, "\(error)")
-    let underlying = try #require(error.underlying)
+    let underlying = try #require(error.underlying as? NeuralCoreError)
     #expect(underlying.code == .shapeMismatch, "\(underlying)")
     #expect(error.message == underlying.message)
     #expect("\(error)" == "invalidGraph: \(underlying.message) (\(underlying))")
@@ -63,7 +63,7 @@ struct ModelFormatsErrorTests {
       try InferenceSession(model: model)
     }
     #expect(error.code == .malformedFile, "\(error)")
-    #expect(error.underlying?.code == .invalidGraph)
+    #expect((error.underlying as? NeuralCoreError)?.code == .invalidGraph)
   }
 
   @Test func codeDescriptionsAreTheirNames() {

@@ -17,7 +17,9 @@ struct MathOperatorTests {
     #expect {
       try session { $0.node("ReduceMax", ["x"], ["y"], ["axes": .ints(axes)]) }
     } throws: { error in
-      guard let error = (error as? ModelFormatsError)?.underlying else { return false }
+      guard let error = (error as? ModelFormatsError)?.underlying as? NeuralCoreError else {
+        return false
+      }
       return error.message.contains("ReduceMax") && error.message.contains("axis")
     }
   }
@@ -118,7 +120,7 @@ struct MathOperatorTests {
           $0.node("GatherElements", ["x", "indices"], ["y"], ["axis": .int(1)])
         }
       } throws: { error in
-        (error as? ModelFormatsError)?.underlying?.code == .invalidArgument
+        ((error as? ModelFormatsError)?.underlying as? NeuralCoreError)?.code == .invalidArgument
       }
     }
   }

@@ -21,7 +21,7 @@ struct OperatorRegistryTests {
       _ = try body()
       return nil
     } catch {
-      return (error as? ModelFormatsError)?.underlying
+      return (error as? ModelFormatsError)?.underlying as? NeuralCoreError
     }
   }
 
