@@ -4,7 +4,7 @@
 /// Every failure carries a ``code`` to switch on and a ``message`` that names the file part, node
 /// or operator involved. When the engine refused what a file describes (a node it cannot plan, a
 /// tensor it cannot hold), the engine's error is kept as ``underlying``.
-public struct ModelFormatsError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ModelFormatsError: Error, Sendable, CustomStringConvertible {
   /// What kind of failure occurred; compare with the static members such as ``Code/malformedFile``.
   ///
   /// A struct rather than an enum so that later versions can add kinds without breaking a
@@ -66,19 +66,5 @@ public struct ModelFormatsError: Error, Sendable, Hashable, CustomStringConverti
   public var description: String {
     guard let underlying else { return "\(code): \(message)" }
     return "\(code): \(message) (\(underlying))"
-  }
-
-  /// Whether two errors have the same code, message and underlying error (compared by its
-  /// description).
-  public static func == (lhs: ModelFormatsError, rhs: ModelFormatsError) -> Bool {
-    lhs.code == rhs.code && lhs.message == rhs.message
-      && lhs.underlying.map { "\($0)" } == rhs.underlying.map { "\($0)" }
-  }
-
-  /// Hashes the code, the message and the underlying error's description.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(code)
-    hasher.combine(message)
-    hasher.combine(underlying.map { "\($0)" })
   }
 }
