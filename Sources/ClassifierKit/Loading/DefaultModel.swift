@@ -108,10 +108,7 @@ package enum DefaultModel {
     let url: URL
     if let checkpoint { url = checkpoint } else { url = try locateCheckpoint() }
     do {
-      let stateDict = try StateDict(contentsOf: url)
-      var tensors: [String: Tensor] = [:]
-      for entry in stateDict.entries { tensors[entry.name] = entry.tensor }
-      return try body(url, tensors)
+      return try body(url, [String: Tensor](pyTorchCheckpointAt: url))
     } catch let error as ClassificationError {
       throw error
     } catch {

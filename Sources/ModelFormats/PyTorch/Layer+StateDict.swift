@@ -11,9 +11,7 @@ extension Layer {
   ///   `malformedFile` for a parameter of the wrong shape; the engine's error is its
   ///   ``ModelFormatsError/underlying`` error.
   package func loading(_ checkpoint: StateDict) throws(ModelFormatsError) -> Self {
-    var parameters: [String: Tensor] = [:]
-    for entry in checkpoint.entries { parameters[entry.name] = entry.tensor }
-    return try ModelFormatsError.converting(as: .malformedFile, try loading(parameters))
+    try ModelFormatsError.converting(as: .malformedFile, try loading(checkpoint.tensors))
   }
 
   /// Returns a copy whose parameters come from the PyTorch checkpoint at `url`, the file
