@@ -29,10 +29,15 @@ struct TrainCommandLineTests: CommandLineRunning {
       let root = work.appendingPathComponent("data")
       return (root.appendingPathComponent("train"), root.appendingPathComponent("test"), 3, 6)
     #else
-      return (
-        TrainingFixtures.photos.appendingPathComponent("train"),
-        TrainingFixtures.photos.appendingPathComponent("test"), 12, 48
-      )
+      // Every label: 12 with 48 held-out photos from ../shared/models, 5 with 20 from its rebuild.
+      let train = TrainingFixtures.photos.appendingPathComponent("train")
+      let test = TrainingFixtures.photos.appendingPathComponent("test")
+      let manager = FileManager.default
+      let labels = try manager.contentsOfDirectory(atPath: test.path)
+      let held = try labels.reduce(0) {
+        $0 + (try manager.contentsOfDirectory(atPath: test.appendingPathComponent($1).path).count)
+      }
+      return (train, test, labels.count, held)
     #endif
   }
 
