@@ -112,19 +112,20 @@ def time_ml_program_export(fixtures, filter_text, minimum_seconds):
 
 INT8_FIXTURES = [
     "lite0-qdq-s8s8", "lite0-qdq-u8s8", "lite0-qop-u8s8", "mobilenet_v2-qdq-s8s8",
-    "mobilenet_v2-qop-u8s8",
-]
+    "mobilenet_v2-qop-u8s8", "mobilenet_v2", "lcnet-qdq-s8s8", "lcnet-qdq-u8s8", "lcnet",
+]  # the float networks (no dash) are timed as NeuralCore.int8.<network>-fp32
 
 
 def time_int8(fixtures, filter_text, minimum_seconds):
     """Rows for the int8 fixtures (NeuralCore.int8.<fixture>.batch1.threads1), first photo."""
     rows = []
     for fixture in INT8_FIXTURES:
-        full = f"NeuralCore.int8.{fixture}.batch1.threads1"
+        label = fixture if "-" in fixture else f"{fixture}-fp32"
+        full = f"NeuralCore.int8.{label}.batch1.threads1"
         model = os.path.join(fixtures, f"{fixture}.onnx")
         if filter_text not in full or not os.path.exists(model):
             continue
-        stem = "lite0" if fixture.startswith("lite0") else "mobilenet_v2"
+        stem = fixture.split("-")[0]  # the network's inputs
         photo = np.load(os.path.join(fixtures, f"{stem}.inputs.npy"))[:1]
         session = open_session(model, 1)
         feed = {session.get_inputs()[0].name: np.ascontiguousarray(photo, dtype=np.float32)}

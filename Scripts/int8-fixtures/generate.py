@@ -20,6 +20,12 @@ The models:
                    antialiased), centre crop 224, ImageNet mean and std. Photos:
                    ../shared/models/photos in the Lite0 manifest's batch order, else
                    Samples/coffee.png alone (then the network, calibrated on one photo, differs).
+    lcnet          PP-LCNet x1.0 (Cui et al. 2021, PaddleClas's layout: depthwise separable blocks
+                   with hard-swish, squeeze-excitation with ReLU and hard-sigmoid in the last two,
+                   a 1280-wide 1 x 1 head), written here in PyTorch with seeded weights shaped as
+                   MobileNet v2's are (see export_lcnet), exported at opset 17 (HardSwish and
+                   HardSigmoid nodes) on MobileNet v2's inputs. The family of the issue's "int8 is
+                   fast only for ReLU6 networks": hard-swish, SE gates and products in int8.
 
 Each float model goes through onnxruntime.quantization.shape_inference.quant_pre_process (ORT's
 recommended pre-processing: symbolic and ONNX shape inference and ORT's basic graph optimization;
@@ -33,6 +39,8 @@ calibration by a CalibrationDataReader over the model's own inputs, one image at
     lite0-dynamic          quantize_dynamic with ORT's defaults (weights QInt8, per tensor)
     mobilenet_v2-qdq-s8s8  as lite0-qdq-s8s8
     mobilenet_v2-qop-u8s8  as lite0-qop-u8s8
+    lcnet-qdq-s8s8         as lite0-qdq-s8s8
+    lcnet-qdq-u8s8         as lite0-qdq-u8s8
 
 Written into the output folder:
 
@@ -45,7 +53,7 @@ Written into the output folder:
                                      node (the pure ONNX semantics of QDQ)
     MODEL.inputs.npy                 float32 [N, 3, 224, 224]: the inputs, stacked (one per model)
     MODEL.fp32-outputs.npy           float32 [N, 1000]: ONNX Runtime on the float model (defaults)
-    mobilenet_v2.onnx                the float MobileNet v2 the fixtures were made from
+    mobilenet_v2.onnx, lcnet.onnx    the float networks the fixtures were made from
     manifest.json                    per model and fixture: files, names, op type counts,
                                      settings, top-1s and differences (see write_manifest)
 
@@ -119,6 +127,10 @@ FIXTURES = [
     {"name": "mobilenet_v2-qop-u8s8", "model": "mobilenet_v2", "method": "static",
      "format": "QOperator", "activation_type": "QUInt8", "weight_type": "QInt8", "per_channel": True,
      "reduce_range": False},
+    {"name": "lcnet-qdq-s8s8", "model": "lcnet", "method": "static", "format": "QDQ",
+     "activation_type": "QInt8", "weight_type": "QInt8", "per_channel": True, "reduce_range": False},
+    {"name": "lcnet-qdq-u8s8", "model": "lcnet", "method": "static", "format": "QDQ",
+     "activation_type": "QUInt8", "weight_type": "QInt8", "per_channel": True, "reduce_range": True},
 ]
 
 
@@ -298,33 +310,120 @@ def export_mobilenet_v2(photos: list[Path], inputs: np.ndarray, path: Path) -> N
                 module.weight.copy_((1 + torch.randn(module.weight.shape, generator=generator)) / 9)
             if getattr(module, "use_res_connect", False):
                 module.conv[-1].weight.fill_(0.3)
-            if isinstance(module, torch.nn.BatchNorm2d):
-                module.reset_running_stats()
-                module.momentum = None  # a cumulative average over the batches
-        model.train()
-        for batch in crops:
-            model(batch)
-        model.eval()
 
         def features(batch: torch.Tensor) -> torch.Tensor:
             return torch.flatten(torch.nn.functional.adaptive_avg_pool2d(model.features(batch), 1), 1)
 
-        linear = model.classifier[1]
-        mean = torch.cat([features(batch) for batch in crops]).mean(0)
-        linear.bias.copy_(-linear.weight @ mean)
-        spread = (torch.cat([features(batch) for batch in crops]) @ linear.weight.T + linear.bias).std()
-        linear.weight.div_(spread)
-        linear.bias.div_(spread)
-        classes = torch.randperm(linear.out_features, generator=generator)[:len(inputs)]
-        for image, label in zip(features(torch.from_numpy(inputs)), classes):
-            direction = image - mean
-            linear.weight[label] = 8.0 * direction / direction.dot(direction)
-            linear.bias[label] = -linear.weight[label].dot(mean)
+        shape_like_trained(model, features, model.classifier[1], crops, inputs, generator)
         torch.onnx.export(
             model, (torch.from_numpy(inputs[:1]),), str(path), dynamo=False, opset_version=13,
             input_names=["input"], output_names=["logits"],
             dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}}, do_constant_folding=True,
         )
+
+
+class LCNet(torch.nn.Module):
+    """PP-LCNet x1.0 as PaddleClas lays it out (kernel, input, output, stride, SE per block)."""
+
+    BLOCKS = [(3, 16, 32, 1, False),
+              (3, 32, 64, 2, False), (3, 64, 64, 1, False),
+              (3, 64, 128, 2, False), (3, 128, 128, 1, False),
+              (3, 128, 256, 2, False)] + [(5, 256, 256, 1, False)] * 5 + \
+             [(5, 256, 512, 2, True), (5, 512, 512, 1, True)]
+
+    def __init__(self, classes: int = 1000) -> None:
+        super().__init__()
+        nn = torch.nn
+        layers = [nn.Conv2d(3, 16, 3, 2, 1, bias=False), nn.BatchNorm2d(16), nn.Hardswish()]
+        for kernel, inputs, outputs, stride, squeeze in self.BLOCKS:
+            layers += [nn.Conv2d(inputs, inputs, kernel, stride, kernel // 2, groups=inputs, bias=False),
+                       nn.BatchNorm2d(inputs), nn.Hardswish()]
+            if squeeze:
+                layers.append(SqueezeExcitation(inputs))
+            layers += [nn.Conv2d(inputs, outputs, 1, bias=False), nn.BatchNorm2d(outputs), nn.Hardswish()]
+        self.features = nn.Sequential(*layers)
+        self.head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(512, 1280, 1), nn.Hardswish(),
+                                  nn.Dropout(0.2), nn.Flatten())
+        self.classifier = nn.Linear(1280, classes)
+
+    def embed(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.classifier(self.embed(x))
+
+
+class SqueezeExcitation(torch.nn.Module):
+    """PaddleClas's SEModule: pool, 1 x 1 to a quarter, ReLU, 1 x 1 back, hard-sigmoid, product."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.reduce = torch.nn.Conv2d(channels, channels // 4, 1)
+        self.expand = torch.nn.Conv2d(channels // 4, channels, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        gate = torch.nn.functional.adaptive_avg_pool2d(x, 1)
+        gate = torch.nn.functional.hardsigmoid(self.expand(torch.relu(self.reduce(gate))))
+        return x * gate
+
+
+def shape_like_trained(model: torch.nn.Module, embed, classifier: torch.nn.Linear, crops: list,
+                       inputs: np.ndarray, generator: torch.Generator) -> None:
+    """BatchNorm statistics measured on the crops, and a classifier centred on them with one row
+    per input photo pointing at its feature (see export_mobilenet_v2)."""
+    for module in model.modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.reset_running_stats()
+            module.momentum = None  # a cumulative average over the batches
+    model.train()
+    for batch in crops:
+        model(batch)
+    model.eval()
+    features = torch.cat([embed(batch) for batch in crops])
+    mean = features.mean(0)
+    classifier.bias.copy_(-classifier.weight @ mean)
+    spread = (features @ classifier.weight.T + classifier.bias).std()
+    classifier.weight.div_(spread)
+    classifier.bias.div_(spread)
+    classes = torch.randperm(classifier.out_features, generator=generator)[:len(inputs)]
+    for image, label in zip(embed(torch.from_numpy(inputs)), classes):
+        direction = image - mean
+        classifier.weight[label] = 8.0 * direction / direction.dot(direction)
+        classifier.bias[label] = -classifier.weight[label].dot(mean)
+
+
+def export_lcnet(photos: list[Path], inputs: np.ndarray, path: Path) -> None:
+    """PP-LCNet x1.0 with seeded weights made to behave like a trained network's.
+
+    As for MobileNet v2: positive-mean depthwise kernels ((1 + N(0, 1)) / k^2 per tap), BatchNorm
+    statistics from augmented crops of the photos, a centred classifier with a clear top-1 per
+    photo. The SE gates get a bias of 1 before the hard-sigmoid, so that they open to about 0.7
+    on average and vary, as trained gates do, instead of sitting at 0.5.
+    """
+    torch.manual_seed(SEED)
+    generator = torch.Generator().manual_seed(SEED)
+    model = LCNet()
+    crops = calibration_crops(photos)
+    with torch.no_grad():
+        for module in model.modules():
+            if isinstance(module, torch.nn.Conv2d) and module.groups > 1:
+                taps = module.kernel_size[0] * module.kernel_size[1]
+                module.weight.copy_((1 + torch.randn(module.weight.shape, generator=generator)) / taps)
+            if isinstance(module, SqueezeExcitation):
+                module.expand.bias.fill_(1.0)
+        shape_like_trained(model, model.embed, model.classifier, crops, inputs, generator)
+        torch.onnx.export(
+            model, (torch.from_numpy(inputs[:1]),), str(path), dynamo=False, opset_version=17,
+            input_names=["input"], output_names=["logits"],
+            dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}}, do_constant_folding=True,
+        )
+
+
+# The networks exported here, by manifest key: the exporter and what the log calls it.
+TORCH_MODELS = {
+    "mobilenet_v2": (export_mobilenet_v2, "torchvision's MobileNet v2"),
+    "lcnet": (export_lcnet, "PP-LCNet x1.0"),
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -397,9 +496,9 @@ def complete(out: Path, entry: dict) -> bool:
 def write_manifest(out: Path, stamp: str, models: dict, fixtures: list[dict], skipped: list[str]) -> None:
     """manifest.json: {"format", "version", "session", "models", "fixtures", "skipped"}.
 
-    models: {"lite0" | "mobilenet_v2": {file (the fp32 model; Lite0's relative to the repository
-    root), input_name, output_name, inputs, photos (input row order), fp32_outputs, fp32_top1,
-    op_types, bytes (mobilenet_v2 only)}}.
+    models: {"lite0" | "mobilenet_v2" | "lcnet": {file (the fp32 model; Lite0's relative to the
+    repository root), input_name, output_name, inputs, photos (input row order), fp32_outputs,
+    fp32_top1, op_types, bytes (the exported ones only)}}.
     fixtures: [{name, file, bytes, sha256, model, source_model, opset ({domain: version}),
     input_name, output_name, inputs, photos, outputs, outputs_unoptimized, fp32_outputs,
     op_types ({op: count}; "com.microsoft.X" for contrib ops), ort_optimized_op_types (the same
@@ -476,18 +575,18 @@ def main() -> int:
         photos = [by_stem[stem] for stem in order if stem in by_stem] + \
             [photo for photo in photos if photo.stem not in order]
     if not photos:
-        raise SystemExit("int8-fixtures: no photos for MobileNet v2")
-    mobilenet = out / "mobilenet_v2.onnx"
-    mobilenet_inputs = np.concatenate([torchvision_preprocess(photo) for photo in photos])
-    keep_mobilenet = mobilenet.is_file() and "mobilenet_v2" in old_models and \
-        old_models["mobilenet_v2"]["photos"] == [photo.stem for photo in photos] and \
-        same_array(out / "mobilenet_v2.inputs.npy", mobilenet_inputs)
-    if not keep_mobilenet:
-        old = {name: entry for name, entry in old.items() if entry["model"] != "mobilenet_v2"}
-        say("exporting torchvision's MobileNet v2 (seeded weights, BatchNorm statistics from the photos)")
-        export_mobilenet_v2(photos, mobilenet_inputs, mobilenet)
-    bases["mobilenet_v2"] = {"path": mobilenet, "source": mobilenet.name, "inputs": mobilenet_inputs,
-                             "photos": [photo.stem for photo in photos]}
+        raise SystemExit("int8-fixtures: no photos for MobileNet v2 and PP-LCNet")
+    torch_inputs = np.concatenate([torchvision_preprocess(photo) for photo in photos])
+    stems = [photo.stem for photo in photos]
+    for key, (export, what) in TORCH_MODELS.items():
+        path = out / f"{key}.onnx"
+        keep = path.is_file() and key in old_models and old_models[key]["photos"] == stems and \
+            same_array(out / f"{key}.inputs.npy", torch_inputs)
+        if not keep:
+            old = {name: entry for name, entry in old.items() if entry["model"] != key}
+            say(f"exporting {what} (seeded weights, BatchNorm statistics from the photos)")
+            export(photos, torch_inputs, path)
+        bases[key] = {"path": path, "source": path.name, "inputs": torch_inputs, "photos": stems}
 
     for key, base in bases.items():
         base["inputs_file"] = f"{key}.inputs.npy"
@@ -512,7 +611,7 @@ def main() -> int:
             "fp32_top1": top1(base["fp32_outputs"]),
             "op_types": op_types(fp32_model),
         }
-        if key == "mobilenet_v2":
+        if key in TORCH_MODELS:
             models[key]["bytes"] = base["path"].stat().st_size
 
     entries = []

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Quantizes EfficientNet-Lite0 (from ../shared/models, when it is there) and a seeded torchvision
-# MobileNet v2 to int8 with ONNX Runtime's quantizer (QDQ and QOperator, static and dynamic), and
+# Quantizes EfficientNet-Lite0 (from ../shared/models, or its rebuild), a seeded torchvision
+# MobileNet v2 and a seeded PP-LCNet to int8 with ONNX Runtime's quantizer (QDQ and QOperator, static and dynamic), and
 # writes ONNX Runtime's outputs for them, optimized and unoptimized, beside the fp32 outputs and a
 # manifest (see generate.py). Uses the zoo's venv (Scripts/onnx-zoo/generate.sh makes it).
 # Usage: Scripts/int8-fixtures/generate.sh [output-dir] [--benchmark]

@@ -15,8 +15,11 @@ import Testing
   .requiresGeneratedFixture(Int8Fixtures.manifest, madeBy: "Scripts/int8-fixtures/generate.sh"))
 struct Int8FixtureTests {
   /// The output may differ from ONNX Runtime's by this many steps of its final scale (ONNX
-  /// Runtime itself differs by up to 3 between its fused and unfused runs of these files).
-  static let steps: Float = 4
+  /// Runtime itself differs by up to 3 between its fused and unfused runs of these files);
+  /// PP-LCNet's hard-swish and squeeze-excitation files by at most 3.
+  static func steps(_ fixture: Int8Fixtures.Case) -> Float {
+    fixture.name.hasPrefix("lcnet") ? 3 : 4
+  }
 
   /// Photos per fixture this build runs.
   static var rows: Int {
@@ -52,8 +55,10 @@ struct Int8FixtureTests {
       print(
         "int8 \(fixture.name) \(KernelSet.active) row \(row): \(difference / scale) steps of "
           + "\(scale) from ONNX Runtime, \(fromWritten / scale) from its unfused run")
-      #expect(difference <= Self.steps * scale, "\(fixture.name) row \(row): \(difference)")
-      #expect(fromWritten <= Self.steps * scale, "\(fixture.name) row \(row): \(fromWritten)")
+      // Outputs are whole steps apart: half a step of slack absorbs float rounding only.
+      let limit = (Self.steps(fixture) + 0.5) * scale
+      #expect(difference <= limit, "\(fixture.name) row \(row): \(difference)")
+      #expect(fromWritten <= limit, "\(fixture.name) row \(row): \(fromWritten)")
       #expect(
         ours.indices.max { ours[$0] < ours[$1] } == theirs.indices.max { theirs[$0] < theirs[$1] },
         "\(fixture.name) row \(row): top-1")
