@@ -7,7 +7,9 @@ import NeuralCore
 /// (QDQ S8S8, QDQ U8S8 with reduced range, QOperator U8S8), MobileNet v2 (QDQ S8S8, QOperator
 /// U8S8) and PP-LCNet (QDQ S8S8 and U8S8: hard-swish and squeeze-excitation);
 /// `Benchmarks/Scripts/onnxruntime_bench.py` times ONNX Runtime on the same files under the same
-/// names. `NeuralCore.int8.<network>-fp32.*` times the float network a fixture was made from,
+/// names.
+///
+/// `NeuralCore.int8.<network>-fp32.*` times the float network a fixture was made from,
 /// where the generator exported it (MobileNet v2, PP-LCNet): int8 must beat it.
 enum Int8Benchmarks {
   /// The files timed, without `.onnx`: the fixtures, and the float networks (no dash).
