@@ -362,6 +362,36 @@ static void check_qscale_channels(const cnk_int8_kernels *kernels, int64_t posit
   free(offset);
 }
 
+/* Channel sums of rows `stride` apart, the bytes between rows set to 255 (never summed). */
+static void check_channel_sums(const cnk_int8_kernels *kernels, int64_t positions,
+                               int64_t channels, int64_t stride) {
+  char what[64];
+  snprintf(what, sizeof what, "channel_sums %lld x %lld", (long long)positions,
+           (long long)channels);
+  cases++;
+  int64_t bytes = positions > 0 ? (positions - 1) * stride + channels : 0;
+  uint8_t *x = allocate(bytes);
+  int32_t *sums = allocate((channels + 1) * 4);
+  memset(x, 255, (size_t)bytes);
+  for (int64_t p = 0; p < positions; p++) {
+    for (int64_t c = 0; c < channels; c++) x[p * stride + c] = (uint8_t)uniform(0, 255);
+  }
+  sums[channels] = -7; /* past the end: untouched */
+  kernels->channel_sums(x, positions, channels, stride, sums);
+  for (int64_t c = 0; c <= channels; c++) {
+    int64_t expected = c < channels ? 0 : -7;
+    for (int64_t p = 0; c < channels && p < positions; p++) expected += x[p * stride + c];
+    if (sums[c] != expected) {
+      fprintf(stderr, "FAIL %s %s: channel %lld sums %d, expected %lld\n", kernels->name, what,
+              (long long)c, sums[c], (long long)expected);
+      failures++;
+      break;
+    }
+  }
+  free(x);
+  free(sums);
+}
+
 /* A blocked image of `channels` channels (`lanes` a block) quantized to channels-last bytes
    for positions first..<first + count; bytes past each position's channels keep the
    sentinel. */
@@ -446,6 +476,9 @@ static void check_variant(const cnk_int8_kernels *kernels) {
   int64_t rows[][3] = {{0, 16, 16}, {1, 1, 16}, {3, 17, 32}, {49, 96, 96}, {5, 672, 672},
                        {7, 40, 48}, {2, 15, 16}};
   for (int i = 0; i < 7; i++) check_qscale_channels(kernels, rows[i][0], rows[i][1], rows[i][2]);
+  int64_t pools[][3] = {{0, 16, 16}, {1, 1, 16}, {49, 1152, 1152}, {12544, 96, 96}, {3, 17, 32},
+                        {196, 40, 48}, {7, 15, 16}};
+  for (int i = 0; i < 7; i++) check_channel_sums(kernels, pools[i][0], pools[i][1], pools[i][2]);
   int64_t blocked[][5] = {{16, 32, 9, 0, 9}, {8, 20, 7, 2, 4}, {4, 3, 5, 0, 5}, {16, 40, 3, 1, 1}, {16, 32, 12544, 0, 12544}};
   for (int i = 0; i < 5; i++) {
     check_quantize_blocked(kernels, blocked[i][0], blocked[i][1], blocked[i][2], blocked[i][3],

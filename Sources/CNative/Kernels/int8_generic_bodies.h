@@ -25,7 +25,9 @@
  *   vi_zero, vi_add, vi_load_part, vf_load_part, vf_load_u8, vf_from_vi, vf_set1, vf_mul,
  *   vf_add, vf_zero_nan, bounds_of, round_clamp, store_u8, a_load, w_load, dot4, store_group,
  *   block_form (TWO_FORMS only), and for depthwise vd, vcol, vacc, dw_slot, dw_weights,
- *   dw_zero, dw_column, dw_madd and dw_sums, documented where each file defines them.
+ *   dw_zero, dw_column, dw_madd and dw_sums, and lookup_vectors (the table lookups the
+ *   variant does in vectors, returning how many bytes it did), documented where each file
+ *   defines them.
  *
  * Every variant rounds alike: an int32 sum becomes a float (round to nearest), one multiply
  * (no fused operation anywhere), clamped to [minimum - zero_point, maximum - zero_point] with
@@ -616,7 +618,7 @@ TARGET static void qscale_channels(const uint8_t *x, int64_t positions, int64_t 
 }
 
 TARGET static void lookup(const uint8_t *x, int64_t count, const uint8_t *table, uint8_t *y) {
-  for (int64_t i = 0; i < count; i++) y[i] = table[x[i]];
+  for (int64_t i = lookup_vectors(x, count, table, y); i < count; i++) y[i] = table[x[i]];
 }
 
 TARGET static void quantize_blocked(const float *x, int64_t lanes, int64_t channels,
@@ -640,6 +642,19 @@ TARGET static void quantize_blocked(const float *x, int64_t lanes, int64_t chann
   }
 }
 
+/* MARK: Pooling */
+
+/* Integer sums, one row at a time into the sums (an L1-resident row the compiler vectorizes
+   as widening adds under each variant's TARGET). */
+TARGET static void channel_sums(const uint8_t *x, int64_t positions, int64_t channels,
+                                int64_t stride, int32_t *sums) {
+  for (int64_t c = 0; c < channels; c++) sums[c] = 0;
+  for (int64_t p = 0; p < positions; p++) {
+    const uint8_t *row = x + p * stride;
+    for (int64_t c = 0; c < channels; c++) sums[c] += row[c];
+  }
+}
+
 /* MARK: Descriptor */
 
 const cnk_int8_kernels VARIANT(cnk_int8) = {
@@ -655,4 +670,5 @@ const cnk_int8_kernels VARIANT(cnk_int8) = {
     .lookup = lookup,
     .qscale_channels = qscale_channels,
     .quantize_blocked = quantize_blocked,
+    .channel_sums = channel_sums,
 };

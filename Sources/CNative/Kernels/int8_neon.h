@@ -75,6 +75,24 @@ TARGET INLINE void store_u8(uint8_t *p, vi values, int64_t count) {
   }
 }
 
+/* Table lookup, 16 bytes at a time: tbl over each 64-entry quarter of the table by the index
+   less the quarter's start (out of range, and so 0, for the other quarters), ORed. */
+TARGET INLINE int64_t lookup_vectors(const uint8_t *x, int64_t count, const uint8_t *table,
+                                     uint8_t *y) {
+  uint8x16x4_t quarters[4];
+  for (int q = 0; q < 4; q++) quarters[q] = vld1q_u8_x4(table + 64 * q);
+  int64_t i = 0;
+  for (; i + 16 <= count; i += 16) {
+    uint8x16_t index = vld1q_u8(x + i), value = vdupq_n_u8(0);
+    for (int q = 0; q < 4; q++) {
+      uint8x16_t local = vsubq_u8(index, vdupq_n_u8((uint8_t)(64 * q)));
+      value = vorrq_u8(value, vqtbl4q_u8(quarters[q], local));
+    }
+    vst1q_u8(y + i, value);
+  }
+  return i;
+}
+
 /* Depthwise blocks of 4 channels in order: two taps' bytes widened, multiplied by their int16
    weights (de-interleaved by vld2) with `smlal`, exact. */
 enum { DW = VL };

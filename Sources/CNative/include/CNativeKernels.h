@@ -472,6 +472,13 @@ typedef void (*cnk_quantize_blocked_fn)(const float *x, int64_t lanes, int64_t c
                                         float scale, int32_t zero_point, int32_t minimum,
                                         int32_t maximum, uint8_t *y, int64_t stride);
 
+/* Sums each channel of a channels-last image over its positions (QLinearGlobalAveragePool):
+ * for `positions` rows of `channels` bytes, `stride` bytes apart,
+ *   sums[c] = sum over p of x[p * stride + c]
+ * exact in int32: the engine calls it with positions * 255 <= INT32_MAX. */
+typedef void (*cnk_channel_sums_fn)(const uint8_t *x, int64_t positions, int64_t channels,
+                                    int64_t stride, int32_t *sums);
+
 /* One int8 variant's entry points, all non-NULL: what a set's int8 entry chooses for this CPU
  * (AVX-512 + VNNI, AVX-VNNI, AVX2, NEON with or without dot product, portable). Every variant
  * computes the same bytes; only the packed layouts differ between variants. */
@@ -489,6 +496,7 @@ typedef struct cnk_int8_kernels {
   cnk_lookup_fn lookup;
   cnk_qscale_channels_fn qscale_channels;
   cnk_quantize_blocked_fn quantize_blocked;
+  cnk_channel_sums_fn channel_sums;
 } cnk_int8_kernels;
 
 /* One kernel set: its geometry and every entry point, all non-NULL. */

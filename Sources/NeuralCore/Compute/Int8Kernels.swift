@@ -1,8 +1,8 @@
 import CNative
 
 /// The int8 entry points of a kernel set on this CPU (`cnk_int8_kernels`): the matrix product,
-/// depthwise convolution, addition, per-channel scaling, table lookup and quantization over
-/// quantized channels-last images.
+/// depthwise convolution, addition, per-channel scaling, table lookup, quantization and channel
+/// sums over quantized channels-last images.
 ///
 /// Every variant (AVX-512 VNNI, AVX-VNNI, AVX2, NEON with and without dot product, portable)
 /// computes bit-identical results: exact int32 sums and the same float requantization.
@@ -23,6 +23,7 @@ struct Int8Kernels: @unchecked Sendable {
   let lookup: cnk_lookup_fn
   let qscaleChannels: cnk_qscale_channels_fn
   let quantizeBlocked: cnk_quantize_blocked_fn
+  let channelSums: cnk_channel_sums_fn
 
   /// The most taps a depthwise call takes.
   static let maximumDepthwiseTaps = Int(CNK_QDEPTHWISE_MAX_TAPS)
@@ -34,7 +35,8 @@ struct Int8Kernels: @unchecked Sendable {
       let qgemm = table.qgemm, let qdepthwisePackedBytes = table.qdepthwise_packed_bytes,
       let qdepthwisePack = table.qdepthwise_pack, let qdepthwise = table.qdepthwise,
       let qadd = table.qadd, let quantize = table.quantize, let lookup = table.lookup,
-      let qscaleChannels = table.qscale_channels, let quantizeBlocked = table.quantize_blocked
+      let qscaleChannels = table.qscale_channels, let quantizeBlocked = table.quantize_blocked,
+      let channelSums = table.channel_sums
     else { return nil }
     self.name = String(cString: name)
     self.qgemmPackedBytes = qgemmPackedBytes
@@ -48,5 +50,6 @@ struct Int8Kernels: @unchecked Sendable {
     self.lookup = lookup
     self.qscaleChannels = qscaleChannels
     self.quantizeBlocked = quantizeBlocked
+    self.channelSums = channelSums
   }
 }

@@ -423,27 +423,29 @@ extension PlanBuilder {
     let positions = input.shape[2] * input.shape[3]
     let storedZero = Int64(xZero + input.shift)
     let factor = xScale / (yScale * Float(positions))
-    guard let range = yType.integerRange, positions > 0 else { return false }
+    // The kernel's int32 sums are exact up to Int32.max / 255 positions.
+    guard let range = yType.integerRange, positions > 0, positions <= Int(Int32.max) / 255
+    else { return false }
+    let kernels = graph.kernels.native.int8
     try addStep(
       node, inputs: [.buffer(input.id)], outputShapes: [[batch, channels, 1, 1]],
       outputTypes: [yType]
     ) { inputs, outputs, _ in
       let source = UnsafeRawPointer(inputs[0]).assumingMemoryBound(to: UInt8.self)
       let target = UnsafeMutableRawPointer(outputs[0])
-      var sums = [Int64](repeating: 0, count: channels)
-      for image in 0..<batch {
-        for channel in 0..<channels { sums[channel] = 0 }
-        for position in 0..<positions {
-          let row = source + (image * positions + position) * stride
-          for channel in 0..<channels { sums[channel] += Int64(row[channel]) }
-        }
-        for channel in 0..<channels {
-          let centered = Float(sums[channel] - storedZero * Int64(positions))
-          var value = (centered * factor).rounded(.toNearestOrEven) + Float(yZero)
-          value = value.isNaN ? Float(yZero) : value
-          value = min(max(value, Float(range.lowerBound)), Float(range.upperBound))
-          target.storeBytes(
-            of: Int32(value), toByteOffset: (image * channels + channel) * 4, as: Int32.self)
+      withUnsafeTemporaryAllocation(of: Int32.self, capacity: channels) { sums in
+        for image in 0..<batch {
+          kernels.channelSums(
+            source + image * positions * stride, Int64(positions), Int64(channels),
+            Int64(stride), sums.baseAddress)
+          for channel in 0..<channels {
+            let centered = Float(Int64(sums[channel]) - storedZero * Int64(positions))
+            var value = (centered * factor).rounded(.toNearestOrEven) + Float(yZero)
+            value = value.isNaN ? Float(yZero) : value
+            value = min(max(value, Float(range.lowerBound)), Float(range.upperBound))
+            target.storeBytes(
+              of: Int32(value), toByteOffset: (image * channels + channel) * 4, as: Int32.self)
+          }
         }
       }
     }
