@@ -29,40 +29,47 @@ import Testing
     (0..<4).map { UInt8(truncatingIfNeeded: value.bitPattern >> (8 * $0)) }
   }
 
-  /// Writes the model and `weights.bin` (8 bytes of padding, then the weights) into a new folder.
-  static func write(_ entries: [(String, String)]) throws -> String {
+  /// Writes the model and `weights.bin` (8 bytes of padding, then the weights) into a new folder,
+  /// gives `body` the model's path, and removes the folder.
+  static func withModel(
+    _ entries: [(String, String)], _ body: (String) throws -> Void
+  ) throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("onnx-external-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
     try Data([UInt8](repeating: 0xEE, count: 8) + weights).write(
       to: directory.appendingPathComponent("weights.bin"))
     let path = directory.appendingPathComponent("model.onnx").path
     try Data(model(entries)).write(to: URL(fileURLWithPath: path))
-    return path
+    try body(path)
   }
 
   @Test func readsTensorsAtTheirOffsetBesideTheModel() throws {
-    let path = try Self.write([("location", "weights.bin"), ("offset", "8"), ("length", "16")])
-    let model = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
-    #expect(
-      try model.graph.initializer(named: "w")?.floatTensor()
-        == Tensor(shape: [2, 2], scalars: [1, 2, 3, 4]))
+    try Self.withModel([("location", "weights.bin"), ("offset", "8"), ("length", "16")]) { path in
+      let model = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
+      #expect(
+        try model.graph.initializer(named: "w")?.floatTensor()
+          == Tensor(shape: [2, 2], scalars: [1, 2, 3, 4]))
+    }
     // Without a length the tensor's own size is read.
-    let unsized = try ONNXModel(
-      contentsOf: URL(
-        fileURLWithPath: try Self.write([("location", "weights.bin"), ("offset", "8")])))
-    #expect(try unsized.graph.initializer(named: "w")?.floatTensor().scalars == [1, 2, 3, 4])
+    try Self.withModel([("location", "weights.bin"), ("offset", "8")]) { path in
+      let unsized = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
+      #expect(try unsized.graph.initializer(named: "w")?.floatTensor().scalars == [1, 2, 3, 4])
+    }
   }
 
   @Test func refusesLocationsOutsideTheModelsFolder() throws {
     for location in ["/etc/passwd", "../weights.bin", "a/../../weights.bin", "", "sub//w"] {
-      let path = try Self.write([("location", location)])
-      expectModelFormatsError(.malformedFile, location) {
-        _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
+      try Self.withModel([("location", location)]) { path in
+        expectModelFormatsError(.malformedFile, location) {
+          _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
+        }
       }
     }
-    let missing = try Self.write([("location", "absent.bin")])
-    expectModelFormatsError(.io) { _ = try ONNXModel(contentsOf: URL(fileURLWithPath: missing)) }
+    try Self.withModel([("location", "absent.bin")]) { missing in
+      expectModelFormatsError(.io) { _ = try ONNXModel(contentsOf: URL(fileURLWithPath: missing)) }
+    }
   }
 
   @Test func refusesRangesThatDoNotFit() throws {
@@ -75,21 +82,24 @@ import Testing
       ([("offset", "8")], .malformedFile),
     ]
     for (entries, code) in cases {
-      let path = try Self.write(entries)
-      expectModelFormatsError(code, "\(entries)") {
-        _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
+      try Self.withModel(entries) { path in
+        expectModelFormatsError(code, "\(entries)") {
+          _ = try ONNXModel(contentsOf: URL(fileURLWithPath: path))
+        }
       }
     }
   }
 
   @Test func capsTheBytesReadAcrossTheModel() throws {
-    let path = try Self.write([("location", "weights.bin"), ("offset", "8")])
-    expectModelFormatsError(.limitExceeded) {
+    try Self.withModel([("location", "weights.bin"), ("offset", "8")]) { path in
+      expectModelFormatsError(.limitExceeded) {
+        _ = try ONNXModel(
+          contentsOf: URL(fileURLWithPath: path),
+          limits: ImportLimits(maximumExternalDataBytes: 15))
+      }
       _ = try ONNXModel(
-        contentsOf: URL(fileURLWithPath: path), limits: ImportLimits(maximumExternalDataBytes: 15))
+        contentsOf: URL(fileURLWithPath: path), limits: ImportLimits(maximumExternalDataBytes: 16))
     }
-    _ = try ONNXModel(
-      contentsOf: URL(fileURLWithPath: path), limits: ImportLimits(maximumExternalDataBytes: 16))
   }
 
   @Test func bytesWithoutAFileNameTheTensorAndItsLocation() {
