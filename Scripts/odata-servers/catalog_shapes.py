@@ -15,8 +15,16 @@ Shapes:
              (mount /sap/opu/odata/IWBEP/GWSAMPLE_BASIC/)
   custom     German names no heuristic knows; Artikel is a media entity whose $value is the
              product's picture (mount /odata/)
+  s4         like S/4HANA's API_PRODUCT_SRV: A_Product keyed by Product, grouped by ProductGroup,
+             its GTIN in ProductStandardID in the 14-digit form, SAP's quirks
+             (mount /sap/opu/odata/sap/API_PRODUCT_SRV/)
+
+The products' GTIN is the seed's `GTIN` (a GTIN-13 in the bundled catalog; absent is null): `GTIN`
+in espm v4 and `EAN` in espm v2 (see `for_version`), so two of the names clients recognize are
+served, and `ProductStandardID` in s4.
 """
 
+import dataclasses
 from dataclasses import dataclass
 
 from catalog_model import CATEGORY_PROPERTIES, PRODUCT_PROPERTIES, python_value
@@ -24,7 +32,8 @@ from catalog_model import CATEGORY_PROPERTIES, PRODUCT_PROPERTIES, python_value
 
 @dataclass(frozen=True)
 class Property:
-    """A structural property; `source` is a seed field name or a function (row, seed) -> raw."""
+    """A structural property; `source` is a seed field name or a function (row, seed) -> raw;
+    `v2_name` is its name on the v2 server when that differs."""
 
     name: str
     edm_type: str
@@ -34,6 +43,7 @@ class Property:
     scale: int = None
     max_length: int = None
     sap: tuple = ()
+    v2_name: str = None
 
 
 @dataclass(frozen=True)
@@ -139,6 +149,30 @@ class Seed:
         return self.positions[product["ProductId"]]
 
 
+def for_version(shape, version):
+    """`shape` as the server of OData `version` (2 or 4) serves it: on v2, every property with a
+    `v2_name` is called that, still filled from the same seed field."""
+    if version != 2:
+        return shape
+
+    def renamed(prop):
+        if prop.v2_name is None:
+            return prop
+        source = prop.name if prop.source is None else prop.source
+        return dataclasses.replace(prop, name=prop.v2_name, source=source, v2_name=None)
+
+    types = tuple(
+        dataclasses.replace(t, properties=tuple(renamed(p) for p in t.properties))
+        for t in shape.entity_types
+    )
+    return dataclasses.replace(shape, entity_types=types)
+
+
+def seed_gtin(row, seed):
+    """The seed's GTIN of a product, or None (a catalog file need not have one)."""
+    return row.get("GTIN")
+
+
 def constant(value):
     """A property source that is the same raw value on every row."""
     return lambda row, seed: value
@@ -188,13 +222,21 @@ def _espm_properties(seed_properties, key):
     )
 
 
+# The GTIN is optional in a seed file, so it is read with seed_gtin rather than by name.
+_ESPM_GTIN = Property("GTIN", "Edm.String", seed_gtin, max_length=14, v2_name="EAN")
+
+
 ESPM = Shape(
     name="espm",
     namespace="ESPM",
     container="EntityContainer",
     mount="/odata/",
     entity_types=(
-        EntityType("Product", "ProductId", _espm_properties(PRODUCT_PROPERTIES, "ProductId")),
+        EntityType(
+            "Product",
+            "ProductId",
+            _espm_properties(PRODUCT_PROPERTIES, "ProductId") + (_ESPM_GTIN,),
+        ),
         EntityType(
             "ProductCategory",
             "CategoryName",
@@ -457,4 +499,49 @@ CUSTOM = Shape(
     media_set="Artikel",
 )
 
-SHAPES = {shape.name: shape for shape in (ESPM, NORTHWIND, GATEWAY, CUSTOM)}
+# --- s4: S/4HANA's product master API (API_PRODUCT_SRV) --------------------------------------
+# No name, price or category list: A_Product has the product number, its product group (the
+# seed's category) and its GTIN, stored as S/4HANA stores a GTIN-14, so a client that asked for
+# the 13 digits of an EAN-13 only would miss it.
+
+def _s4_gtin(row, seed):
+    gtin = seed_gtin(row, seed)
+    return None if gtin is None else gtin.rjust(14, "0")
+
+
+S4 = Shape(
+    name="s4",
+    namespace="API_PRODUCT_SRV",
+    container="API_PRODUCT_SRV_Entities",
+    mount="/sap/opu/odata/sap/API_PRODUCT_SRV/",
+    entity_types=(
+        EntityType(
+            "A_ProductType",
+            "Product",
+            (
+                Property("Product", "Edm.String", "ProductId", nullable=False, max_length=40,
+                         sap=_sap("Product", "updatable")),
+                Property("ProductType", "Edm.String", constant("HAWA"), max_length=4,
+                         sap=_sap("Product Type")),
+                Property("ProductGroup", "Edm.String", "CategoryName", max_length=40,
+                         sap=_sap("Product Group")),
+                Property("BaseUnit", "Edm.String", constant("EA"), max_length=3,
+                         sap=_sap("Base Unit") + (("semantics", "unit-of-measure"),)),
+                Property("GrossWeight", "Edm.Decimal", "Weight", precision=13, scale=3,
+                         sap=_sap("Gross Weight") + (("unit", "WeightUnit"),)),
+                Property("WeightUnit", "Edm.String", "WeightUnit", max_length=3,
+                         sap=_sap("Unit of Weight") + (("semantics", "unit-of-measure"),)),
+                Property("ProductStandardID", "Edm.String", _s4_gtin, max_length=18,
+                         sap=_sap("International Article Number (EAN/UPC)")),
+            ),
+            sap=(("content-version", "1"),),
+        ),
+    ),
+    entity_sets=(
+        EntitySet("A_Product", "A_ProductType", lambda seed: seed.products,
+                  sap=(("content-version", "1"),)),
+    ),
+    sap_quirks=True,
+)
+
+SHAPES = {shape.name: shape for shape in (ESPM, NORTHWIND, GATEWAY, CUSTOM, S4)}

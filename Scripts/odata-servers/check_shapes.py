@@ -7,7 +7,8 @@ $metadata (well-formed, names), a filter on the category (and on the navigation 
 Category/CategoryName where there is one), the categories "Joe's" and "Ümlaut" (no rows), /$count,
 the inline count, $select, $orderby on the key, following next links with --page-size 5, an
 unknown entity set (404), Basic and bearer authentication, /imgs (with --picture-delay-ms) and
-/__stats, and for custom the media resource $value.
+/__stats, for custom the media resource $value, and for shapes with a GTIN property a filter on
+the GTIN of the first product in each form the shape might store it in.
 Prints one line per check and exits 1 when any failed.
 """
 
@@ -24,7 +25,7 @@ import urllib.request
 import xml.etree.ElementTree as ElementTree
 
 from catalog_model import load_catalog, picture_bytes
-from catalog_shapes import SHAPES, Seed, entity_rows
+from catalog_shapes import SHAPES, Seed, entity_rows, for_version
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CREDENTIALS = "checker:pa55 w\u00f6rd"
@@ -134,10 +135,22 @@ def product_names(shape):
         "gateway": ("ProductSet", "ProductID", "Category", "Category",
                     "VH_CategorySet", "Category"),
         "custom": ("Artikel", "Nummer", "Warengruppe", "Warengruppe", None, None),
+        "s4": ("A_Product", "Product", "ProductGroup", "ProductGroup", None, None),
     }[shape.name]
 
 
+GTIN_NAMES = ("GTIN", "EAN", "ProductStandardID")
+
+
+def gtin_property(shape, products_set):
+    """The name of the product type's GTIN property in `shape`, or None."""
+    entity_type = shape.entity_type(shape.entity_set(products_set).entity_type)
+    names = [p.name for p in entity_type.properties if p.name in GTIN_NAMES]
+    return names[0] if names else None
+
+
 def check_server(checker, script, version, shape, catalog, seed):
+    shape = for_version(shape, version)
     products_set, key, _, category_path, category_set, _ = product_names(shape)
     expected_rows = entity_rows(shape, shape.entity_set(products_set), seed)
     expected_keys = sorted(row[key] for row in expected_rows)
@@ -247,6 +260,16 @@ def check_server(checker, script, version, shape, catalog, seed):
             expect(json.loads(stats).get(server.mount + path) == 1, "stats %s" % stats[:200])
             return content_type
 
+        def gtin_filter():
+            name = gtin_property(shape, products_set)
+            stored = expected_rows[0][name]
+            want = [expected_rows[0][key]]
+            for form in (stored, stored.lstrip("0")):
+                url = query(root, products_set, filter="%s eq '%s'" % (name, form))
+                got = [r[key] for r in all_rows(url, version)]
+                expect(got == (want if form == stored else []), "%s: %s" % (form, got))
+            return "%s eq '%s'" % (name, stored)
+
         checks = [("metadata", metadata), ("category filter", category_filter),
                   ("Joe's, \u00dcmlaut", odd_literals), ("/$count", count),
                   ("inline count", inline_count), ("$select", select),
@@ -256,6 +279,8 @@ def check_server(checker, script, version, shape, catalog, seed):
             checks.append(("$value", media))
         if shape.relationships:
             checks.append(("Category/CategoryName filter", navigation_filter))
+        if gtin_property(shape, products_set) and seed.products[0].get("GTIN"):
+            checks.append(("GTIN filter", gtin_filter))
         if category_set:
             def categories():
                 got = all_rows(root + category_set, version)

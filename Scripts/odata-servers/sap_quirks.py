@@ -1,4 +1,4 @@
-"""WSGI middleware giving a test service SAP Gateway's quirks (the `gateway` shape).
+"""WSGI middleware giving a test service SAP Gateway's quirks (the `gateway` and `s4` shapes).
 
 - A JSON body's v2 `"__count": 40` becomes `"__count": "40"`, as Gateway sends it.
 - Every error (4xx/5xx) becomes Gateway's JSON envelope with `/IWBEP/CM_MGW_RT/020` (404) or
@@ -53,8 +53,9 @@ def original_message(body):
     return None
 
 
-def sap_error_body(status, body):
-    """SAP Gateway's error envelope for an error response `status` ("404 Not Found")."""
+def sap_error_body(status, body, service_id="GWSAMPLE_BASIC"):
+    """SAP Gateway's error envelope for an error response `status` ("404 Not Found") of the
+    service `service_id`."""
     code, _, reason = status.partition(" ")
     message = original_message(body) or reason or code
     now = datetime.datetime.now(datetime.timezone.utc)
@@ -66,7 +67,7 @@ def sap_error_body(status, body):
                 "application": {
                     "component_id": "",
                     "service_namespace": "/IWBEP/",
-                    "service_id": "GWSAMPLE_BASIC",
+                    "service_id": service_id,
                     "service_version": "0001",
                 },
                 "transactionid": uuid.uuid4().hex.upper(),
@@ -84,10 +85,12 @@ def string_counts(body):
 
 
 class SapGatewayQuirks:
-    """Wraps a WSGI OData service, buffering each answer to rewrite it as Gateway would."""
+    """Wraps a WSGI OData service, buffering each answer to rewrite it as Gateway would;
+    `service_id` is the name errors give the service, such as `GWSAMPLE_BASIC`."""
 
-    def __init__(self, app):
+    def __init__(self, app, service_id="GWSAMPLE_BASIC"):
         self.app = app
+        self.service_id = service_id
 
     def __call__(self, environ, start_response):
         answer = {}
@@ -106,7 +109,7 @@ class SapGatewayQuirks:
         status, headers = answer["status"], answer["headers"]
         body = b"".join(chunks)
         if int(status.split(" ", 1)[0]) >= 400:
-            body = sap_error_body(status, body)
+            body = sap_error_body(status, body, self.service_id)
             headers = [(k, v) for k, v in headers if k.lower() != "content-type"]
             headers.append(("Content-Type", "application/json"))
         elif _is_json(headers):

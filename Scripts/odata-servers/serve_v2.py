@@ -15,7 +15,7 @@ from pyslet.odata2 import metadata as edmx
 from pyslet.odata2.server import Server
 
 from catalog_model import load_catalog
-from catalog_shapes import SHAPES, Seed, entity_rows, links
+from catalog_shapes import SHAPES, Seed, entity_rows, for_version, links
 from wsgi_support import (
     accepted_authorizations,
     common_arguments,
@@ -191,7 +191,7 @@ def load(shape, seed, media=None, pictures=None):
 
 def main():
     args = common_arguments(__doc__).parse_args()
-    shape = SHAPES[args.shape]
+    shape = for_version(SHAPES[args.shape], 2)
     categories, products = load_catalog(args.catalog)
     media = media_resources(shape, products)
     doc = load(shape, Seed(categories, products), media, args.pictures)

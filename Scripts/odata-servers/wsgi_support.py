@@ -277,11 +277,11 @@ class OnlyUnderMount:
 
 def shape_service(shape, service):
     """The OData service as `shape` serves it: only under its mount path (except `espm`,
-    which answers as it always has), inside SAP's quirks for `gateway`."""
+    which answers as it always has), inside SAP's quirks for `gateway` and `s4`."""
     if not shape.answers_outside_mount:
         service = OnlyUnderMount(service, shape.mount)
     if shape.sap_quirks:
-        service = SapGatewayQuirks(service)
+        service = SapGatewayQuirks(service, shape.mount.rstrip("/").rsplit("/", 1)[-1])
     return service
 
 

@@ -25,18 +25,23 @@ enum CatalogOptions {
     "category-property", "PATH",
     help: "the products' category: a property or a navigation path such as "
       + "Category/CategoryName (default: found in $metadata)")
+  /// `--gtin-property NAME`: the products' GTIN property, when `$metadata` does not make it clear.
+  static let gtinProperty = Option.text(
+    "gtin-property", "NAME",
+    help: "the products' GTIN/EAN/UPC property, when $metadata does not make it clear")
   /// `--schema FILE.json`: the whole catalog schema, instead of finding it.
   static let schema = Option.text(
     "schema", "FILE.json",
     help: #"the whole catalog schema: {"entitySet", "key", "category", and optionally "name", "#
       + #""description", "price", "currency", "picture" (a property, or "$value" for the media "#
-      + #"resource), "categorySet", "categorySetProperty"}; checked against $metadata; not "#
-      + "together with --entity-set or --category-property")
+      + #"resource), "gtin" (the GTIN/EAN/UPC property), "categorySet", "categorySetProperty"}; "#
+      + "checked against $metadata; not together with --entity-set, --category-property or "
+      + "--gtin-property")
 
   /// The whole group, in the order the help lists it.
   static let all =
     [service, odataVersion] + ServiceCredentials.all
-    + [catalog, entitySet, categoryProperty, schema]
+    + [catalog, entitySet, categoryProperty, gtinProperty, schema]
 
   /// The catalog source and credentials the arguments name; the bundled catalog when none is
   /// given.
@@ -84,12 +89,13 @@ enum CatalogOptions {
   {
     let entitySet = arguments.value(Self.entitySet)
     let category = arguments.value(categoryProperty)
+    let gtin = arguments.value(gtinProperty)
     guard let path = arguments.value(schema) else {
-      return .discover(entitySet: entitySet, categoryProperty: category)
+      return .discover(entitySet: entitySet, categoryProperty: category, gtinProperty: gtin)
     }
-    guard entitySet == nil, category == nil else {
+    guard entitySet == nil, category == nil, gtin == nil else {
       throw schema.usageError(
-        "cannot be combined with \(Self.entitySet) or \(categoryProperty)")
+        "cannot be combined with \(Self.entitySet), \(categoryProperty) or \(gtinProperty)")
     }
     return .file(try SchemaFile.read(path))
   }

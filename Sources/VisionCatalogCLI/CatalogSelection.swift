@@ -6,7 +6,7 @@ struct CatalogSelection {
   /// How the catalog schema is found.
   enum SchemaRequest {
     /// From the source's `$metadata`, with the names given on the command line.
-    case discover(entitySet: String?, categoryProperty: String?)
+    case discover(entitySet: String?, categoryProperty: String?, gtinProperty: String?)
     /// From a schema file, checked against `$metadata`.
     case file(CatalogSchema)
   }
@@ -37,11 +37,11 @@ struct CatalogSelection {
     do {
       let provider = try makeProvider()
       switch schema {
-      case .discover(let entitySet, let categoryProperty):
+      case .discover(let entitySet, let categoryProperty, let gtinProperty):
         return (
           provider,
           try await provider.catalogSchema(
-            entitySet: entitySet, categoryProperty: categoryProperty)
+            entitySet: entitySet, categoryProperty: categoryProperty, gtinProperty: gtinProperty)
         )
       case .file(let schema):
         return (provider, try await provider.checked(schema))

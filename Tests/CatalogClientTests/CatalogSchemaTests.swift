@@ -8,10 +8,13 @@ struct CatalogSchemaTests {
     try ServiceMetadata.read(Data(document.utf8))
   }
 
-  @Test func theBundledCatalogIsESPM() async throws {
+  @Test func theBundledCatalogIsESPMWithAGTIN() async throws {
     let provider = try OfflineCatalogProvider.bundled()
     let schema = try await provider.catalogSchema()
-    #expect(schema == .espm)
+    var expected = CatalogSchema.espm
+    expected.gtin = "GTIN"
+    #expect(schema == expected)
+    #expect(CatalogSchema.espm.gtin == nil)
     #expect(try await provider.checked(.espm) == .espm)
   }
 

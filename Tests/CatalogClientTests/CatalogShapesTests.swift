@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// Schema discovery, listings and category counts against the test servers serving the catalog
-/// in the shapes of ESPM, Northwind, SAP Gateway and a shop with unrecognized names, on v2 and v4.
+/// in the shapes of ESPM, Northwind, SAP Gateway, S/4HANA's product API and a shop with
+/// unrecognized names, on v2 and v4.
 ///
 /// Expected rows come from the seed catalog the servers load, mapped to each shape here; each
 /// listing is also checked against the server's own evaluation of a filter written by hand.
@@ -62,6 +63,10 @@ struct CatalogShapesTests {
         product.price = nil
         product.pictureUrl =
           server.serviceRoot.absoluteString + "Artikel('\(row.productId)')/$value"
+      case .s4:
+        // A_Product has no name or price; its GTIN is not part of a category listing.
+        product.name = nil
+        product.price = nil
       }
       return product
     }
@@ -71,17 +76,23 @@ struct CatalogShapesTests {
   func theSchemaIsFoundFromMetadata(_ shape: Shape, _ version: ODataVersion) async throws {
     let provider = Self.provider(try Self.server(shape, version), version)
     let schema = try await Self.schema(shape, provider)
-    let expected: (String, String, ODataPath, String?) =
+    let expected: (String, String, ODataPath, String?, String?) =
       switch shape {
-      case .espm: ("Products", "ProductId", "CategoryName", "ProductCategories")
-      case .northwind: ("Products", "ProductID", "Category/CategoryName", "Categories")
-      case .gateway: ("ProductSet", "ProductID", "Category", "VH_CategorySet")
-      case .custom: ("Artikel", "Nummer", "Warengruppe", nil)
+      case .espm:
+        (
+          "Products", "ProductId", "CategoryName", "ProductCategories",
+          version == .v2 ? "EAN" : "GTIN"
+        )
+      case .northwind: ("Products", "ProductID", "Category/CategoryName", "Categories", nil)
+      case .gateway: ("ProductSet", "ProductID", "Category", "VH_CategorySet", nil)
+      case .custom: ("Artikel", "Nummer", "Warengruppe", nil, nil)
+      case .s4: ("A_Product", "Product", "ProductGroup", nil, "ProductStandardID")
       }
     #expect(schema.entitySet == expected.0)
     #expect(schema.key == expected.1)
     #expect(schema.category == expected.2)
     #expect(schema.categorySet == expected.3)
+    #expect(schema.gtin == expected.4)
     if shape == .custom {
       #expect(schema.picture == CatalogSchema.mediaResource)
       let error = await #expect(throws: CatalogError.self) {
@@ -121,6 +132,7 @@ struct CatalogShapesTests {
       case .northwind: ("Products", "Category/CategoryName eq '\(category)'", "ProductID")
       case .gateway: ("ProductSet", "Category eq '\(category)'", "ProductID")
       case .custom: ("Artikel", "Warengruppe eq '\(category)'", "Nummer")
+      case .s4: ("A_Product", "ProductGroup eq '\(category)'", "Product")
       }
     let encoded = try #require(
       filter.addingPercentEncoding(withAllowedCharacters: .alphanumerics))

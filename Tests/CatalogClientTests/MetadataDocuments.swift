@@ -121,6 +121,7 @@ enum MetadataDocuments {
         <Property Name="BaseUnit" Type="Edm.String" MaxLength="3" sap:semantics="unit-of-measure"/>
         <Property Name="GrossWeight" Type="Edm.Decimal" Precision="13" Scale="3" sap:unit="WeightUnit"/>
         <Property Name="WeightUnit" Type="Edm.String" MaxLength="3"/>
+        <Property Name="ProductStandardID" Type="Edm.String" MaxLength="18" sap:label="International Article Number (EAN/UPC)"/>
         <NavigationProperty Name="to_Description" Relationship="API_PRODUCT_SRV.assoc_Description" FromRole="FromRole_assoc_Description" ToRole="ToRole_assoc_Description"/>
        </EntityType>
        <EntityType Name="A_ProductDescriptionType" sap:content-version="1">

@@ -24,7 +24,8 @@ public final class ODataTestServer: Sendable {
   /// Every shape serves the same seed products and categories under other names, so results can
   /// be compared between shapes.
   public enum Shape: String, Sendable, CaseIterable {
-    /// The ESPM-like catalog (`Products`, `ProductCategories`, namespace `ESPM`) at `/odata/`.
+    /// The ESPM-like catalog (`Products`, `ProductCategories`, namespace `ESPM`) at `/odata/`,
+    /// with the GTIN in `GTIN` on v4 and in `EAN` on v2.
     case espm
     /// Like the public Northwind service at `/V4/Northwind/Northwind.svc/`: `Products` with
     /// `Int32` keys and the navigation `Category`, `Categories` with the collection `Products`.
@@ -36,6 +37,10 @@ public final class ODataTestServer: Sendable {
     /// Names no heuristic recognizes at `/odata/`: `Artikel` (a media entity whose `$value` is
     /// the product's picture) and `Lieferanten`, namespace `Shop`.
     case custom
+    /// Like S/4HANA's product API at `/sap/opu/odata/sap/API_PRODUCT_SRV/`: `A_Product` keyed by
+    /// `Product`, grouped by `ProductGroup`, with the GTIN in `ProductStandardID` (14 digits),
+    /// no name, price or category set, and SAP's quirks.
+    case s4
   }
 
   /// The port the server listens on.

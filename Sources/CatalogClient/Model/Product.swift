@@ -34,6 +34,12 @@ public struct Product: Sendable, Hashable, Codable {
   public var stockQuantity: Int64?
   /// The last change (v2 `Edm.DateTime`, v4 `Edm.DateTimeOffset`), in UTC.
   public var updatedTimestamp: Date?
+  /// The GTIN (EAN, UPC) as the catalog stores it, for example `2012345010000`.
+  ///
+  /// A numeric GTIN property gives its digits without leading zeros; a catalog file keeps it as
+  /// `GTIN`. Of the product listings, only
+  /// ``CatalogProvider/products(withGTIN:schema:maximumPages:)`` asks for it.
+  public var gtin: String?
 
   /// The path of ``productId``.
   public static let productId = ODataProperty<String>("ProductId")
@@ -96,6 +102,7 @@ public struct Product: Sendable, Hashable, Codable {
     case weightUnit = "WeightUnit"
     case stockQuantity = "StockQuantity"
     case updatedTimestamp = "UpdatedTimestamp"
+    case gtin = "GTIN"
   }
 
   /// Decodes a product from v2 or v4 JSON (decimals and Int64 as strings or numbers).
@@ -116,6 +123,7 @@ public struct Product: Sendable, Hashable, Codable {
     weightUnit = try container.decodeIfPresent(String.self, forKey: .weightUnit)
     stockQuantity = try container.decodeODataInt64(forKey: .stockQuantity)
     updatedTimestamp = try container.decodeODataDate(forKey: .updatedTimestamp)
+    gtin = try container.decodeIfPresent(String.self, forKey: .gtin)
   }
 
   /// Encodes the product with its OData property names; decimals as strings, dates as ISO 8601.
@@ -137,6 +145,7 @@ public struct Product: Sendable, Hashable, Codable {
     try container.encodeIfPresent(stockQuantity, forKey: .stockQuantity)
     try container.encodeIfPresent(
       updatedTimestamp.map { ODataValue.iso8601($0, withZone: true) }, forKey: .updatedTimestamp)
+    try container.encodeIfPresent(gtin, forKey: .gtin)
   }
 }
 

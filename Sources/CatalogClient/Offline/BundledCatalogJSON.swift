@@ -95,7 +95,8 @@ enum BundledCatalogJSON {
           "Weight": "4.2",
           "WeightUnit": "KG",
           "StockQuantity": 142,
-          "UpdatedTimestamp": "2024-01-15T08:30:00Z"
+          "UpdatedTimestamp": "2024-01-15T08:30:00Z",
+          "GTIN": "2012345010000"
         },
         {
           "ProductId": "HT-1001",
@@ -109,7 +110,8 @@ enum BundledCatalogJSON {
           "Weight": "4.5",
           "WeightUnit": "KG",
           "StockQuantity": 87,
-          "UpdatedTimestamp": "2024-01-15T08:31:00Z"
+          "UpdatedTimestamp": "2024-01-15T08:31:00Z",
+          "GTIN": "2012345010017"
         },
         {
           "ProductId": "HT-1002",
@@ -123,7 +125,8 @@ enum BundledCatalogJSON {
           "Weight": "4.2",
           "WeightUnit": "KG",
           "StockQuantity": 35,
-          "UpdatedTimestamp": "2024-02-10T00:00:00Z"
+          "UpdatedTimestamp": "2024-02-10T00:00:00Z",
+          "GTIN": "2012345010024"
         },
         {
           "ProductId": "HT-1003",
@@ -137,7 +140,8 @@ enum BundledCatalogJSON {
           "Weight": "4.2",
           "WeightUnit": "KG",
           "StockQuantity": 0,
-          "UpdatedTimestamp": "2024-02-11T10:00:00Z"
+          "UpdatedTimestamp": "2024-02-11T10:00:00Z",
+          "GTIN": "2012345010031"
         },
         {
           "ProductId": "HT-1010",
@@ -151,7 +155,8 @@ enum BundledCatalogJSON {
           "Weight": "4.3",
           "WeightUnit": "KG",
           "StockQuantity": 12,
-          "UpdatedTimestamp": "2024-03-01T12:00:00Z"
+          "UpdatedTimestamp": "2024-03-01T12:00:00Z",
+          "GTIN": "2012345010109"
         },
         {
           "ProductId": "HT-1011",
@@ -165,7 +170,8 @@ enum BundledCatalogJSON {
           "Weight": "1.1",
           "WeightUnit": "KG",
           "StockQuantity": 64,
-          "UpdatedTimestamp": "2024-03-02T09:15:00Z"
+          "UpdatedTimestamp": "2024-03-02T09:15:00Z",
+          "GTIN": "2012345010116"
         },
         {
           "ProductId": "HT-1030",
@@ -179,7 +185,8 @@ enum BundledCatalogJSON {
           "Weight": "21",
           "WeightUnit": "KG",
           "StockQuantity": 310,
-          "UpdatedTimestamp": "2024-01-20T07:00:00Z"
+          "UpdatedTimestamp": "2024-01-20T07:00:00Z",
+          "GTIN": "2012345010307"
         },
         {
           "ProductId": "HT-1031",
@@ -193,7 +200,8 @@ enum BundledCatalogJSON {
           "Weight": "21",
           "WeightUnit": "KG",
           "StockQuantity": 120,
-          "UpdatedTimestamp": "2024-01-20T07:05:00Z"
+          "UpdatedTimestamp": "2024-01-20T07:05:00Z",
+          "GTIN": "2012345010314"
         },
         {
           "ProductId": "HT-1035",
@@ -207,7 +215,8 @@ enum BundledCatalogJSON {
           "Weight": "14.8",
           "WeightUnit": "KG",
           "StockQuantity": 44,
-          "UpdatedTimestamp": "2024-04-05T16:45:00Z"
+          "UpdatedTimestamp": "2024-04-05T16:45:00Z",
+          "GTIN": "2012345010352"
         },
         {
           "ProductId": "HT-1037",
@@ -221,7 +230,8 @@ enum BundledCatalogJSON {
           "Weight": "17.2",
           "WeightUnit": "KG",
           "StockQuantity": 9,
-          "UpdatedTimestamp": "2024-04-06T16:45:00Z"
+          "UpdatedTimestamp": "2024-04-06T16:45:00Z",
+          "GTIN": "2012345010376"
         },
         {
           "ProductId": "HT-1060",
@@ -235,7 +245,8 @@ enum BundledCatalogJSON {
           "Weight": "0.09",
           "WeightUnit": "KG",
           "StockQuantity": 1500,
-          "UpdatedTimestamp": "2024-01-05T11:11:11Z"
+          "UpdatedTimestamp": "2024-01-05T11:11:11Z",
+          "GTIN": "2012345010604"
         },
         {
           "ProductId": "HT-1061",
@@ -249,7 +260,8 @@ enum BundledCatalogJSON {
           "Weight": "0.09",
           "WeightUnit": "KG",
           "StockQuantity": 980,
-          "UpdatedTimestamp": "2024-01-05T11:12:00Z"
+          "UpdatedTimestamp": "2024-01-05T11:12:00Z",
+          "GTIN": "2012345010611"
         },
         {
           "ProductId": "HT-1062",
@@ -263,7 +275,8 @@ enum BundledCatalogJSON {
           "Weight": "0.05",
           "WeightUnit": "KG",
           "StockQuantity": 420,
-          "UpdatedTimestamp": "2024-05-01T00:00:00Z"
+          "UpdatedTimestamp": "2024-05-01T00:00:00Z",
+          "GTIN": "2012345010628"
         },
         {
           "ProductId": "HT-1063",
@@ -277,7 +290,8 @@ enum BundledCatalogJSON {
           "Weight": "0.12",
           "WeightUnit": "KG",
           "StockQuantity": 75,
-          "UpdatedTimestamp": "2024-05-02T00:00:00Z"
+          "UpdatedTimestamp": "2024-05-02T00:00:00Z",
+          "GTIN": "2012345010635"
         },
         {
           "ProductId": "HT-1064",
@@ -291,7 +305,8 @@ enum BundledCatalogJSON {
           "Weight": "0.11",
           "WeightUnit": "KG",
           "StockQuantity": 260,
-          "UpdatedTimestamp": "2024-05-03T00:00:00Z"
+          "UpdatedTimestamp": "2024-05-03T00:00:00Z",
+          "GTIN": "2012345010642"
         },
         {
           "ProductId": "HT-1070",
@@ -305,7 +320,8 @@ enum BundledCatalogJSON {
           "Weight": "0.9",
           "WeightUnit": "KG",
           "StockQuantity": 640,
-          "UpdatedTimestamp": "2024-01-07T08:00:00Z"
+          "UpdatedTimestamp": "2024-01-07T08:00:00Z",
+          "GTIN": "2012345010703"
         },
         {
           "ProductId": "HT-1071",
@@ -319,7 +335,8 @@ enum BundledCatalogJSON {
           "Weight": "1.2",
           "WeightUnit": "KG",
           "StockQuantity": 88,
-          "UpdatedTimestamp": "2024-01-07T08:10:00Z"
+          "UpdatedTimestamp": "2024-01-07T08:10:00Z",
+          "GTIN": "2012345010710"
         },
         {
           "ProductId": "HT-1072",
@@ -333,7 +350,8 @@ enum BundledCatalogJSON {
           "Weight": "0.8",
           "WeightUnit": "KG",
           "StockQuantity": 150,
-          "UpdatedTimestamp": "2024-06-01T00:00:00Z"
+          "UpdatedTimestamp": "2024-06-01T00:00:00Z",
+          "GTIN": "2012345010727"
         },
         {
           "ProductId": "HT-1073",
@@ -347,7 +365,8 @@ enum BundledCatalogJSON {
           "Weight": "0.8",
           "WeightUnit": "KG",
           "StockQuantity": 130,
-          "UpdatedTimestamp": "2024-06-01T00:00:01Z"
+          "UpdatedTimestamp": "2024-06-01T00:00:01Z",
+          "GTIN": "2012345010734"
         },
         {
           "ProductId": "HT-2025",
@@ -361,7 +380,8 @@ enum BundledCatalogJSON {
           "Weight": "6.5",
           "WeightUnit": "KG",
           "StockQuantity": 21,
-          "UpdatedTimestamp": "2024-02-14T14:00:00Z"
+          "UpdatedTimestamp": "2024-02-14T14:00:00Z",
+          "GTIN": "2012345020252"
         },
         {
           "ProductId": "HT-2026",
@@ -375,7 +395,8 @@ enum BundledCatalogJSON {
           "Weight": "8.1",
           "WeightUnit": "KG",
           "StockQuantity": 14,
-          "UpdatedTimestamp": "2024-02-14T14:01:00Z"
+          "UpdatedTimestamp": "2024-02-14T14:01:00Z",
+          "GTIN": "2012345020269"
         },
         {
           "ProductId": "HT-2027",
@@ -389,7 +410,8 @@ enum BundledCatalogJSON {
           "Weight": "0.6",
           "WeightUnit": "KG",
           "StockQuantity": 330,
-          "UpdatedTimestamp": "2024-07-11T18:30:00Z"
+          "UpdatedTimestamp": "2024-07-11T18:30:00Z",
+          "GTIN": "2012345020276"
         },
         {
           "ProductId": "HT-2030",
@@ -403,7 +425,8 @@ enum BundledCatalogJSON {
           "Weight": "0.35",
           "WeightUnit": "KG",
           "StockQuantity": 90,
-          "UpdatedTimestamp": "2024-03-15T10:00:00Z"
+          "UpdatedTimestamp": "2024-03-15T10:00:00Z",
+          "GTIN": "2012345020306"
         },
         {
           "ProductId": "HT-2031",
@@ -417,7 +440,8 @@ enum BundledCatalogJSON {
           "Weight": "0.2",
           "WeightUnit": "KG",
           "StockQuantity": 410,
-          "UpdatedTimestamp": "2024-03-15T10:05:00Z"
+          "UpdatedTimestamp": "2024-03-15T10:05:00Z",
+          "GTIN": "2012345020313"
         },
         {
           "ProductId": "HT-2032",
@@ -431,7 +455,8 @@ enum BundledCatalogJSON {
           "Weight": "0.28",
           "WeightUnit": "KG",
           "StockQuantity": 55,
-          "UpdatedTimestamp": "2024-08-20T09:00:00Z"
+          "UpdatedTimestamp": "2024-08-20T09:00:00Z",
+          "GTIN": "2012345020320"
         },
         {
           "ProductId": "HT-1080",
@@ -445,7 +470,8 @@ enum BundledCatalogJSON {
           "Weight": "0.3",
           "WeightUnit": "KG",
           "StockQuantity": 70,
-          "UpdatedTimestamp": "2024-02-01T00:00:00Z"
+          "UpdatedTimestamp": "2024-02-01T00:00:00Z",
+          "GTIN": "2012345010802"
         },
         {
           "ProductId": "HT-1081",
@@ -459,7 +485,8 @@ enum BundledCatalogJSON {
           "Weight": "0.74",
           "WeightUnit": "KG",
           "StockQuantity": 8,
-          "UpdatedTimestamp": "2024-02-01T00:00:00Z"
+          "UpdatedTimestamp": "2024-02-01T00:00:00Z",
+          "GTIN": "2012345010819"
         },
         {
           "ProductId": "HT-1082",
@@ -473,7 +500,8 @@ enum BundledCatalogJSON {
           "Weight": "0.15",
           "WeightUnit": "KG",
           "StockQuantity": 120,
-          "UpdatedTimestamp": "2024-09-09T09:09:09Z"
+          "UpdatedTimestamp": "2024-09-09T09:09:09Z",
+          "GTIN": "2012345010826"
         },
         {
           "ProductId": "HT-1090",
@@ -487,7 +515,8 @@ enum BundledCatalogJSON {
           "Weight": "9.4",
           "WeightUnit": "KG",
           "StockQuantity": 26,
-          "UpdatedTimestamp": "2024-04-01T06:00:00Z"
+          "UpdatedTimestamp": "2024-04-01T06:00:00Z",
+          "GTIN": "2012345010901"
         },
         {
           "ProductId": "HT-1091",
@@ -501,7 +530,8 @@ enum BundledCatalogJSON {
           "Weight": "14",
           "WeightUnit": "KG",
           "StockQuantity": 6,
-          "UpdatedTimestamp": "2024-04-02T06:00:00Z"
+          "UpdatedTimestamp": "2024-04-02T06:00:00Z",
+          "GTIN": "2012345010918"
         },
         {
           "ProductId": "HT-1092",
@@ -515,7 +545,8 @@ enum BundledCatalogJSON {
           "Weight": "3.1",
           "WeightUnit": "KG",
           "StockQuantity": 500,
-          "UpdatedTimestamp": "2024-04-03T06:00:00Z"
+          "UpdatedTimestamp": "2024-04-03T06:00:00Z",
+          "GTIN": "2012345010925"
         },
         {
           "ProductId": "HT-1100",
@@ -529,7 +560,8 @@ enum BundledCatalogJSON {
           "Weight": "0.35",
           "WeightUnit": "KG",
           "StockQuantity": 2000,
-          "UpdatedTimestamp": "2024-01-02T00:00:00Z"
+          "UpdatedTimestamp": "2024-01-02T00:00:00Z",
+          "GTIN": "2012345011007"
         },
         {
           "ProductId": "HT-1101",
@@ -543,7 +575,8 @@ enum BundledCatalogJSON {
           "Weight": "0.3",
           "WeightUnit": "KG",
           "StockQuantity": 760,
-          "UpdatedTimestamp": "2024-01-02T00:00:00Z"
+          "UpdatedTimestamp": "2024-01-02T00:00:00Z",
+          "GTIN": "2012345011014"
         },
         {
           "ProductId": "HT-1102",
@@ -557,7 +590,8 @@ enum BundledCatalogJSON {
           "Weight": "0.5",
           "WeightUnit": "KG",
           "StockQuantity": 300,
-          "UpdatedTimestamp": "2024-01-03T00:00:00Z"
+          "UpdatedTimestamp": "2024-01-03T00:00:00Z",
+          "GTIN": "2012345011021"
         },
         {
           "ProductId": "HT-1110",
@@ -571,7 +605,8 @@ enum BundledCatalogJSON {
           "Weight": "0.17",
           "WeightUnit": "KG",
           "StockQuantity": 240,
-          "UpdatedTimestamp": "2024-05-20T12:00:00Z"
+          "UpdatedTimestamp": "2024-05-20T12:00:00Z",
+          "GTIN": "2012345011106"
         },
         {
           "ProductId": "HT-1111",
@@ -585,7 +620,8 @@ enum BundledCatalogJSON {
           "Weight": "0.21",
           "WeightUnit": "KG",
           "StockQuantity": 130,
-          "UpdatedTimestamp": "2024-05-20T12:00:00Z"
+          "UpdatedTimestamp": "2024-05-20T12:00:00Z",
+          "GTIN": "2012345011113"
         },
         {
           "ProductId": "HT-1112",
@@ -599,7 +635,8 @@ enum BundledCatalogJSON {
           "Weight": "0.22",
           "WeightUnit": "KG",
           "StockQuantity": 40,
-          "UpdatedTimestamp": "2024-10-01T08:00:00Z"
+          "UpdatedTimestamp": "2024-10-01T08:00:00Z",
+          "GTIN": "2012345011120"
         },
         {
           "ProductId": "HT-1120",
@@ -613,7 +650,8 @@ enum BundledCatalogJSON {
           "Weight": "0.9",
           "WeightUnit": "KG",
           "StockQuantity": 180,
-          "UpdatedTimestamp": "2024-01-10T00:00:00Z"
+          "UpdatedTimestamp": "2024-01-10T00:00:00Z",
+          "GTIN": "2012345011205"
         },
         {
           "ProductId": "HT-1121",
@@ -627,7 +665,8 @@ enum BundledCatalogJSON {
           "Weight": "1.1",
           "WeightUnit": "KG",
           "StockQuantity": 22,
-          "UpdatedTimestamp": "2024-01-11T00:00:00Z"
+          "UpdatedTimestamp": "2024-01-11T00:00:00Z",
+          "GTIN": "2012345011212"
         },
         {
           "ProductId": "HT-1040",
@@ -641,7 +680,8 @@ enum BundledCatalogJSON {
           "Weight": "32",
           "WeightUnit": "KG",
           "StockQuantity": 18,
-          "UpdatedTimestamp": "2024-02-20T00:00:00Z"
+          "UpdatedTimestamp": "2024-02-20T00:00:00Z",
+          "GTIN": "2012345010406"
         },
         {
           "ProductId": "HT-1041",
@@ -655,7 +695,8 @@ enum BundledCatalogJSON {
           "Weight": "23",
           "WeightUnit": "KG",
           "StockQuantity": 45,
-          "UpdatedTimestamp": "2024-02-21T00:00:00Z"
+          "UpdatedTimestamp": "2024-02-21T00:00:00Z",
+          "GTIN": "2012345010413"
         },
         {
           "ProductId": "HT-1042",
@@ -669,7 +710,8 @@ enum BundledCatalogJSON {
           "Weight": "6",
           "WeightUnit": "KG",
           "StockQuantity": 95,
-          "UpdatedTimestamp": "2024-02-22T00:00:00Z"
+          "UpdatedTimestamp": "2024-02-22T00:00:00Z",
+          "GTIN": "2012345010420"
         },
         {
           "ProductId": "HT-1130",
@@ -683,7 +725,8 @@ enum BundledCatalogJSON {
           "Weight": "0.14",
           "WeightUnit": "KG",
           "StockQuantity": 60,
-          "UpdatedTimestamp": "2024-11-11T11:00:00Z"
+          "UpdatedTimestamp": "2024-11-11T11:00:00Z",
+          "GTIN": "2012345011304"
         },
         {
           "ProductId": "HT-1131",
@@ -697,7 +740,8 @@ enum BundledCatalogJSON {
           "Weight": "0.05",
           "WeightUnit": "KG",
           "StockQuantity": 310,
-          "UpdatedTimestamp": "2024-11-12T11:00:00Z"
+          "UpdatedTimestamp": "2024-11-12T11:00:00Z",
+          "GTIN": "2012345011311"
         },
         {
           "ProductId": "HT-1132",
@@ -711,7 +755,8 @@ enum BundledCatalogJSON {
           "Weight": "0.06",
           "WeightUnit": "KG",
           "StockQuantity": 90,
-          "UpdatedTimestamp": "2024-11-13T11:00:00Z"
+          "UpdatedTimestamp": "2024-11-13T11:00:00Z",
+          "GTIN": "2012345011328"
         },
         {
           "ProductId": "HT-1140",
@@ -725,7 +770,8 @@ enum BundledCatalogJSON {
           "Weight": "0.9",
           "WeightUnit": "KG",
           "StockQuantity": 210,
-          "UpdatedTimestamp": "2024-03-03T00:00:00Z"
+          "UpdatedTimestamp": "2024-03-03T00:00:00Z",
+          "GTIN": "2012345011403"
         },
         {
           "ProductId": "HT-1141",
@@ -739,7 +785,8 @@ enum BundledCatalogJSON {
           "Weight": "0.6",
           "WeightUnit": "KG",
           "StockQuantity": 330,
-          "UpdatedTimestamp": "2024-03-04T00:00:00Z"
+          "UpdatedTimestamp": "2024-03-04T00:00:00Z",
+          "GTIN": "2012345011410"
         },
         {
           "ProductId": "HT-1142",
@@ -753,7 +800,8 @@ enum BundledCatalogJSON {
           "Weight": "0.7",
           "WeightUnit": "KG",
           "StockQuantity": 150,
-          "UpdatedTimestamp": "2024-03-05T00:00:00Z"
+          "UpdatedTimestamp": "2024-03-05T00:00:00Z",
+          "GTIN": "2012345011427"
         },
         {
           "ProductId": "HT-1150",
@@ -767,7 +815,8 @@ enum BundledCatalogJSON {
           "Weight": "1.3",
           "WeightUnit": "KG",
           "StockQuantity": 240,
-          "UpdatedTimestamp": "2024-06-15T00:00:00Z"
+          "UpdatedTimestamp": "2024-06-15T00:00:00Z",
+          "GTIN": "2012345011502"
         },
         {
           "ProductId": "HT-1151",
@@ -781,7 +830,8 @@ enum BundledCatalogJSON {
           "Weight": "2.1",
           "WeightUnit": "KG",
           "StockQuantity": 80,
-          "UpdatedTimestamp": "2024-06-16T00:00:00Z"
+          "UpdatedTimestamp": "2024-06-16T00:00:00Z",
+          "GTIN": "2012345011519"
         },
         {
           "ProductId": "HT-1152",
@@ -795,7 +845,8 @@ enum BundledCatalogJSON {
           "Weight": "1.6",
           "WeightUnit": "KG",
           "StockQuantity": 55,
-          "UpdatedTimestamp": "2024-06-17T00:00:00Z"
+          "UpdatedTimestamp": "2024-06-17T00:00:00Z",
+          "GTIN": "2012345011526"
         }
       ]
     }

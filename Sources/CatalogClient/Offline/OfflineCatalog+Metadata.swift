@@ -1,7 +1,7 @@
 extension OfflineCatalog {
-  /// The `$metadata` (CSDL 4.0) of a local catalog: ESPM's `Products` and `ProductCategories`
-  /// with the properties the offline evaluator answers, so schema discovery and checking read a
-  /// local catalog the way they read a service.
+  /// The `$metadata` (CSDL 4.0) of a local catalog: ESPM's `Products` (with a `GTIN`) and
+  /// `ProductCategories` with the properties the offline evaluator answers, so schema discovery
+  /// and checking read a local catalog the way they read a service.
   static let metadataDocument = """
     <?xml version="1.0" encoding="utf-8"?>
     <edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">
@@ -21,6 +21,7 @@ extension OfflineCatalog {
         <Property Name="WeightUnit" Type="Edm.String"/>
         <Property Name="StockQuantity" Type="Edm.Int64"/>
         <Property Name="UpdatedTimestamp" Type="Edm.DateTimeOffset"/>
+        <Property Name="GTIN" Type="Edm.String"/>
         <NavigationProperty Name="Category" Type="ESPM.ProductCategory" Partner="Products"/>
        </EntityType>
        <EntityType Name="ProductCategory">

@@ -3,7 +3,8 @@ package import Foundation
 /// A local product catalog: ESPM-like categories and products, loaded from JSON.
 ///
 /// The file format is `{"categories":[ProductCategory…],"products":[Product…]}` with the OData
-/// property names (`ProductId`, `Price` as a decimal string, `UpdatedTimestamp` in ISO 8601).
+/// property names (`ProductId`, `Price` as a decimal string, `UpdatedTimestamp` in ISO 8601,
+/// `GTIN` as a string of digits).
 /// ``bundled()`` loads the sample catalog shipped with CatalogClient, the same data the test
 /// servers serve.
 package struct OfflineCatalog: Sendable, Hashable, Codable {

@@ -7,8 +7,10 @@ public import Foundation
 ///
 /// A catalog file is JSON, `{"categories":[ProductCategory…],"products":[Product…]}` with the
 /// OData property names (`ProductId`, `Price` as a decimal string, `UpdatedTimestamp` in
-/// ISO 8601); ``bundled()`` loads the sample catalog shipped with CatalogClient, the same data
-/// the test servers serve.
+/// ISO 8601, `GTIN` as a string of digits); ``bundled()`` loads the sample catalog shipped with
+/// CatalogClient, the same data the test servers serve. Its schema, from
+/// ``catalogSchema(entitySet:categoryProperty:gtinProperty:)``, is ``CatalogSchema/espm`` with
+/// the ``CatalogSchema/gtin`` property `GTIN`.
 public struct OfflineCatalogProvider: CatalogProvider {
   /// The catalog queried.
   package let catalog: OfflineCatalog

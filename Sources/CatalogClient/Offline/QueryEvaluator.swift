@@ -31,6 +31,7 @@ struct QueryEvaluator {
       row["WeightUnit"] = product.weightUnit.map(ODataValue.string) ?? .null
       row["StockQuantity"] = product.stockQuantity.map(ODataValue.int64) ?? .null
       row["UpdatedTimestamp"] = product.updatedTimestamp.map(ODataValue.dateTimeOffset) ?? .null
+      row["GTIN"] = product.gtin.map(ODataValue.string) ?? .null
       return row
     }
     let categories = catalog.categories.map { category -> Row in

@@ -6,7 +6,7 @@ extension CatalogProvider {
 
   /// Finds the catalog's schema from the source's `$metadata`.
   ///
-  /// With no names, the product entity set and its category are recognized (see
+  /// With no names, the product entity set, its category and its GTIN are recognized (see
   /// ``CatalogSchema``); given names are checked and the rest is found around them. A source
   /// without `$metadata` is ``CatalogSchema/espm``, with the names applied.
   ///
@@ -14,22 +14,25 @@ extension CatalogProvider {
   ///   - entitySet: The product entity set, when the service's names are not recognized.
   ///   - categoryProperty: The category property or navigation path, such as
   ///     `Category/CategoryName`.
+  ///   - gtinProperty: The products' GTIN (EAN, UPC) property, when the service's name for it
+  ///     is not recognized.
   /// - Returns: The schema, validated against the metadata.
   /// - Throws: ``CatalogError/Code/invalidSchema`` when nothing or more than one thing is
   ///   recognized or a name does not fit, ``CatalogError/Code/invalidMetadata`` for a broken
   ///   document, or the request's error.
-  public func catalogSchema(entitySet: String? = nil, categoryProperty: String? = nil)
-    async throws(CatalogError) -> CatalogSchema
-  {
+  public func catalogSchema(
+    entitySet: String? = nil, categoryProperty: String? = nil, gtinProperty: String? = nil
+  ) async throws(CatalogError) -> CatalogSchema {
     guard let document = try await metadata() else {
       var schema = CatalogSchema.espm
       schema.entitySet = entitySet ?? schema.entitySet
       schema.category = categoryProperty.map { ODataPath($0) } ?? schema.category
+      schema.gtin = gtinProperty
       return schema
     }
     return try CatalogSchema.detect(
       in: try ServiceMetadata.read(document), entitySet: entitySet,
-      category: categoryProperty.map { ODataPath($0) })
+      category: categoryProperty.map { ODataPath($0) }, gtin: gtinProperty)
   }
 
   /// Checks a schema written by hand (or read from a file) against the source's `$metadata`.
@@ -94,6 +97,33 @@ extension CatalogProvider {
       throw CatalogError(.notFound, "the catalog has no category named '\(category)'")
     }
     return products
+  }
+
+  /// The products with one GTIN, such as the one a barcode on the pack gives.
+  ///
+  /// The exact query it sends (the first request's URL) is
+  /// `describe(try schema.productsQuery(withGTIN: gtin))`. A GTIN-8, GTIN-12 or GTIN-13 is
+  /// matched as its 14-digit form, so a catalog may store any of the forms. Only products whose
+  /// stored GTIN is the same number come back, whatever the service matched.
+  ///
+  /// - Parameters:
+  ///   - gtin: The GTIN; always sent as literals of the GTIN property's type.
+  ///   - schema: Where the catalog keeps its products; it must name a ``CatalogSchema/gtin``
+  ///     property, as the schema ``catalogSchema(entitySet:categoryProperty:gtinProperty:)``
+  ///     finds does when the products have one.
+  ///   - maximumPages: The most pages to follow.
+  /// - Returns: The products ordered by their key (usually one, or none), normalized by the
+  ///   schema, with ``Product/gtin`` and their picture URLs resolved against the service.
+  /// - Throws: ``CatalogError/Code/invalidArgument`` when the schema has no GTIN property, or
+  ///   ``CatalogError`` for failed requests or a page limit hit.
+  public func products(withGTIN gtin: GTIN, schema: CatalogSchema, maximumPages: Int = 100)
+    async throws(CatalogError) -> [Product]
+  {
+    let query = try schema.productsQuery(withGTIN: gtin)
+    let result = try await fetchEveryPage(query, maximumPages: maximumPages)
+    return try products(of: result, category: nil, schema: schema).filter { product in
+      product.gtin.flatMap(schema.storedGTIN) == gtin
+    }
   }
 
   /// Every product with its category and picture, for training from a catalog.

@@ -85,8 +85,9 @@ public protocol CatalogProvider: Sendable {
   /// - Throws: ``CatalogError`` (HTTP 404 or ``CatalogError/Code/notFound`` when absent).
   func entity(_ query: ODataQuery) async throws(CatalogError) -> ODataEntity
 
-  /// The source's `$metadata` document (CSDL XML), which ``catalogSchema(entitySet:categoryProperty:)``
-  /// reads; `nil` when the source has none (the schema is then ``CatalogSchema/espm``).
+  /// The source's `$metadata` document (CSDL XML), which
+  /// ``catalogSchema(entitySet:categoryProperty:gtinProperty:)`` reads; `nil` when the source
+  /// has none (the schema is then ``CatalogSchema/espm``).
   ///
   /// - Returns: The document's bytes, or `nil`.
   /// - Throws: ``CatalogError`` for failed requests.

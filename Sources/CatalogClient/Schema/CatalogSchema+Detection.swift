@@ -7,6 +7,17 @@ extension CatalogSchema {
     "CategoryName", "Category", "ProductCategory", "ProductGroup", "MainCategory",
   ]
 
+  /// GTIN properties, best first, compared without case: GTIN, then EAN (SAP's material master
+  /// calls it `EAN11`), then UPC, then S/4HANA's `ProductStandardID` and its label
+  /// `InternationalArticleNumber`, then `Barcode`.
+  private static let gtinNames = [
+    "GTIN", "GTIN14", "GTIN13", "GTIN12", "GTIN8",
+    "EAN", "EAN13", "EAN8", "EAN11", "EANCode", "EAN_Code",
+    "UPC", "UPCA", "UPCCode", "UPC_Code",
+    "ProductStandardID", "InternationalArticleNumber",
+    "Barcode",
+  ]
+
   /// Names of the optional properties, best first, compared without case.
   private static var roleNames: [(WritableKeyPath<CatalogSchema, String?>, [String])] {
     [
@@ -35,15 +46,23 @@ extension CatalogSchema {
   /// with "category" in its name leading to a `CategoryName` (Northwind's
   /// `Category/CategoryName`). Two equally good candidates are an error, never a guess.
   ///
+  /// The GTIN is the first `Edm.String`, `Edm.Int64` or `Edm.Decimal` property named, without
+  /// regard to case, `GTIN`, `GTIN14`, `GTIN13`, `GTIN12` or `GTIN8`; else `EAN`, `EAN13`,
+  /// `EAN8`, `EAN11`, `EANCode` or `EAN_Code`; else `UPC`, `UPCA`, `UPCCode` or `UPC_Code`; else
+  /// `ProductStandardID` or `InternationalArticleNumber`; else `Barcode`. A product without one
+  /// has none.
+  ///
   /// - Parameters:
   ///   - metadata: The service's metadata.
   ///   - entitySet: The product entity set, when known.
   ///   - category: The category property or path, when known.
+  ///   - gtin: The GTIN property, when known.
   /// - Returns: The validated schema.
   /// - Throws: ``CatalogError/Code/invalidSchema`` when no set or category is recognized, when
   ///   two are, or when a given name does not fit.
   package static func detect(
-    in metadata: ServiceMetadata, entitySet: String? = nil, category: ODataPath? = nil
+    in metadata: ServiceMetadata, entitySet: String? = nil, category: ODataPath? = nil,
+    gtin: String? = nil
   ) throws(CatalogError) -> CatalogSchema {
     let sets =
       try entitySet.map { (name) throws(CatalogError) in [try Self.entitySet(name, in: metadata)] }
@@ -69,7 +88,7 @@ extension CatalogSchema {
         .invalidSchema,
         "the service has several product entity sets (\(list(names))); name the one to use")
     }
-    return try schema(for: best.set, category: best.category, in: metadata)
+    return try schema(for: best.set, category: best.category, gtin: gtin, in: metadata)
   }
 
   /// 0 for a set named like a product set, 1 for one with "product" in its name, else 2.
@@ -106,10 +125,11 @@ extension CatalogSchema {
     return (ranked + (navigation.map { [$0] } ?? [])).min { $0.1 < $1.1 }
   }
 
-  /// The schema of a chosen set: its key, the category, the optional properties found by name,
-  /// and a category set, validated.
+  /// The schema of a chosen set: its key, the category, the optional properties found by name
+  /// (the GTIN unless given), and a category set, validated.
   private static func schema(
-    for set: ServiceMetadata.EntitySet, category: ODataPath, in metadata: ServiceMetadata
+    for set: ServiceMetadata.EntitySet, category: ODataPath, gtin: String?,
+    in metadata: ServiceMetadata
   ) throws(CatalogError) -> CatalogSchema {
     let type = try entityType(of: set, in: metadata)
     guard type.key.count == 1, let key = type.key.first else {
@@ -128,6 +148,7 @@ extension CatalogSchema {
       schema[keyPath: role] = found?.name
       found.map { _ = taken.insert($0.name.lowercased()) }
     }
+    schema.gtin = gtin ?? detectGTIN(of: type, besides: category)
     if schema.picture == nil && type.hasStream {
       schema.picture = mediaResource
     }
@@ -135,6 +156,18 @@ extension CatalogSchema {
       schema.categorySet = categorySet(for: category.description, of: set, in: metadata)
     }
     return try schema.validated(against: metadata)
+  }
+
+  /// The first property named like a GTIN that has a GTIN's type and is not the category; it
+  /// may be the key, as in a catalog keyed by EAN.
+  private static func detectGTIN(of type: ServiceMetadata.EntityType, besides category: ODataPath)
+    -> String?
+  {
+    let category = category.description.lowercased()
+    return gtinNames.lazy.compactMap { name in
+      type.properties.first { $0.name.lowercased() == name.lowercased() }
+    }
+    .first { $0.name.lowercased() != category && gtinTypes.contains($0.type) }?.name
   }
 
   private static func fits(

@@ -19,6 +19,70 @@ extension CatalogSchema {
     return query
   }
 
+  /// The query for the products with one GTIN: filtered on the ``gtin`` property, selecting
+  /// what ``productsQuery(inCategory:)`` selects and the GTIN, ordered by the key.
+  ///
+  /// A catalog may store a GTIN-13 as 13 digits or as its 14-digit form, so a string property
+  /// is compared with the 14-digit ``GTIN/digits`` and each 13-, 12- or 8-digit form that drops
+  /// only leading zeros; a numeric property (`Edm.Int64`, `Edm.Decimal`) is compared with the
+  /// number once. Each form is one literal of the property's type, never syntax.
+  ///
+  /// - Parameter gtin: The GTIN, for example read from a barcode.
+  /// - Returns: The query, for example
+  ///   `Products?$filter=GTIN eq '04006381333931' or GTIN eq '4006381333931'&$select=…,GTIN&…`.
+  /// - Throws: ``CatalogError/Code/invalidArgument`` when the schema has no ``gtin`` property,
+  ///   ``CatalogError/Code/invalidSchema`` when ``gtinType`` is not `Edm.String`, `Edm.Int64`
+  ///   or `Edm.Decimal`.
+  public func productsQuery(withGTIN gtin: GTIN) throws(CatalogError) -> ODataQuery {
+    guard let property = self.gtin else {
+      throw CatalogError(
+        .invalidArgument,
+        "the catalog schema of \(entitySet) has no GTIN property to look \(gtin) up in; name "
+          + "it (for example EAN or ProductStandardID)")
+    }
+    let path = ODataPath(property)
+    let values: [ODataValue]
+    switch gtinType {
+    case "Edm.String":
+      values = gtin.storedForms.map(ODataValue.string)
+    case "Edm.Int64", "Edm.Decimal":
+      values = [.int64(gtin.number)]
+    default:
+      throw CatalogError(
+        .invalidSchema,
+        "the GTIN property '\(property)' is \(gtinType); it must be Edm.Decimal or Edm.Int64 or "
+          + "Edm.String")
+    }
+    let comparisons = values.map { value in
+      ODataExpression(.compare(.property(path), .equal, .literal(value)))
+    }
+    var query = ODataQuery(entitySet: entitySet)
+    if let first = comparisons.first {
+      query = query.filter(comparisons.dropFirst().reduce(first, ||))
+    }
+    query = query.orderBy(ODataOrder(.property(ODataPath(key)), descending: false))
+    query.select = (selectedProperties + (selectedProperties.contains(property) ? [] : [property]))
+      .map { ODataPath($0) }
+    return query
+  }
+
+  /// The GTIN a product's stored value names, or `nil` when it names none.
+  ///
+  /// A string must be a whole GTIN; a number (as the JSON of an `Edm.Int64` or `Edm.Decimal`
+  /// property writes it) has lost its leading zeros and may have a fraction of zeros.
+  func storedGTIN(_ value: String) -> GTIN? {
+    guard gtinType != "Edm.String" else {
+      return GTIN(value)
+    }
+    var digits = Substring(value)
+    if let point = digits.firstIndex(of: ".") {
+      guard digits[digits.index(after: point)...].allSatisfy({ $0 == "0" }) else { return nil }
+      digits = digits[..<point]
+    }
+    guard !digits.isEmpty, digits.count <= 14 else { return nil }
+    return GTIN(String(repeating: "0", count: 14 - digits.count) + digits)
+  }
+
   /// The query for every product, selecting the key, the category and the picture.
   var picturesQuery: ODataQuery {
     var query = ODataQuery(entitySet: entitySet)
@@ -86,6 +150,7 @@ extension CatalogSchema {
       ?? category
     product.price = price.flatMap(entity.decimal)
     product.currencyCode = currency.flatMap(entity.string)
+    product.gtin = gtin.flatMap { Self.text(entity[$0]) }
     if picture == Self.mediaResource {
       product.pictureUrl = try resolve(.mediaResource(try keyValue(entity[key])))
     } else if let reference = picture.flatMap(entity.string), !reference.isEmpty {

@@ -8,9 +8,11 @@ extension CatalogSchema {
     "Edm.Decimal", "Edm.Double", "Edm.Single", "Edm.Byte", "Edm.SByte", "Edm.Int16", "Edm.Int32",
     "Edm.Int64",
   ]
+  /// The EDM types a GTIN can have: digits as text, or the number they write.
+  static let gtinTypes: Set<String> = ["Edm.String", "Edm.Int64", "Edm.Decimal"]
 
-  /// The schema checked against a service's `$metadata`, with the key's and category's types
-  /// and the category set filled in from it.
+  /// The schema checked against a service's `$metadata`, with the key's, category's and GTIN's
+  /// types and the category set filled in from it.
   ///
   /// - Parameter metadata: The service's metadata.
   /// - Returns: The schema as the service types it.
@@ -39,6 +41,9 @@ extension CatalogSchema {
           "the \(role) property '\(name)' of \(set.name) is \(property.type); it must be "
             + types.sorted().joined(separator: " or "))
       }
+      if role == "GTIN" {
+        schema.gtinType = property.type
+      }
     }
     if picture == Self.mediaResource && !type.hasStream {
       throw CatalogError(
@@ -54,7 +59,7 @@ extension CatalogSchema {
     [
       ("name", name, ["Edm.String"]), ("description", description, ["Edm.String"]),
       ("price", price, Self.priceTypes), ("currency", currency, ["Edm.String"]),
-      ("picture", picture, ["Edm.String"]),
+      ("picture", picture, ["Edm.String"]), ("GTIN", gtin, Self.gtinTypes),
     ]
   }
 

@@ -3,14 +3,16 @@
 ///
 /// SAP's OData SDK generates typed classes from a service's `$metadata`; this value is the small
 /// part of that a product search needs. It is usually found from `$metadata` by
-/// ``CatalogProvider/catalogSchema(entitySet:categoryProperty:)``, which recognizes the shapes of
-/// SAP's ESPM and GWSAMPLE_BASIC samples, Northwind and S/4HANA's product API, and can be written
-/// by hand (or read from a JSON file with the same keys) for any other catalog, then checked with
-/// ``CatalogProvider/checked(_:)``.
+/// ``CatalogProvider/catalogSchema(entitySet:categoryProperty:gtinProperty:)``, which recognizes
+/// the shapes of SAP's ESPM and GWSAMPLE_BASIC samples, Northwind and S/4HANA's product API, and
+/// can be written by hand (or read from a JSON file with the same keys) for any other catalog,
+/// then checked with ``CatalogProvider/checked(_:)``.
 ///
 /// Only ``entitySet``, ``key`` and ``category`` are required. The category is a property of the
 /// product (`CategoryName`) or a path through a single-valued navigation property
-/// (`Category/CategoryName`), which OData v2 and v4 both filter on as written.
+/// (`Category/CategoryName`), which OData v2 and v4 both filter on as written. With a ``gtin``
+/// property, a product can also be looked up by the barcode on its pack
+/// (``productsQuery(withGTIN:)``).
 public struct CatalogSchema: Sendable, Hashable, Codable {
   /// The entity set holding the products, for example `Products` or `ProductSet`.
   public var entitySet: String
@@ -39,11 +41,22 @@ public struct CatalogSchema: Sendable, Hashable, Codable {
   /// The property with the picture's URL (absolute, or relative to the service), or
   /// ``mediaResource`` when the product entity itself is the picture (`…/$value`).
   public var picture: String?
+  /// The property with the product's GTIN (EAN, UPC), such as S/4HANA's `ProductStandardID`:
+  /// an `Edm.String`, `Edm.Int64` or `Edm.Decimal` property that barcodes are looked up in.
+  public var gtin: String?
+  /// The GTIN's EDM type: `Edm.String` (the default), `Edm.Int64` or `Edm.Decimal`, whose
+  /// literals a GTIN is written as.
+  public var gtinType: String
 
   /// The ``picture`` value that means the product's media resource, `EntitySet(key)/$value`.
   public static let mediaResource = "$value"
 
-  /// The shape of SAP's ESPM sample (and of the bundled catalog and local catalog files).
+  /// The shape of SAP's ESPM sample (and of the bundled catalog and local catalog files), which
+  /// has no GTIN.
+  ///
+  /// The bundled catalog and local catalog files also keep a GTIN in `GTIN`: the schema their
+  /// provider's ``CatalogProvider/catalogSchema(entitySet:categoryProperty:gtinProperty:)``
+  /// finds is this one with ``gtin`` set to it.
   public static let espm = CatalogSchema(
     entitySet: "Products", key: "ProductId", category: "CategoryName",
     categorySet: "ProductCategories", categorySetProperty: "CategoryName", name: "Name",
@@ -65,11 +78,14 @@ public struct CatalogSchema: Sendable, Hashable, Codable {
   ///   - price: The price property.
   ///   - currency: The currency property.
   ///   - picture: The picture property, or ``mediaResource``.
+  ///   - gtin: The GTIN property.
+  ///   - gtinType: The GTIN's EDM type; `Edm.String` by default.
   public init(
     entitySet: String, key: String, keyType: String = "Edm.String", category: ODataPath,
     categoryType: String = "Edm.String", categorySet: String? = nil,
     categorySetProperty: String? = nil, name: String? = nil, description: String? = nil,
-    price: String? = nil, currency: String? = nil, picture: String? = nil
+    price: String? = nil, currency: String? = nil, picture: String? = nil, gtin: String? = nil,
+    gtinType: String = "Edm.String"
   ) {
     self.entitySet = entitySet
     self.key = key
@@ -83,16 +99,18 @@ public struct CatalogSchema: Sendable, Hashable, Codable {
     self.price = price
     self.currency = currency
     self.picture = picture
+    self.gtin = gtin
+    self.gtinType = gtinType
   }
 
   private enum CodingKeys: String, CodingKey {
     case entitySet, key, keyType, category, categoryType, categorySet, categorySetProperty
-    case name, description, price, currency, picture
+    case name, description, price, currency, picture, gtin, gtinType
   }
 
-  /// Decodes a schema from JSON with the property names as keys; `keyType` and `categoryType`
-  /// default to `Edm.String` and every other key but `entitySet`, `key` and `category` may be
-  /// absent.
+  /// Decodes a schema from JSON with the property names as keys; `keyType`, `categoryType` and
+  /// `gtinType` default to `Edm.String` and every other key but `entitySet`, `key` and
+  /// `category` may be absent.
   ///
   /// - Parameter decoder: The decoder.
   /// - Throws: `DecodingError` when a required key is missing or a value is not a string.
@@ -112,9 +130,12 @@ public struct CatalogSchema: Sendable, Hashable, Codable {
     price = try container.decodeIfPresent(String.self, forKey: .price)
     currency = try container.decodeIfPresent(String.self, forKey: .currency)
     picture = try container.decodeIfPresent(String.self, forKey: .picture)
+    gtin = try container.decodeIfPresent(String.self, forKey: .gtin)
+    gtinType = try container.decodeIfPresent(String.self, forKey: .gtinType) ?? "Edm.String"
   }
 
-  /// Encodes the schema with the keys ``init(from:)`` reads; absent properties are left out.
+  /// Encodes the schema with the keys ``init(from:)`` reads; absent properties are left out, and
+  /// `gtinType` is written only with a `gtin`.
   ///
   /// - Parameter encoder: The encoder.
   /// - Throws: `EncodingError` from the encoder.
@@ -132,5 +153,9 @@ public struct CatalogSchema: Sendable, Hashable, Codable {
     try container.encodeIfPresent(price, forKey: .price)
     try container.encodeIfPresent(currency, forKey: .currency)
     try container.encodeIfPresent(picture, forKey: .picture)
+    if let gtin {
+      try container.encode(gtin, forKey: .gtin)
+      try container.encode(gtinType, forKey: .gtinType)
+    }
   }
 }
