@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "ModelFormats", targets: ["ModelFormats"]),
     .library(name: "ClassifierKit", targets: ["ClassifierKit"]),
     .library(name: "CatalogClient", targets: ["CatalogClient"]),
+    .library(name: "Barcodes", targets: ["Barcodes"]),
     .executable(name: "vision-catalog", targets: ["VisionCatalogCLI"]),
   ],
   targets: [
@@ -50,6 +51,11 @@ let package = Package(
       name: "CNative",
       dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CLibHeif", "CLibDe265"]
     ),
+    // The barcode reader's C interface over zxing-cpp (libzxing-dev): the package's only C++.
+    .target(
+      name: "CBarcodes",
+      linkerSettings: [.linkedLibrary("ZXing")]
+    ),
 
     // Swift modules, lowest first.
     .target(
@@ -81,9 +87,13 @@ let package = Package(
       name: "VisionCatalog",
       dependencies: [
         "ImagePipeline", "NeuralCore", "NeuralLayers", "ModelFormats", "ClassifierKit",
-        "CatalogClient",
+        "CatalogClient", "Barcodes",
       ],
       exclude: ["Resources"]
+    ),
+    .target(
+      name: "Barcodes",
+      dependencies: ["CBarcodes", "ImagePipeline", "CatalogClient"]
     ),
     .executableTarget(
       name: "VisionCatalogCLI",
@@ -131,6 +141,11 @@ let package = Package(
       dependencies: ["CatalogClient", "TestSupport"]
     ),
     .testTarget(
+      name: "BarcodesTests",
+      dependencies: ["Barcodes", "ImagePipeline", "CatalogClient", "TestSupport"],
+      exclude: ["Photos"]
+    ),
+    .testTarget(
       name: "ReliabilityTests",
       dependencies: ["CatalogClient", "TestSupport"]
     ),
@@ -140,6 +155,7 @@ let package = Package(
 
 let cTargets: Set<String> = [
   "CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CLibHeif", "CLibDe265", "CNative",
+  "CBarcodes",
 ]
 for target in package.targets where !cTargets.contains(target.name) {
   target.swiftSettings =

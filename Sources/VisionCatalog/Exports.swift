@@ -1,3 +1,4 @@
+@_exported public import Barcodes
 @_exported public import CatalogClient
 @_exported public import ClassifierKit
 @_exported public import ImagePipeline

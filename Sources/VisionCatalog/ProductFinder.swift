@@ -1,10 +1,12 @@
+public import Barcodes
 public import CatalogClient
 public import ClassifierKit
 public import Foundation
 public import ImagePipeline
 
 /// The main job: classify a photo, map its best labels to a catalog category, and fetch that
-/// category's products.
+/// category's products; or, when the photo shows a barcode whose GTIN the catalog holds, that
+/// exact product.
 ///
 /// Any `ImageClassificationModel` works the same way (the finder never asks which type it is), so
 /// tests swap in a `DummyClassifier` and an `OfflineCatalogProvider` with one line each. Labels are
@@ -24,6 +26,11 @@ public struct ProductFinder: Sendable {
   public var classificationOptions: ClassificationOptions
   /// How photos are decoded and prepared: limits, JPEG reduction, orientation override.
   public var preparation: PreparationOptions
+  /// Reads the photo's barcodes before the category is looked for; `nil` reads none.
+  ///
+  /// A barcode is looked up only when ``schema`` names the catalog's GTIN property (as
+  /// `CatalogProvider/catalogSchema(entitySet:categoryProperty:gtinProperty:)` finds it).
+  public var barcodeReader: BarcodeReader?
 
   /// The limits for decoding photos given as bytes or files; shorthand for
   /// `preparation.decoding`.
@@ -41,12 +48,14 @@ public struct ProductFinder: Sendable {
   ///   - schema: Where the catalog keeps its products.
   ///   - classificationOptions: How many labels to consider; top 5 by default.
   ///   - preparation: How photos are decoded and prepared; the defaults suit untrusted input.
+  ///   - barcodeReader: Reads barcodes first; `nil` reads none.
   public init(
     model: any ImageClassificationModel, mapping: CategoryMapping = .identity,
     provider: any CatalogProvider, schema: CatalogSchema = .espm,
     classificationOptions: ClassificationOptions = .default,
-    preparation: PreparationOptions = .default
+    preparation: PreparationOptions = .default, barcodeReader: BarcodeReader? = BarcodeReader()
   ) {
+    self.barcodeReader = barcodeReader
     self.model = model
     self.mapping = mapping
     self.provider = provider
@@ -57,28 +66,96 @@ public struct ProductFinder: Sendable {
 
   /// Finds the products for a photo: a file, encoded bytes or a decoded image.
   ///
-  /// The model prepares the photo as its `inputSpec` says (a file is read once, a large JPEG
-  /// decoded only as far as the input needs) on a worker of the shared `ComputeExecutor`, then
-  /// the labels are tried best first against the catalog.
+  /// The photo is read once. Its barcodes are read first: the first GTIN the catalog holds gives
+  /// that product, with provenance ``ProductSearchResult/Provenance/barcode``. The model still
+  /// classifies the photo, as its `inputSpec` says (a large JPEG decoded only as far as the
+  /// input needs), on a worker of the shared `ComputeExecutor`; without a barcode product the
+  /// labels are tried best first against the catalog.
   ///
   /// - Parameter source: The photo.
   /// - Returns: The products and the provenance of each step.
   /// - Throws: ``VisionCatalogError`` naming the failed stage: `image` when the photo cannot be
   ///   read or decoded, `classification`, `catalog` or `noCategory`.
   public func find(_ source: ImageSource) async throws(VisionCatalogError) -> ProductSearchResult {
-    let report: ClassificationReport
+    let photo: ImageSource
     do {
-      report = try await model.classify(
-        source, preparation: preparation, options: classificationOptions)
+      photo = try source.loaded(using: ImageDecoder(options: preparation.decoding))
+    } catch {
+      throw VisionCatalogError(.image, "\(source.name): \(error.message)", underlying: error)
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let barcodes = try readBarcodes(photo)
+    let barcodeTime = clock.now - start
+    let report = try await classify(photo)
+    var result: ProductSearchResult
+    if let found = try await lookUp(barcodes, report: report) {
+      result = found
+    } else {
+      result = try await search(report)
+      result.barcode = barcodes.first { $0.gtin != nil }
+    }
+    result.timings.barcodes = barcodeTime
+    return result
+  }
+
+  /// The photo's barcodes, best first; none without a reader.
+  private func readBarcodes(_ photo: ImageSource) throws(VisionCatalogError) -> [Barcode] {
+    guard var reader = barcodeReader else { return [] }
+    reader.decoding = preparation.decoding
+    do {
+      return try reader.read(photo)
+    } catch {
+      throw VisionCatalogError(
+        .image, "\(photo.name): \(error.underlying?.message ?? error.message)", underlying: error)
+    }
+  }
+
+  /// The model's report on the photo.
+  private func classify(_ photo: ImageSource) async throws(VisionCatalogError)
+    -> ClassificationReport
+  {
+    do {
+      return try await model.classify(
+        photo, preparation: preparation, options: classificationOptions)
     } catch {
       if error.code == .invalidImage, let decoding = error.underlying as? ImageDecodingError {
         throw VisionCatalogError(
-          .image, "\(source.name): \(decoding.message)", underlying: decoding)
+          .image, "\(photo.name): \(decoding.message)", underlying: decoding)
       }
       throw VisionCatalogError(
         .classification, "classification failed: \(error)", underlying: error)
     }
-    return try await search(report)
+  }
+
+  /// The first product a barcode's GTIN finds (at most four GTINs are asked for), or `nil`.
+  private func lookUp(_ barcodes: [Barcode], report: ClassificationReport)
+    async throws(VisionCatalogError) -> ProductSearchResult?
+  {
+    guard schema.gtin != nil else { return nil }
+    let clock = ContinuousClock()
+    let start = clock.now
+    var asked: Set<GTIN> = []
+    for barcode in barcodes {
+      guard let gtin = barcode.gtin, asked.count < 4, asked.insert(gtin).inserted else { continue }
+      let products: [Product]
+      let query: String
+      do {
+        products = try await provider.products(withGTIN: gtin, schema: schema)
+        query = try provider.describe(try schema.productsQuery(withGTIN: gtin))
+      } catch {
+        throw VisionCatalogError(.catalog, "catalog query failed: \(error)", underlying: error)
+      }
+      guard let first = products.first else { continue }
+      var result = ProductSearchResult(
+        classification: report, category: first.categoryName ?? "", categoryAttempts: [],
+        query: query, products: products,
+        timings: SearchTimings(classification: report.timings, catalog: clock.now - start))
+      result.provenance = .barcode
+      result.barcode = barcode
+      return result
+    }
+    return nil
   }
 
   /// Finds the products for a photo file (PNG, JPEG, WebP, HEIC or AVIF, sniffed from its bytes).

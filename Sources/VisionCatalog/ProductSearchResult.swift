@@ -1,3 +1,4 @@
+public import Barcodes
 public import CatalogClient
 public import ClassifierKit
 package import ImagePipeline
@@ -42,15 +43,31 @@ public struct ProductSearchResult: Sendable, Hashable {
     }
   }
 
+  /// How ``products`` were found.
+  public enum Provenance: String, Sendable, Hashable {
+    /// By the GTIN of a barcode in the photo: the exact product.
+    case barcode
+    /// By the category of the model's best labels.
+    case classification
+  }
+
+  /// How ``products`` were found: by a barcode's GTIN, or by classification.
+  public var provenance: Provenance = .classification
+  /// The barcode whose GTIN found the products; otherwise the first barcode read that carries a
+  /// GTIN (which the catalog does not hold), or `nil` when none was read.
+  public var barcode: Barcode?
   /// The model's report: its classifications, model name and the photo's file format.
   public var classification: ClassificationReport
-  /// The chosen category.
+  /// The chosen category; for a barcode, its product's category (empty when the catalog gives
+  /// none).
   public var category: String
   /// Every label considered, in order, and why the category was chosen.
   package var categoryAttempts: [CategoryAttempt]
-  /// The exact URL (service) or relative query (offline catalog) that returned ``products``.
+  /// The exact URL (service) or relative query (offline catalog) that returned ``products``:
+  /// the category's, or the GTIN's.
   public var query: String
-  /// The products of the chosen category, with the properties the category query selects.
+  /// The products of the chosen category, or the product with the barcode's GTIN, with the
+  /// properties the query selects.
   public var products: [Product]
   /// The time of each stage.
   package var timings: SearchTimings

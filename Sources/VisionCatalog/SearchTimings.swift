@@ -6,6 +6,8 @@ package struct SearchTimings: Sendable, Hashable {
   package var classification: ClassificationTimings
   /// Mapping labels to categories and fetching the products, every request included.
   package var catalog: Duration
+  /// Reading the photo's barcodes, zero when the finder reads none.
+  package var barcodes: Duration = .zero
 
   /// Creates timings.
   ///
@@ -18,5 +20,5 @@ package struct SearchTimings: Sendable, Hashable {
   }
 
   /// The sum of the stages.
-  package var total: Duration { classification.total + catalog }
+  package var total: Duration { classification.total + catalog + barcodes }
 }

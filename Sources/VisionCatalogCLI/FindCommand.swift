@@ -13,9 +13,13 @@ struct FindCommand: Subcommand {
   let summary = "Classify a photo and list the catalog's products for its category."
   let synopsis = "IMAGE"
   let discussion = """
-    Classifies IMAGE, maps its best labels to a catalog category (trying the next label when
+    Reads the barcodes in IMAGE first: when one carries a GTIN (EAN, UPC, ITF-14, GS1 data or
+    a GS1 Digital Link QR code) that the catalog holds, that is the product. Otherwise it
+    classifies IMAGE, maps its best labels to a catalog category (trying the next label when
     one maps to nothing or finds no products) and lists that category's products. Without
-    --service or --catalog it uses the bundled sample catalog.
+    --service or --catalog it uses the bundled sample catalog. The catalog's GTIN property is
+    found in $metadata (GTIN, EAN, UPC, ProductStandardID and the like) or named with
+    --gtin-property.
     """
   let options = ModelOptions.all + CatalogOptions.all + [Self.mapping, JSONOutput.option]
 
@@ -52,6 +56,14 @@ struct FindCommand: Subcommand {
 
   /// Prints the classifications, the category chosen and its products as text.
   private static func printTable(_ result: ProductSearchResult) {
+    if result.provenance == .barcode, let barcode = result.barcode {
+      print(
+        "barcode: \(barcode.symbology.rawValue) \(barcode.gtin.map { "GTIN \($0)" } ?? barcode.text)\n"
+      )
+      print(ProductTable(result.products).text)
+      print("\n\(result.products.count) products via \(result.query)")
+      return
+    }
     for classification in result.classifications {
       print(ClassificationLine(classification).text)
     }

@@ -114,7 +114,14 @@ enum JSONShapes {
     let categoryAttempts: [CategoryAttempt]
     let query: String
     let products: [Product]
+    let barcode: Barcode?
+    let provenance: String
     let timingsMs: [String: Double]
+
+    enum CodingKeys: String, CodingKey {
+      case image, crop, classifications, category, categoryAttempts, query, products, barcode
+      case provenance, timingsMs
+    }
 
     init(_ result: ProductSearchResult) {
       image = Image(result.classification)
@@ -124,12 +131,30 @@ enum JSONShapes {
       categoryAttempts = result.categoryAttempts.map(CategoryAttempt.init)
       query = result.query
       products = result.products.map(Product.init)
+      barcode = result.barcode.map(Barcode.init)
+      provenance = result.provenance.rawValue
       let stages = result.timings.classification
       var timings = JSONShapes.milliseconds(stages)
       timings["classify"] = JSONShapes.milliseconds(stages.preprocess + stages.inference)
       timings["catalog"] = JSONShapes.milliseconds(result.timings.catalog)
+      timings["barcodes"] = JSONShapes.milliseconds(result.timings.barcodes)
       timings["total"] = JSONShapes.milliseconds(result.timings.total)
       timingsMs = timings
+    }
+
+    /// Encodes every key, `"barcode": null` included when no barcode was read.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(image, forKey: .image)
+      try container.encode(crop, forKey: .crop)
+      try container.encode(classifications, forKey: .classifications)
+      try container.encode(category, forKey: .category)
+      try container.encode(categoryAttempts, forKey: .categoryAttempts)
+      try container.encode(query, forKey: .query)
+      try container.encode(products, forKey: .products)
+      try container.encode(barcode, forKey: .barcode)
+      try container.encode(provenance, forKey: .provenance)
+      try container.encode(timingsMs, forKey: .timingsMs)
     }
   }
 

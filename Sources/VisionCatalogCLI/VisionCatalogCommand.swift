@@ -6,6 +6,7 @@ import Foundation
 enum VisionCatalogCommand {
   /// Every subcommand, in the order the overview lists them.
   static let subcommands: [any Subcommand] = [
+    BarcodesCommand(),
     CategoriesCommand(),
     ClassifyCommand(),
     DecodeCommand(),

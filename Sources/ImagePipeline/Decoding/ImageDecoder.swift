@@ -86,7 +86,7 @@ public struct ImageDecoder: Sendable {
   /// - Returns: The image, at `scale` for a JPEG.
   /// - Throws: ``ImageDecodingError`` as ``decode(_:)-(Data)`` does, or `corrupt` when the codec
   ///   reports another size or channel count than `info`.
-  func decode(
+  package func decode(
     _ data: Data, header info: ImageInfo, scale: JPEGScale, firstRows rowLimit: Int? = nil
   ) throws(ImageDecodingError) -> RasterImage {
     try data.withUnsafeBytes { bytes in

@@ -1,0 +1,246 @@
+// cbc_read: zxing-cpp behind a C interface. A large photo is first averaged down so its longest
+// side is about first_pass_side pixels (a barcode fills many pixels of a 12 MP photo, and zxing's
+// cost grows with the pixel count), and is read at full size only when that finds nothing.
+#define ZX_USE_UTF8 1
+#include "CBarcodes.h"
+
+#include <ZXing/ReadBarcode.h>
+#include <ZXing/ZXVersion.h>
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <vector>
+
+namespace {
+
+struct FormatPair {
+  uint32_t ours;
+  ZXing::BarcodeFormat theirs;
+};
+
+constexpr FormatPair formatPairs[] = {
+    {CBC_EAN13, ZXing::BarcodeFormat::EAN13},
+    {CBC_EAN8, ZXing::BarcodeFormat::EAN8},
+    {CBC_UPCA, ZXing::BarcodeFormat::UPCA},
+    {CBC_UPCE, ZXing::BarcodeFormat::UPCE},
+    {CBC_CODE128, ZXing::BarcodeFormat::Code128},
+    {CBC_ITF, ZXing::BarcodeFormat::ITF},
+    {CBC_DATABAR, ZXing::BarcodeFormat::DataBar},
+    {CBC_DATABAR_EXPANDED, ZXing::BarcodeFormat::DataBarExpanded},
+    {CBC_QRCODE, ZXing::BarcodeFormat::QRCode},
+    {CBC_DATAMATRIX, ZXing::BarcodeFormat::DataMatrix},
+};
+
+ZXing::BarcodeFormats zxingFormats(uint32_t ours) {
+  ZXing::BarcodeFormats formats;
+  for (const auto &pair : formatPairs) {
+    if (ours & pair.ours) formats |= pair.theirs;
+  }
+  return formats;
+}
+
+uint32_t ourFormat(ZXing::BarcodeFormat theirs) {
+  for (const auto &pair : formatPairs) {
+    if (pair.theirs == theirs) return pair.ours;
+  }
+  return 0;
+}
+
+// Rec. 601 luma in 8 bits, as zxing computes it.
+inline uint32_t luma(const uint8_t *pixel, int32_t layout) {
+  if (layout == CBC_GRAY || layout == CBC_GRAY_ALPHA) return pixel[0];
+  return (306u * pixel[0] + 601u * pixel[1] + 117u * pixel[2] + 512u) >> 10;
+}
+
+// Averages factor x factor blocks of luma into a gray image (the last partial row and column
+// of blocks are dropped).
+std::vector<uint8_t> averagedLuma(const uint8_t *pixels, int32_t width, int32_t height,
+                                  int32_t bytesPerRow, int32_t layout, int32_t factor,
+                                  int32_t &outWidth, int32_t &outHeight) {
+  outWidth = width / factor;
+  outHeight = height / factor;
+  std::vector<uint8_t> out(static_cast<size_t>(outWidth) * static_cast<size_t>(outHeight));
+  std::vector<uint32_t> sums(static_cast<size_t>(outWidth));
+  const uint32_t area = uint32_t(factor) * uint32_t(factor);
+  for (int32_t oy = 0; oy < outHeight; ++oy) {
+    std::fill(sums.begin(), sums.end(), 0u);
+    for (int32_t dy = 0; dy < factor; ++dy) {
+      const uint8_t *row = pixels + size_t(oy * factor + dy) * size_t(bytesPerRow);
+      for (int32_t ox = 0; ox < outWidth; ++ox) {
+        const uint8_t *pixel = row + size_t(ox) * size_t(factor) * size_t(layout);
+        uint32_t sum = 0;
+        for (int32_t dx = 0; dx < factor; ++dx) sum += luma(pixel + size_t(dx) * size_t(layout), layout);
+        sums[size_t(ox)] += sum;
+      }
+    }
+    uint8_t *outRow = out.data() + size_t(oy) * size_t(outWidth);
+    for (int32_t ox = 0; ox < outWidth; ++ox) outRow[ox] = uint8_t((sums[size_t(ox)] + area / 2) / area);
+  }
+  return out;
+}
+
+// Debian's libzxing keeps its assertions, and Result::operator== asserts on a linear result
+// seen on more than one row. Two of its paths compare such results: ReadBarcodes' merge across
+// its downscaled layers, and the row scan's merge of DataBar results, whose line count starts
+// above 1. So the layers are made and merged here, and DataBar is read on its own, stopping at
+// the first symbol (maxNumberOfSymbols 1 with minLineCount 1), before any comparison.
+ZXing::DecodeHints hintsFor(const cbc_options &options, uint32_t formats, int maxSymbols) {
+  ZXing::DecodeHints hints;
+  hints.setFormats(zxingFormats(formats));
+  hints.setTryHarder(options.try_harder != 0);
+  hints.setTryRotate(options.try_harder != 0);
+  hints.setTryDownscale(false);
+  hints.setMaxNumberOfSymbols(uint8_t(std::clamp(maxSymbols, 1, 255)));
+  return hints;
+}
+
+constexpr uint32_t dataBarFormats = CBC_DATABAR | CBC_DATABAR_EXPANDED;
+
+struct Found {
+  uint32_t format;
+  std::string text;
+  std::string identifier;
+  int32_t corners[8];
+};
+
+bool inside(int32_t x, int32_t y, const int32_t *corners) {
+  int32_t left = corners[0], right = corners[0], top = corners[1], bottom = corners[1];
+  for (int corner = 1; corner < 4; ++corner) {
+    left = std::min(left, corners[2 * corner]);
+    right = std::max(right, corners[2 * corner]);
+    top = std::min(top, corners[2 * corner + 1]);
+    bottom = std::max(bottom, corners[2 * corner + 1]);
+  }
+  return x >= left && x <= right && y >= top && y <= bottom;
+}
+
+// The same symbol found twice: same format and text, and one's centre inside the other's box
+// (or a linear symbol's line through the other's).
+bool sameSymbol(const Found &a, const Found &b) {
+  if (a.format != b.format || a.text != b.text) return false;
+  const int32_t ax = (a.corners[0] + a.corners[2] + a.corners[4] + a.corners[6]) / 4;
+  const int32_t ay = (a.corners[1] + a.corners[3] + a.corners[5] + a.corners[7]) / 4;
+  const int32_t bx = (b.corners[0] + b.corners[2] + b.corners[4] + b.corners[6]) / 4;
+  const int32_t by = (b.corners[1] + b.corners[3] + b.corners[5] + b.corners[7]) / 4;
+  return inside(ax, ay, b.corners) || inside(bx, by, a.corners);
+}
+
+// Reads one layer whose pixels are `factor` times smaller than the image's, adding the symbols
+// not found yet.
+void readLayer(const ZXing::ImageView &view, int32_t factor, const cbc_options &options,
+               std::vector<Found> &found) {
+  const int maxSymbols = std::clamp(options.max_symbols, 1, 255);
+  std::vector<ZXing::Result> results;
+  const uint32_t others = options.formats & ~dataBarFormats;
+  if (others) {
+    for (auto &result : ZXing::ReadBarcodes(view, hintsFor(options, others, maxSymbols)))
+      results.push_back(std::move(result));
+  }
+  if (options.formats & dataBarFormats) {
+    ZXing::DecodeHints hints = hintsFor(options, options.formats & dataBarFormats, 1);
+    hints.setMinLineCount(1);
+    for (auto &result : ZXing::ReadBarcodes(view, hints)) results.push_back(std::move(result));
+  }
+  for (const auto &result : results) {
+    const uint32_t format = ourFormat(result.format());
+    if (!result.isValid() || format == 0 || int(found.size()) >= maxSymbols) continue;
+    Found symbol{format, result.text(), result.symbologyIdentifier(), {}};
+    const auto &position = result.position();
+    for (int corner = 0; corner < 4; ++corner) {
+      symbol.corners[2 * corner] = position[corner].x * factor + factor / 2;
+      symbol.corners[2 * corner + 1] = position[corner].y * factor + factor / 2;
+    }
+    const bool known = std::any_of(found.begin(), found.end(),
+                                   [&](const Found &other) { return sameSymbol(other, symbol); });
+    if (!known) found.push_back(std::move(symbol));
+  }
+}
+
+// Reads a gray image and its averaged-down layers (a third of the size each, while the shorter
+// side stays above 500 pixels, as zxing's own pyramid does); `factor` is how many pixels of the
+// caller's image one pixel of `gray` stands for.
+void readPyramid(const uint8_t *gray, int32_t width, int32_t height, int32_t factor,
+                 const cbc_options &options, std::vector<Found> &found) {
+  readLayer(ZXing::ImageView(gray, width, height, ZXing::ImageFormat::Lum), factor, options, found);
+  std::vector<uint8_t> layer;
+  const int maxSymbols = std::clamp(options.max_symbols, 1, 255);
+  while (int(found.size()) < maxSymbols && std::min(width, height) / 3 > 500) {
+    int32_t smallWidth = 0, smallHeight = 0;
+    std::vector<uint8_t> next =
+        averagedLuma(gray, width, height, width, CBC_GRAY, 3, smallWidth, smallHeight);
+    layer.swap(next);
+    gray = layer.data();
+    width = smallWidth;
+    height = smallHeight;
+    factor *= 3;
+    readLayer(ZXing::ImageView(gray, width, height, ZXing::ImageFormat::Lum), factor, options,
+              found);
+  }
+}
+
+int32_t report(const std::vector<Found> &found, cbc_symbol *symbols, int32_t capacity, char *text,
+               size_t textCapacity) {
+  int32_t count = 0;
+  size_t used = 0;
+  for (const auto &symbol : found) {
+    if (count >= capacity) break;
+    if (symbol.text.size() > textCapacity - used || symbol.text.size() > UINT32_MAX) continue;
+    cbc_symbol &out = symbols[count];
+    std::memset(&out, 0, sizeof out);
+    out.format = symbol.format;
+    std::memcpy(out.corners, symbol.corners, sizeof out.corners);
+    std::memcpy(text + used, symbol.text.data(), symbol.text.size());
+    out.text_offset = uint32_t(used);
+    out.text_length = uint32_t(symbol.text.size());
+    used += symbol.text.size();
+    std::strncpy(out.symbology, symbol.identifier.c_str(), sizeof out.symbology - 1);
+    ++count;
+  }
+  return count;
+}
+
+bool validArguments(const uint8_t *pixels, int32_t width, int32_t height, int32_t bytesPerRow,
+                    int32_t layout, const cbc_options *options, const cbc_symbol *symbols,
+                    int32_t capacity, const char *text) {
+  if (!pixels || !options || !symbols || !text || capacity < 0) return false;
+  if (layout < CBC_GRAY || layout > CBC_RGBA || width <= 0 || height <= 0) return false;
+  if (width > INT32_MAX / layout || bytesPerRow < width * layout) return false;
+  return true;
+}
+
+}  // namespace
+
+extern "C" int32_t cbc_read(const uint8_t *pixels, int32_t width, int32_t height,
+                            int32_t bytes_per_row, int32_t layout, const cbc_options *options,
+                            cbc_symbol *symbols, int32_t capacity, char *text,
+                            size_t text_capacity) {
+  if (!validArguments(pixels, width, height, bytes_per_row, layout, options, symbols, capacity, text))
+    return CBC_ERROR_ARGUMENT;
+  try {
+    std::vector<Found> found;
+    const int32_t side = std::max(width, height);
+    int32_t factor = 1;
+    if (options->first_pass_side > 0 && side > options->first_pass_side)
+      factor = (side + options->first_pass_side - 1) / options->first_pass_side;
+    int32_t grayWidth = 0, grayHeight = 0;
+    std::vector<uint8_t> gray =
+        averagedLuma(pixels, width, height, bytes_per_row, layout, factor, grayWidth, grayHeight);
+    if (grayWidth > 0 && grayHeight > 0) readPyramid(gray.data(), grayWidth, grayHeight, factor, *options, found);
+    if (factor > 1 && found.empty() && options->full_size_fallback) {
+      gray = averagedLuma(pixels, width, height, bytes_per_row, layout, 1, grayWidth, grayHeight);
+      readPyramid(gray.data(), grayWidth, grayHeight, 1, *options, found);
+    }
+    return report(found, symbols, capacity, text, text_capacity);
+  } catch (const std::bad_alloc &) {
+    return CBC_ERROR_MEMORY;
+  } catch (...) {
+    return CBC_ERROR_INTERNAL;
+  }
+}
+
+extern "C" const char *cbc_library_version(void) {
+#define CBC_TEXT(x) #x
+#define CBC_VERSION(a, b, c) CBC_TEXT(a) "." CBC_TEXT(b) "." CBC_TEXT(c)
+  return CBC_VERSION(ZXING_VERSION_MAJOR, ZXING_VERSION_MINOR, ZXING_VERSION_PATCH);
+}
