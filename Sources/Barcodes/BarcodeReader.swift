@@ -63,7 +63,8 @@ public struct BarcodeReader: Sendable {
       let scale = reduction(for: info)
       if scale != .full {
         let reduced = try decoder.decode(data, header: info, scale: scale)
-        let found = try scan(reduced, scale: scale.denominator, firstPass: true)
+        let found = try scan(
+          reduced, scale: scale.denominator, firstPass: true, storedSize: (info.width, info.height))
         if !found.isEmpty { return found }
         return try scan(decoder.decode(data), scale: 1, firstPass: false)
       }
@@ -109,9 +110,9 @@ public struct BarcodeReader: Sendable {
 
   /// Reads an image whose pixels are `scale` times smaller than the photo's, and reports
   /// positions in the upright photo.
-  private func scan(_ stored: RasterImage, scale: Int, firstPass: Bool) throws(BarcodeError)
-    -> [Barcode]
-  {
+  private func scan(
+    _ stored: RasterImage, scale: Int, firstPass: Bool, storedSize: (Int, Int)? = nil
+  ) throws(BarcodeError) -> [Barcode] {
     // Mirrored photos are turned first: a mirrored QR code or Data Matrix does not read.
     let mirrored: Set<ImageOrientation> = [
       .upMirrored, .downMirrored, .leftMirrored, .rightMirrored,
@@ -130,7 +131,11 @@ public struct BarcodeReader: Sendable {
         Int32(symbols.count), &text, text.count)
     }
     try Self.check(count)
-    let placement = SymbolPlacement(image: image, scale: scale)
+    var size = storedSize ?? (stored.width * scale, stored.height * scale)
+    if image.orientation != stored.orientation, stored.orientation.swapsDimensions {
+      size = (size.1, size.0)
+    }
+    let placement = SymbolPlacement(image: image, scale: scale, storedSize: size)
     return symbols.prefix(Int(count)).compactMap { symbol in
       Self.barcode(symbol, text: text, placement: placement)
     }.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }

@@ -11,9 +11,11 @@ struct SymbolPlacement {
   /// How many photo pixels one image pixel stands for.
   let scale: Int
 
-  init(image: RasterImage, scale: Int) {
-    width = image.width * scale
-    height = image.height * scale
+  /// The placement of symbols found in `image`, whose pixels are `scale` times smaller than
+  /// the photo's stored `storedSize` (a reduced decode rounds its size up).
+  init(image: RasterImage, scale: Int, storedSize: (width: Int, height: Int)) {
+    width = storedSize.width
+    height = storedSize.height
     orientation = image.orientation
     self.scale = scale
   }

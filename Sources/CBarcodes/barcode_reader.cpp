@@ -80,11 +80,14 @@ std::vector<uint8_t> averagedLuma(const uint8_t *pixels, int32_t width, int32_t 
   return out;
 }
 
-// Debian's libzxing keeps its assertions, and Result::operator== asserts on a linear result
-// seen on more than one row. Two of its paths compare such results: ReadBarcodes' merge across
-// its downscaled layers, and the row scan's merge of DataBar results, whose line count starts
-// above 1. So the layers are made and merged here, and DataBar is read on its own, stopping at
-// the first symbol (maxNumberOfSymbols 1 with minLineCount 1), before any comparison.
+// Debian's libzxing keeps its assertions, and Result::operator== asserts when it compares a
+// linear result seen on more than one row with another of the same format and text. Three of its
+// paths do that: ReadBarcodes' merge of its downscaled layers, its merge of one layer's results
+// (two copies of one EAN in a photo), and the row scan's merge of DataBar results, whose line
+// count starts above 1. So layers are made and merged here, and each call can return at most one
+// linear symbol: the linear codes are read one at a time (each found code is painted out before
+// the next call), DataBar stops at its first symbol (maxNumberOfSymbols 1, minLineCount 1), and
+// the matrix codes, which compare by position, are read in one call.
 ZXing::DecodeHints hintsFor(const cbc_options &options, uint32_t formats, int maxSymbols) {
   ZXing::DecodeHints hints;
   hints.setFormats(zxingFormats(formats));
@@ -96,6 +99,9 @@ ZXing::DecodeHints hintsFor(const cbc_options &options, uint32_t formats, int ma
 }
 
 constexpr uint32_t dataBarFormats = CBC_DATABAR | CBC_DATABAR_EXPANDED;
+constexpr uint32_t matrixFormats = CBC_QRCODE | CBC_DATAMATRIX;
+// The most linear codes read from one layer, one call each.
+constexpr int maxLinearPerLayer = 4;
 
 struct Found {
   uint32_t format;
@@ -104,19 +110,27 @@ struct Found {
   int32_t corners[8];
 };
 
-bool inside(int32_t x, int32_t y, const int32_t *corners) {
-  int32_t left = corners[0], right = corners[0], top = corners[1], bottom = corners[1];
+struct Box {
+  int32_t left, top, right, bottom;
+};
+
+Box boxOf(const int32_t *corners) {
+  Box box{corners[0], corners[1], corners[0], corners[1]};
   for (int corner = 1; corner < 4; ++corner) {
-    left = std::min(left, corners[2 * corner]);
-    right = std::max(right, corners[2 * corner]);
-    top = std::min(top, corners[2 * corner + 1]);
-    bottom = std::max(bottom, corners[2 * corner + 1]);
+    box.left = std::min(box.left, corners[2 * corner]);
+    box.right = std::max(box.right, corners[2 * corner]);
+    box.top = std::min(box.top, corners[2 * corner + 1]);
+    box.bottom = std::max(box.bottom, corners[2 * corner + 1]);
   }
-  return x >= left && x <= right && y >= top && y <= bottom;
+  return box;
 }
 
-// The same symbol found twice: same format and text, and one's centre inside the other's box
-// (or a linear symbol's line through the other's).
+bool inside(int32_t x, int32_t y, const int32_t *corners) {
+  const Box box = boxOf(corners);
+  return x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
+}
+
+// The same symbol found twice: same format and text, and one's centre inside the other's box.
 bool sameSymbol(const Found &a, const Found &b) {
   if (a.format != b.format || a.text != b.text) return false;
   const int32_t ax = (a.corners[0] + a.corners[2] + a.corners[4] + a.corners[6]) / 4;
@@ -126,22 +140,9 @@ bool sameSymbol(const Found &a, const Found &b) {
   return inside(ax, ay, b.corners) || inside(bx, by, a.corners);
 }
 
-// Reads one layer whose pixels are `factor` times smaller than the image's, adding the symbols
-// not found yet.
-void readLayer(const ZXing::ImageView &view, int32_t factor, const cbc_options &options,
-               std::vector<Found> &found) {
-  const int maxSymbols = std::clamp(options.max_symbols, 1, 255);
-  std::vector<ZXing::Result> results;
-  const uint32_t others = options.formats & ~dataBarFormats;
-  if (others) {
-    for (auto &result : ZXing::ReadBarcodes(view, hintsFor(options, others, maxSymbols)))
-      results.push_back(std::move(result));
-  }
-  if (options.formats & dataBarFormats) {
-    ZXing::DecodeHints hints = hintsFor(options, options.formats & dataBarFormats, 1);
-    hints.setMinLineCount(1);
-    for (auto &result : ZXing::ReadBarcodes(view, hints)) results.push_back(std::move(result));
-  }
+// Adds the valid results not found yet, positions scaled by `factor`; returns how many were new.
+int add(const ZXing::Results &results, int32_t factor, int maxSymbols, std::vector<Found> &found) {
+  int added = 0;
   for (const auto &result : results) {
     const uint32_t format = ourFormat(result.format());
     if (!result.isValid() || format == 0 || int(found.size()) >= maxSymbols) continue;
@@ -153,29 +154,79 @@ void readLayer(const ZXing::ImageView &view, int32_t factor, const cbc_options &
     }
     const bool known = std::any_of(found.begin(), found.end(),
                                    [&](const Found &other) { return sameSymbol(other, symbol); });
-    if (!known) found.push_back(std::move(symbol));
+    if (!known) {
+      found.push_back(std::move(symbol));
+      ++added;
+    }
   }
+  return added;
 }
 
-// Reads a gray image and its averaged-down layers (a third of the size each, while the shorter
-// side stays above 500 pixels, as zxing's own pyramid does); `factor` is how many pixels of the
-// caller's image one pixel of `gray` stands for.
-void readPyramid(const uint8_t *gray, int32_t width, int32_t height, int32_t factor,
-                 const cbc_options &options, std::vector<Found> &found) {
-  readLayer(ZXing::ImageView(gray, width, height, ZXing::ImageFormat::Lum), factor, options, found);
-  std::vector<uint8_t> layer;
+// Paints a linear code's box out, widened by half its length, so the next call finds another.
+void paintOut(std::vector<uint8_t> &gray, int32_t width, int32_t height, const ZXing::Result &result) {
+  int32_t corners[8];
+  for (int corner = 0; corner < 4; ++corner) {
+    corners[2 * corner] = result.position()[corner].x;
+    corners[2 * corner + 1] = result.position()[corner].y;
+  }
+  const Box box = boxOf(corners);
+  const int32_t margin = std::max(box.right - box.left, box.bottom - box.top) / 2 + 4;
+  const int32_t left = std::max(0, box.left - margin), right = std::min(width - 1, box.right + margin);
+  const int32_t top = std::max(0, box.top - margin), bottom = std::min(height - 1, box.bottom + margin);
+  // The region's mean, not white: a white block skews the row binarizer's histogram so much
+  // that a second copy of the code beside it no longer reads.
+  uint64_t sum = 0;
+  for (int32_t y = top; y <= bottom; ++y)
+    for (int32_t x = left; x <= right; ++x) sum += gray[size_t(y) * size_t(width) + size_t(x)];
+  const uint64_t area = uint64_t(bottom - top + 1) * uint64_t(right - left + 1);
+  const uint8_t mean = uint8_t(area ? sum / area : 128);
+  for (int32_t y = top; y <= bottom; ++y)
+    std::fill_n(gray.begin() + ptrdiff_t(y) * width + left, std::max(0, right - left + 1), mean);
+}
+
+// Reads one gray layer whose pixels are `factor` times smaller than the image's, adding the
+// symbols not found yet; paints found linear codes out of `gray`. Returns how many were new.
+int readLayer(std::vector<uint8_t> &gray, int32_t width, int32_t height, int32_t factor,
+              const cbc_options &options, std::vector<Found> &found) {
   const int maxSymbols = std::clamp(options.max_symbols, 1, 255);
-  while (int(found.size()) < maxSymbols && std::min(width, height) / 3 > 500) {
+  const ZXing::ImageView view(gray.data(), width, height, ZXing::ImageFormat::Lum);
+  int added = 0;
+  if (options.formats & matrixFormats) {
+    const auto hints = hintsFor(options, options.formats & matrixFormats, maxSymbols);
+    added += add(ZXing::ReadBarcodes(view, hints), factor, maxSymbols, found);
+  }
+  if (options.formats & dataBarFormats) {
+    ZXing::DecodeHints hints = hintsFor(options, options.formats & dataBarFormats, 1);
+    hints.setMinLineCount(1);
+    added += add(ZXing::ReadBarcodes(view, hints), factor, maxSymbols, found);
+  }
+  const uint32_t linear = options.formats & ~(matrixFormats | dataBarFormats);
+  for (int call = 0; linear && call < maxLinearPerLayer && int(found.size()) < maxSymbols; ++call) {
+    const ZXing::Results results = ZXing::ReadBarcodes(view, hintsFor(options, linear, 1));
+    if (results.empty()) break;
+    added += add(results, factor, maxSymbols, found);
+    for (const auto &result : results) paintOut(gray, width, height, result);
+  }
+  return added;
+}
+
+// Reads a gray image and, while it finds nothing, its averaged-down layers (a third of the size
+// each, while the shorter side stays above 500 pixels, as zxing's own pyramid does); `factor` is
+// how many pixels of the caller's image one pixel of `gray` stands for.
+void readPyramid(std::vector<uint8_t> gray, int32_t width, int32_t height, int32_t factor,
+                 const cbc_options &options, std::vector<Found> &found) {
+  std::vector<uint8_t> next;
+  const bool more = std::min(width, height) / 3 > 500;
+  if (more) next = gray;  // the layers are made from the unpainted image
+  if (readLayer(gray, width, height, factor, options, found) > 0 || !more) return;
+  while (std::min(width, height) / 3 > 500) {
     int32_t smallWidth = 0, smallHeight = 0;
-    std::vector<uint8_t> next =
-        averagedLuma(gray, width, height, width, CBC_GRAY, 3, smallWidth, smallHeight);
-    layer.swap(next);
-    gray = layer.data();
+    next = averagedLuma(next.data(), width, height, width, CBC_GRAY, 3, smallWidth, smallHeight);
     width = smallWidth;
     height = smallHeight;
     factor *= 3;
-    readLayer(ZXing::ImageView(gray, width, height, ZXing::ImageFormat::Lum), factor, options,
-              found);
+    std::vector<uint8_t> layer = next;
+    if (readLayer(layer, width, height, factor, options, found) > 0) return;
   }
 }
 
@@ -226,10 +277,11 @@ extern "C" int32_t cbc_read(const uint8_t *pixels, int32_t width, int32_t height
     int32_t grayWidth = 0, grayHeight = 0;
     std::vector<uint8_t> gray =
         averagedLuma(pixels, width, height, bytes_per_row, layout, factor, grayWidth, grayHeight);
-    if (grayWidth > 0 && grayHeight > 0) readPyramid(gray.data(), grayWidth, grayHeight, factor, *options, found);
+    if (grayWidth > 0 && grayHeight > 0)
+      readPyramid(std::move(gray), grayWidth, grayHeight, factor, *options, found);
     if (factor > 1 && found.empty() && options->full_size_fallback) {
       gray = averagedLuma(pixels, width, height, bytes_per_row, layout, 1, grayWidth, grayHeight);
-      readPyramid(gray.data(), grayWidth, grayHeight, 1, *options, found);
+      readPyramid(std::move(gray), grayWidth, grayHeight, 1, *options, found);
     }
     return report(found, symbols, capacity, text, text_capacity);
   } catch (const std::bad_alloc &) {

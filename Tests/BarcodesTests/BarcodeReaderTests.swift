@@ -76,6 +76,25 @@ struct BarcodeReaderTests {
     }
   }
 
+  /// Two copies of one code side by side: Debian's zxing-cpp asserts (and aborts the process)
+  /// when its own merge compares them, so the reader must never let it (the fuzzer's first find,
+  /// `Fuzz/Regressions/BarcodeRead/two-copies-of-one-upca`).
+  @Test func twoCopiesOfOneCodeAreTwoBarcodes() throws {
+    let photo = try ImageDecoder().decode(contentsOf: Self.photo("upca-candy-bag.jpg")).oriented()
+    let row = photo.width * photo.format.channelCount
+    var pixels: [UInt8] = []
+    for y in 0..<photo.height {
+      let line = photo.pixels[(y * row)..<((y + 1) * row)]
+      pixels += line + line
+    }
+    let twice = try RasterImage(
+      width: photo.width * 2, height: photo.height, format: photo.format, pixels: pixels)
+    let found = try reader.read(twice)
+    #expect(found.count == 2)
+    #expect(Set(found.map(\.gtin)) == [GTIN("036602301467")])
+    #expect(found.map(\.box.x).sorted().last ?? 0 >= photo.width)
+  }
+
   @Test func aPhotoWithoutBarcodeGivesNone() throws {
     var generator = SeededGenerator(seed: 42)
     let pixels = (0..<(640 * 480)).map { _ in UInt8.random(in: 0...255, using: &generator) }
