@@ -64,7 +64,7 @@ public enum BarcodeFixtures {
   private struct Reference: Decodable {
     struct File: Decodable {
       var codes: [Code]
-      private enum CodingKeys: String, CodingKey { case codes = "results" }
+      private enum CodingKeys: String, CodingKey { case codes = "barcodes" }
     }
     var files: [String: File]
   }
