@@ -54,7 +54,7 @@ let package = Package(
     // The barcode reader's C interface over zxing-cpp (libzxing-dev): the package's only C++.
     .target(
       name: "CBarcodes",
-      linkerSettings: [.linkedLibrary("ZXing")]
+      linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("dmtx"), .linkedLibrary("zbar")]
     ),
 
     // Swift modules, lowest first.
@@ -103,7 +103,7 @@ let package = Package(
       name: "Benchmarks",
       dependencies: [
         "ImagePipeline", "NeuralCore", "NeuralLayers", "ModelFormats", "ClassifierKit",
-        "CatalogClient",
+        "CatalogClient", "Barcodes",
       ],
       path: "Benchmarks/Sources"
     ),

@@ -21,7 +21,7 @@ cd "$root"
 
 seconds="${1:-120}"
 shift || true
-all_harnesses=(PNGDecode JPEGDecode WebPDecode HEIFDecode EXIFOrientation ONNXLoad CoreMLDecode MLPackageLoad PTHLoad NPYDecode ODataJSON ODataMetadata QueryRoundTrip)
+all_harnesses=(PNGDecode JPEGDecode WebPDecode HEIFDecode EXIFOrientation ONNXLoad CoreMLDecode MLPackageLoad PTHLoad NPYDecode ODataJSON ODataMetadata QueryRoundTrip BarcodeRead)
 if [ $# -gt 0 ]; then harnesses=("$@"); else harnesses=("${all_harnesses[@]}"); fi
 
 if [ -z "${SWIFT_BIN:-}" ]; then
@@ -34,7 +34,7 @@ jobs="${FUZZ_JOBS:-1}"
 shared="$(cd "$root/.." && pwd)/shared"
 
 build="$root/.cache/fuzz/build"
-mkdir -p "$build/c" "$build/modules" "$build/bin" "$build/modulemap/CNative"
+mkdir -p "$build/c" "$build/cxx" "$build/modules" "$build/bin" "$build/modulemap/CNative"
 # One package name for the modules and the harnesses, as SwiftPM gives its targets, so a harness
 # can reach the `package` declarations (ONNXTensor, the ONNX object model) that it fuzzes.
 swift_flags=(-use-ld=lld -swift-version 6 -parse-as-library -O -g -sanitize=fuzzer,address
@@ -44,6 +44,7 @@ swift_flags=(-use-ld=lld -swift-version 6 -parse-as-library -O -g -sanitize=fuzz
   -I "$root/Sources/CLibPNG" -I "$root/Sources/CLibJPEG" -I "$root/Sources/CLibDeflate"
   -I "$root/Sources/CLibWebP" -I "$root/Sources/CLibHeif"
   -Xcc "-fmodule-map-file=$build/modulemap/CNative/module.modulemap"
+  -Xcc "-fmodule-map-file=$root/Sources/CBarcodes/include/module.modulemap"
   $(pkg-config --cflags-only-I libpng libjpeg libdeflate libwebpdemux libheif | sed 's/-I/-Xcc -I/g'))
 
 # Rebuilds only when an input is newer than the output.
@@ -64,6 +65,12 @@ MAP
 
 build_c() {
   local file object
+  # CBarcodes: the barcode reader's C interface over zxing-cpp, for the Barcodes harness.
+  object="$build/cxx/barcode_reader.o"
+  if stale "$object" "$root/Sources/CBarcodes"; then
+    "$clang" -x c++ -std=c++17 -c -O1 -g -fsanitize=fuzzer-no-link,address \
+      -I "$root/Sources/CBarcodes/include" "$root/Sources/CBarcodes/barcode_reader.cpp" -o "$object"
+  fi
   for file in "$root"/Sources/CNative/*/*.c; do
     object="$build/c/$(basename "$file" .c).o"
     if stale "$object" "$root/Sources/CNative"; then
@@ -98,17 +105,20 @@ build_harness() {
   local harness="$1" module modules
   read -r -a modules <<<"$(modules_of "$harness")"
   local binary="$build/bin/$harness"
-  local link=() shared=() native=false
+  local link=() shared=() native=false barcodes=false
   for module in "${modules[@]}"; do
     link+=("$build/modules/lib$module.a")
     if [ "$module" = ImagePipeline ] || [ "$module" = NeuralCore ]; then native=true; fi
+    if [ "$module" = Barcodes ]; then barcodes=true; fi
   done
+  if [ "$barcodes" = true ]; then link+=("$build/cxx/barcode_reader.o"); fi
   if stale "$binary" "$root/Fuzz/$harness" "$root/Fuzz/Shared" "${link[@]}"; then
     echo "fuzz: building harness $harness" >&2
     if [ "$native" = true ]; then
       # CNative: the codecs and the kernels (a harness that plans a network reaches them).
       link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg libdeflate libwebpdemux libheif libde265))
     fi
+    if [ "$barcodes" = true ]; then link+=(-lZXing -ldmtx -lzbar -lstdc++); fi
     [ "${modules[0]}" = ImagePipeline ] && shared=("$root/Fuzz/Shared/ImageDecoding.swift")
     "$swiftc" "${swift_flags[@]}" -module-name "${harness}Fuzz" \
       "$root"/Fuzz/"$harness"/*.swift "${shared[@]}" "${link[@]}" -o "$binary"

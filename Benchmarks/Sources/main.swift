@@ -37,7 +37,10 @@ do {
     runner.minimumSeconds = seconds
   }
   let filter = value(after: "--filter") ?? ""
-  var all = try ImagePipelineBenchmarks.all(inputs: inputs) + CatalogClientBenchmarks.all()
+  var all =
+    try ImagePipelineBenchmarks.all(inputs: inputs) + CatalogClientBenchmarks.all()
+    + (filter.isEmpty || "ImagePipeline.barcodes.photo-12mp".contains(filter)
+      ? BarcodeBenchmarks.all() : [])
   if let model = value(after: "--profile"),
     [".onnx", ".mlmodel", ".mlpackage"].contains(where: { model.hasSuffix($0) }),
     let input = arguments.last, input.hasSuffix(".npy")

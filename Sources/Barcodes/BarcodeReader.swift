@@ -64,9 +64,10 @@ public struct BarcodeReader: Sendable {
       if scale != .full {
         let reduced = try decoder.decode(data, header: info, scale: scale)
         let found = try scan(
-          reduced, scale: scale.denominator, firstPass: true, storedSize: (info.width, info.height))
+          reduced, scale: scale.denominator, firstPass: true, lastPass: false,
+          storedSize: (info.width, info.height))
         if !found.isEmpty { return found }
-        return try scan(decoder.decode(data), scale: 1, firstPass: false)
+        return try scan(decoder.decode(data), scale: 1, firstPass: false, lastPass: true)
       }
       return try read(decoder.decode(data))
     } catch let error as ImageDecodingError {
@@ -86,7 +87,7 @@ public struct BarcodeReader: Sendable {
   ///   `limitExceeded` when memory runs out.
   public func read(_ image: RasterImage) throws(BarcodeError) -> [Barcode] {
     try checkOptions()
-    return try scan(image, scale: 1, firstPass: true)
+    return try scan(image, scale: 1, firstPass: true, lastPass: true)
   }
 
   private var decoder: ImageDecoder { ImageDecoder(options: decoding) }
@@ -111,7 +112,8 @@ public struct BarcodeReader: Sendable {
   /// Reads an image whose pixels are `scale` times smaller than the photo's, and reports
   /// positions in the upright photo.
   private func scan(
-    _ stored: RasterImage, scale: Int, firstPass: Bool, storedSize: (Int, Int)? = nil
+    _ stored: RasterImage, scale: Int, firstPass: Bool, lastPass: Bool,
+    storedSize: (Int, Int)? = nil
   ) throws(BarcodeError) -> [Barcode] {
     // Mirrored photos are turned first: a mirrored QR code or Data Matrix does not read.
     let mirrored: Set<ImageOrientation> = [
@@ -121,7 +123,8 @@ public struct BarcodeReader: Sendable {
     var options = cbc_options(
       formats: symbologies.reduce(0) { $0 | $1.formatBit },
       first_pass_side: firstPass ? Int32(clamping: firstPassSide) : 0,
-      full_size_fallback: 1, try_harder: 1, max_symbols: Int32(maximumBarcodes))
+      full_size_fallback: 1, try_harder: 1, max_symbols: Int32(maximumBarcodes),
+      last_pass: lastPass ? 1 : 0)
     var symbols = [cbc_symbol](repeating: cbc_symbol(), count: maximumBarcodes)
     var text = [CChar](repeating: 0, count: Self.textCapacity)
     let count = image.pixels.withUnsafeBufferPointer { pixels in

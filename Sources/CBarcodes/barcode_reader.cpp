@@ -4,8 +4,13 @@
 #define ZX_USE_UTF8 1
 #include "CBarcodes.h"
 
+// ZBar's C++ wrappers use a name that zxing-cpp defines as a macro, so ZBar comes first.
+#include <zbar.h>
+using namespace zbar;  // its C interface lives in this namespace when compiled as C++
+
 #include <ZXing/ReadBarcode.h>
 #include <ZXing/ZXVersion.h>
+#include <dmtx.h>
 
 #include <algorithm>
 #include <cstring>
@@ -184,6 +189,73 @@ void paintOut(std::vector<uint8_t> &gray, int32_t width, int32_t height, const Z
     std::fill_n(gray.begin() + ptrdiff_t(y) * width + left, std::max(0, right - left + 1), mean);
 }
 
+// ZBar's share of a layer: GS1 DataBar (Expanded too), which zxing-cpp 1.4 reads far less
+// often than ZBar does, and the linear codes zxing-cpp missed in the layer.
+constexpr int64_t zbarMaximumPixels = 4'000'000;
+
+struct ZBarPair {
+  uint32_t ours;
+  zbar_symbol_type_t theirs;
+};
+
+constexpr ZBarPair zbarPairs[] = {
+    {CBC_EAN13, ZBAR_EAN13}, {CBC_EAN8, ZBAR_EAN8},       {CBC_UPCA, ZBAR_UPCA},
+    {CBC_UPCE, ZBAR_UPCE},   {CBC_CODE128, ZBAR_CODE128}, {CBC_ITF, ZBAR_I25},
+    {CBC_DATABAR, ZBAR_DATABAR}, {CBC_DATABAR_EXPANDED, ZBAR_DATABAR_EXP},
+};
+
+int readWithZBar(const std::vector<uint8_t> &gray, int32_t width, int32_t height, int32_t factor,
+                 uint32_t formats, int maxSymbols, std::vector<Found> &found) {
+  zbar_image_scanner_t *scanner = zbar_image_scanner_create();
+  zbar_image_t *image = zbar_image_create();
+  int added = 0;
+  if (scanner && image) {
+    zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0);
+    for (const auto &pair : zbarPairs)
+      if (formats & pair.ours) zbar_image_scanner_set_config(scanner, pair.theirs, ZBAR_CFG_ENABLE, 1);
+    // ITF-14 only: ZBar reads parts of an ITF code as shorter ones.
+    zbar_image_scanner_set_config(scanner, ZBAR_I25, ZBAR_CFG_MIN_LEN, 14);
+    zbar_image_set_format(image, zbar_fourcc('Y', '8', '0', '0'));
+    zbar_image_set_size(image, unsigned(width), unsigned(height));
+    zbar_image_set_data(image, gray.data(), gray.size(), nullptr);
+    if (zbar_scan_image(scanner, image) > 0) {
+      for (const zbar_symbol_t *symbol = zbar_image_first_symbol(image); symbol;
+           symbol = zbar_symbol_next(symbol)) {
+        uint32_t format = 0;
+        for (const auto &pair : zbarPairs)
+          if (pair.theirs == zbar_symbol_get_type(symbol)) format = pair.ours;
+        const unsigned points = zbar_symbol_get_loc_size(symbol);
+        if (!(formats & format) || points == 0 || int(found.size()) >= maxSymbols) continue;
+        const bool gs1 = (zbar_symbol_get_modifiers(symbol) & (1 << ZBAR_MOD_GS1)) != 0;
+        std::string identifier = format == CBC_CODE128 ? (gs1 ? "]C1" : "]C0") : "";
+        if (format & dataBarFormats) identifier = "]e0";
+        Found candidate{format,
+                        std::string(zbar_symbol_get_data(symbol), zbar_symbol_get_data_length(symbol)),
+                        identifier, {}};
+        int32_t left = INT32_MAX, top = INT32_MAX, right = INT32_MIN, bottom = INT32_MIN;
+        for (unsigned point = 0; point < points; ++point) {
+          left = std::min(left, zbar_symbol_get_loc_x(symbol, point));
+          right = std::max(right, zbar_symbol_get_loc_x(symbol, point));
+          top = std::min(top, zbar_symbol_get_loc_y(symbol, point));
+          bottom = std::max(bottom, zbar_symbol_get_loc_y(symbol, point));
+        }
+        const int32_t corners[8] = {left, top, right, top, right, bottom, left, bottom};
+        for (int index = 0; index < 8; ++index) candidate.corners[index] = corners[index] * factor + factor / 2;
+        const bool known = std::any_of(found.begin(), found.end(), [&](const Found &other) {
+          return sameSymbol(other, candidate);
+        });
+        if (!known) {
+          found.push_back(std::move(candidate));
+          ++added;
+        }
+      }
+    }
+  }
+  if (image) zbar_image_destroy(image);
+  if (scanner) zbar_image_scanner_destroy(scanner);
+  return added;
+}
+
 // Reads one gray layer whose pixels are `factor` times smaller than the image's, adding the
 // symbols not found yet; paints found linear codes out of `gray`. Returns how many were new.
 int readLayer(std::vector<uint8_t> &gray, int32_t width, int32_t height, int32_t factor,
@@ -195,39 +267,105 @@ int readLayer(std::vector<uint8_t> &gray, int32_t width, int32_t height, int32_t
     const auto hints = hintsFor(options, options.formats & matrixFormats, maxSymbols);
     added += add(ZXing::ReadBarcodes(view, hints), factor, maxSymbols, found);
   }
-  if (options.formats & dataBarFormats) {
-    ZXing::DecodeHints hints = hintsFor(options, options.formats & dataBarFormats, 1);
+  uint32_t zbarFormats = options.formats & dataBarFormats;
+  if (zbarFormats) {
+    ZXing::DecodeHints hints = hintsFor(options, zbarFormats, 1);
     hints.setMinLineCount(1);
-    added += add(ZXing::ReadBarcodes(view, hints), factor, maxSymbols, found);
+    if (add(ZXing::ReadBarcodes(view, hints), factor, maxSymbols, found) > 0) {
+      ++added;
+      zbarFormats = 0;
+    }
   }
   const uint32_t linear = options.formats & ~(matrixFormats | dataBarFormats);
+  const std::vector<uint8_t> unpainted = linear ? gray : std::vector<uint8_t>();
+  int linearAdded = 0;
   for (int call = 0; linear && call < maxLinearPerLayer && int(found.size()) < maxSymbols; ++call) {
     const ZXing::Results results = ZXing::ReadBarcodes(view, hintsFor(options, linear, 1));
     if (results.empty()) break;
-    added += add(results, factor, maxSymbols, found);
+    linearAdded += add(results, factor, maxSymbols, found);
     for (const auto &result : results) paintOut(gray, width, height, result);
   }
+  added += linearAdded;
+  if (linearAdded == 0) zbarFormats |= linear;
+  // ZBar scans every row and column: on a whole 12 MP photo that takes half a second, so it
+  // reads layers of at most 4 MP.
+  if (zbarFormats && int64_t(width) * height <= zbarMaximumPixels)
+    added += readWithZBar(linear ? unpainted : gray, width, height, factor, zbarFormats, maxSymbols, found);
   return added;
 }
 
-// Reads a gray image and, while it finds nothing, its averaged-down layers (a third of the size
-// each, while the shorter side stays above 500 pixels, as zxing's own pyramid does); `factor` is
-// how many pixels of the caller's image one pixel of `gray` stands for.
+// The shortest side the downscaled layers go down to.
+constexpr int32_t smallestLayerSide = 160;
+
+// Reads a gray image and, while it finds nothing, its averaged-down layers (half the size each,
+// down to a shorter side of about 160 pixels): a blurred or large code that does not read at full
+// size often reads smaller, as zxing's own pyramid finds (it stops at 500 pixels; smaller layers
+// cost little and read more of the blurred photos). `factor` is how many pixels of the caller's
+// image one pixel of `gray` stands for.
 void readPyramid(std::vector<uint8_t> gray, int32_t width, int32_t height, int32_t factor,
-                 const cbc_options &options, std::vector<Found> &found) {
+                 const cbc_options &options, std::vector<Found> &found, bool layers = true) {
+  const auto deeper = [&] { return layers && std::min(width, height) / 2 >= smallestLayerSide; };
   std::vector<uint8_t> next;
-  const bool more = std::min(width, height) / 3 > 500;
-  if (more) next = gray;  // the layers are made from the unpainted image
-  if (readLayer(gray, width, height, factor, options, found) > 0 || !more) return;
-  while (std::min(width, height) / 3 > 500) {
+  if (deeper()) next = gray;  // the layers are made from the unpainted image
+  if (readLayer(gray, width, height, factor, options, found) > 0) return;
+  while (deeper()) {
     int32_t smallWidth = 0, smallHeight = 0;
-    next = averagedLuma(next.data(), width, height, width, CBC_GRAY, 3, smallWidth, smallHeight);
+    next = averagedLuma(next.data(), width, height, width, CBC_GRAY, 2, smallWidth, smallHeight);
     width = smallWidth;
     height = smallHeight;
-    factor *= 3;
+    factor *= 2;
     std::vector<uint8_t> layer = next;
     if (readLayer(layer, width, height, factor, options, found) > 0) return;
   }
+}
+
+// libdmtx's share of a photo: Data Matrix codes too blurred for zxing-cpp 1.4's detector (a
+// phone photo's usual case) read with libdmtx, on the photo averaged down to this longest side,
+// and only when nothing else was found. Its search is bounded by a time limit, the only bound
+// libdmtx offers: a code it finds takes it 30 to 150 ms here, so the limit leaves room for a
+// loaded machine, and a photo without one costs the whole limit.
+constexpr int32_t dataMatrixSide = 1024;
+constexpr long dataMatrixMilliseconds = 250;
+
+// Reads one Data Matrix code with libdmtx from a gray image whose pixels stand for `factor` of
+// the caller's; adds it to `found`.
+void readDataMatrix(const std::vector<uint8_t> &gray, int32_t width, int32_t height,
+                    int32_t factor, std::vector<Found> &found) {
+  std::vector<uint8_t> pixels = gray;  // libdmtx takes a non-const buffer
+  DmtxImage *image = dmtxImageCreate(pixels.data(), width, height, DmtxPack8bppK);
+  if (!image) return;
+  dmtxImageSetProp(image, DmtxPropImageFlip, DmtxFlipNone);
+  DmtxDecode *decode = dmtxDecodeCreate(image, 1);
+  if (decode) {
+    dmtxDecodeSetProp(decode, DmtxPropFnc1, 0x1D);
+    DmtxTime timeout = dmtxTimeAdd(dmtxTimeNow(), dataMatrixMilliseconds);
+    while (DmtxRegion *region = dmtxRegionFindNext(decode, &timeout)) {
+      DmtxMessage *message = dmtxDecodeMatrixRegion(decode, region, DmtxUndefined);
+      if (message) {
+        std::string text(reinterpret_cast<const char *>(message->output), message->outputIdx);
+        std::string identifier = "]d1";
+        if (!text.empty() && text[0] == '\x1d') {  // FNC1 first: GS1 data
+          text.erase(0, 1);
+          identifier = "]d2";
+        }
+        Found symbol{CBC_DATAMATRIX, text, identifier, {}};
+        const double unit[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+        for (int corner = 0; corner < 4; ++corner) {
+          DmtxVector2 point{unit[corner][0], unit[corner][1]};
+          dmtxMatrix3VMultiplyBy(&point, region->fit2raw);
+          symbol.corners[2 * corner] = int32_t(point.X) * factor + factor / 2;
+          symbol.corners[2 * corner + 1] = (height - 1 - int32_t(point.Y)) * factor + factor / 2;
+        }
+        found.push_back(std::move(symbol));
+        dmtxMessageDestroy(&message);
+        dmtxRegionDestroy(&region);
+        break;
+      }
+      dmtxRegionDestroy(&region);
+    }
+    dmtxDecodeDestroy(&decode);
+  }
+  dmtxImageDestroy(&image);
 }
 
 int32_t report(const std::vector<Found> &found, cbc_symbol *symbols, int32_t capacity, char *text,
@@ -281,7 +419,15 @@ extern "C" int32_t cbc_read(const uint8_t *pixels, int32_t width, int32_t height
       readPyramid(std::move(gray), grayWidth, grayHeight, factor, *options, found);
     if (factor > 1 && found.empty() && options->full_size_fallback) {
       gray = averagedLuma(pixels, width, height, bytes_per_row, layout, 1, grayWidth, grayHeight);
-      readPyramid(std::move(gray), grayWidth, grayHeight, 1, *options, found);
+      // The first pass's layers already covered the smaller scales.
+      readPyramid(std::move(gray), grayWidth, grayHeight, 1, *options, found, false);
+    }
+    if (found.empty() && options->last_pass && (options->formats & CBC_DATAMATRIX)) {
+      const int32_t dmFactor = std::max(1, (side + dataMatrixSide - 1) / dataMatrixSide);
+      gray = averagedLuma(pixels, width, height, bytes_per_row, layout, dmFactor, grayWidth, grayHeight);
+      // libdmtx asserts (Debian keeps its assertions) on an image 2 pixels across; a Data Matrix
+      // code needs 10 modules a side anyway.
+      if (grayWidth >= 20 && grayHeight >= 20) readDataMatrix(gray, grayWidth, grayHeight, dmFactor, found);
     }
     return report(found, symbols, capacity, text, text_capacity);
   } catch (const std::bad_alloc &) {

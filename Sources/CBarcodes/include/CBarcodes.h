@@ -43,6 +43,9 @@ typedef struct {
   int32_t try_harder;
   /// The most symbols to report.
   int32_t max_symbols;
+  /// Nonzero when this is the caller's last try at the photo: a Data Matrix code that zxing-cpp
+  /// missed is then looked for with libdmtx (within a few tens of milliseconds).
+  int32_t last_pass;
 } cbc_options;
 
 /// One symbol found.
