@@ -1,6 +1,6 @@
 import CBarcodes
 import CatalogClient
-public import Foundation
+import Foundation
 public import ImagePipeline
 
 /// Reads barcodes from photos, as Vision's `VNDetectBarcodesRequest` does, with zxing-cpp.
@@ -123,7 +123,8 @@ public struct BarcodeReader: Sendable {
     var options = cbc_options(
       formats: symbologies.reduce(0) { $0 | $1.formatBit },
       first_pass_side: firstPass ? Int32(clamping: firstPassSide) : 0,
-      full_size_fallback: 1, try_harder: 1, max_symbols: Int32(maximumBarcodes),
+      // A reduced decode's own full size is skipped: the photo's full size follows.
+      full_size_fallback: scale == 1 ? 1 : 0, try_harder: 1, max_symbols: Int32(maximumBarcodes),
       last_pass: lastPass ? 1 : 0)
     var symbols = [cbc_symbol](repeating: cbc_symbol(), count: maximumBarcodes)
     var text = [CChar](repeating: 0, count: Self.textCapacity)

@@ -66,11 +66,11 @@ public struct ProductFinder: Sendable {
 
   /// Finds the products for a photo: a file, encoded bytes or a decoded image.
   ///
-  /// The photo is read once. Its barcodes are read first: the first GTIN the catalog holds gives
-  /// that product, with provenance ``ProductSearchResult/Provenance/barcode``. The model still
-  /// classifies the photo, as its `inputSpec` says (a large JPEG decoded only as far as the
-  /// input needs), on a worker of the shared `ComputeExecutor`; without a barcode product the
-  /// labels are tried best first against the catalog.
+  /// The photo is read once. Its barcodes are read (when ``schema`` names a GTIN property) while
+  /// the model classifies it, as its `inputSpec` says (a large JPEG decoded only as far as the
+  /// input needs), on a worker of the shared `ComputeExecutor`. The first GTIN the catalog holds
+  /// gives that product, with provenance ``ProductSearchResult/Provenance/barcode``; otherwise
+  /// the labels are tried best first against the catalog.
   ///
   /// - Parameter source: The photo.
   /// - Returns: The products and the provenance of each step.
@@ -83,11 +83,10 @@ public struct ProductFinder: Sendable {
     } catch {
       throw VisionCatalogError(.image, "\(source.name): \(error.message)", underlying: error)
     }
-    let clock = ContinuousClock()
-    let start = clock.now
-    let barcodes = try readBarcodes(photo)
-    let barcodeTime = clock.now - start
+    // The barcodes are read while the model classifies: the two share nothing but the bytes.
+    async let reading = timedBarcodes(photo)
     let report = try await classify(photo)
+    let (barcodes, barcodeTime) = try await reading.get()
     var result: ProductSearchResult
     if let found = try await lookUp(barcodes, report: report) {
       result = found
@@ -99,9 +98,21 @@ public struct ProductFinder: Sendable {
     return result
   }
 
-  /// The photo's barcodes, best first; none without a reader.
+  /// The photo's barcodes and how long reading them took.
+  private func timedBarcodes(_ photo: ImageSource) async -> Result<
+    ([Barcode], Duration), VisionCatalogError
+  > {
+    let clock = ContinuousClock()
+    let start = clock.now
+    return Result { () throws(VisionCatalogError) in
+      (try readBarcodes(photo), clock.now - start)
+    }
+  }
+
+  /// The photo's barcodes, top to bottom; none without a reader, or when the schema names no
+  /// GTIN property to look them up in.
   private func readBarcodes(_ photo: ImageSource) throws(VisionCatalogError) -> [Barcode] {
-    guard var reader = barcodeReader else { return [] }
+    guard var reader = barcodeReader, schema.gtin != nil else { return [] }
     reader.decoding = preparation.decoding
     do {
       return try reader.read(photo)

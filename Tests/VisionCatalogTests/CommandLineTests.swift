@@ -143,7 +143,9 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
     let timings = try #require(object["timingsMs"] as? [String: Double])
     #expect(
-      Set(timings.keys) == ["decode", "preprocess", "inference", "classify", "catalog", "total"])
+      Set(timings.keys) == [
+        "decode", "preprocess", "inference", "classify", "catalog", "barcodes", "total",
+      ])
     let crop = try #require(object["crop"] as? [String: Int])
     #expect(Set(crop.keys) == ["x", "y", "width", "height"])
   }

@@ -66,6 +66,30 @@ func readingAnyCatalogSample(gatewayRoot: URL, shop: HTTPCatalogProvider) async 
   _ = (counts, found, checked)
 }
 
+// ReadingAnyCatalog.md (CatalogClient): products by GTIN
+func productsByGTINSample(provider: HTTPCatalogProvider) async throws {
+  let schema = try await provider.catalogSchema()  // or catalogSchema(gtinProperty: "EAN11")
+  if let gtin = GTIN("4006381333931") {
+    let products = try await provider.products(withGTIN: gtin, schema: schema)
+    print(products.map(\.productId))
+    print(try provider.describe(try schema.productsQuery(withGTIN: gtin)))  // the URL sent
+  }
+}
+
+// Barcodes.md
+func barcodesSample(photoURL: URL, provider: HTTPCatalogProvider, schema: CatalogSchema)
+  async throws
+{
+  let barcodes = try BarcodeReader().read(.file(photoURL))
+  for barcode in barcodes {
+    print(barcode.symbology, barcode.text, barcode.gtin?.digits ?? "no GTIN", barcode.box)
+  }
+  if let gtin = barcodes.first(where: { $0.gtin != nil })?.gtin {
+    let products = try await provider.products(withGTIN: gtin, schema: schema)
+    print(products.map(\.productId))
+  }
+}
+
 // Serving.md (ClassifierKit)
 func servingSample(upload: Data) async throws {
   let model = try NetworkClassifier.efficientNetLite0()  // once, at start-up
