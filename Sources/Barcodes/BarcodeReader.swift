@@ -13,6 +13,19 @@ public import ImagePipeline
 ///
 /// The reader is a value: share it freely between tasks.
 public struct BarcodeReader: Sendable {
+  /// How hard the reader looks.
+  public enum Effort: Sendable, Hashable {
+    /// Only the reduced first pass, with its smaller layers: tens of milliseconds for a 12 MP
+    /// JPEG, for a barcode that fills a good part of the photo (as a shopper photographs one).
+    /// ``ProductFinder`` reads this way, beside its classification.
+    case fast
+    /// The first pass, then the full size and, for a Data Matrix code, libdmtx (up to 250 ms
+    /// more): hundreds of milliseconds for a 12 MP photo without a barcode.
+    case thorough
+  }
+
+  /// How hard the reader looks; ``Effort/thorough`` by default.
+  public var effort: Effort
   /// The symbologies to look for; all of ``BarcodeSymbology`` by default.
   public var symbologies: Set<BarcodeSymbology>
   /// The longest side, in pixels, of the first pass over a large photo; 2,000 by default.
@@ -28,15 +41,18 @@ public struct BarcodeReader: Sendable {
   /// Creates a reader.
   ///
   /// - Parameters:
+  ///   - effort: How hard to look.
   ///   - symbologies: The symbologies to look for.
   ///   - firstPassSide: The longest side of the first pass over a large photo.
   ///   - maximumBarcodes: The most barcodes reported per photo.
   ///   - decoding: The decoder's limits, suited to untrusted photos by default.
   public init(
+    effort: Effort = .thorough,
     symbologies: Set<BarcodeSymbology> = Set(BarcodeSymbology.allCases),
     firstPassSide: Int = 2000, maximumBarcodes: Int = 16,
     decoding: DecodingOptions = DecodingOptions()
   ) {
+    self.effort = effort
     self.symbologies = symbologies
     self.firstPassSide = firstPassSide
     self.maximumBarcodes = maximumBarcodes
@@ -64,10 +80,9 @@ public struct BarcodeReader: Sendable {
       if scale != .full {
         let reduced = try decoder.decode(data, header: info, scale: scale)
         let found = try scan(
-          reduced, scale: scale.denominator, firstPass: true, lastPass: false,
-          storedSize: (info.width, info.height))
-        if !found.isEmpty { return found }
-        return try scan(decoder.decode(data), scale: 1, firstPass: false, lastPass: true)
+          reduced, scale: scale.denominator, pass: .first, storedSize: (info.width, info.height))
+        if !found.isEmpty || effort == .fast { return found }
+        return try scan(decoder.decode(data), scale: 1, pass: .fullSize)
       }
       return try read(decoder.decode(data))
     } catch let error as ImageDecodingError {
@@ -87,7 +102,7 @@ public struct BarcodeReader: Sendable {
   ///   `limitExceeded` when memory runs out.
   public func read(_ image: RasterImage) throws(BarcodeError) -> [Barcode] {
     try checkOptions()
-    return try scan(image, scale: 1, firstPass: true, lastPass: true)
+    return try scan(image, scale: 1, pass: .whole)
   }
 
   private var decoder: ImageDecoder { ImageDecoder(options: decoding) }
@@ -109,11 +124,20 @@ public struct BarcodeReader: Sendable {
     return [JPEGScale.quarter, .half].first { side / $0.denominator >= firstPassSide } ?? .full
   }
 
+  /// Which part of the search a scan is.
+  private enum Pass {
+    /// A JPEG decoded reduced: its first pass and layers.
+    case first
+    /// The full size after an empty ``first``: no layers (the first pass read those scales).
+    case fullSize
+    /// A decoded image: its first pass and layers, then (thorough) its full size.
+    case whole
+  }
+
   /// Reads an image whose pixels are `scale` times smaller than the photo's, and reports
   /// positions in the upright photo.
   private func scan(
-    _ stored: RasterImage, scale: Int, firstPass: Bool, lastPass: Bool,
-    storedSize: (Int, Int)? = nil
+    _ stored: RasterImage, scale: Int, pass: Pass, storedSize: (Int, Int)? = nil
   ) throws(BarcodeError) -> [Barcode] {
     // Mirrored photos are turned first: a mirrored QR code or Data Matrix does not read.
     let mirrored: Set<ImageOrientation> = [
@@ -122,10 +146,10 @@ public struct BarcodeReader: Sendable {
     let image = mirrored.contains(stored.orientation) ? stored.oriented() : stored
     var options = cbc_options(
       formats: symbologies.reduce(0) { $0 | $1.formatBit },
-      first_pass_side: firstPass ? Int32(clamping: firstPassSide) : 0,
-      // A reduced decode's own full size is skipped: the photo's full size follows.
-      full_size_fallback: scale == 1 ? 1 : 0, try_harder: 1, max_symbols: Int32(maximumBarcodes),
-      last_pass: lastPass ? 1 : 0)
+      first_pass_side: pass == .fullSize ? 0 : Int32(clamping: firstPassSide),
+      full_size_fallback: pass == .whole && effort == .thorough ? 1 : 0, try_harder: 1,
+      max_symbols: Int32(maximumBarcodes),
+      last_pass: pass != .first && effort == .thorough ? 1 : 0, pyramid: pass == .fullSize ? 0 : 1)
     var symbols = [cbc_symbol](repeating: cbc_symbol(), count: maximumBarcodes)
     var text = [CChar](repeating: 0, count: Self.textCapacity)
     let count = image.pixels.withUnsafeBufferPointer { pixels in

@@ -52,10 +52,19 @@ uint32_t ourFormat(ZXing::BarcodeFormat theirs) {
   return 0;
 }
 
-// Rec. 601 luma in 8 bits, as zxing computes it.
-inline uint32_t luma(const uint8_t *pixel, int32_t layout) {
-  if (layout == CBC_GRAY || layout == CBC_GRAY_ALPHA) return pixel[0];
-  return (306u * pixel[0] + 601u * pixel[1] + 117u * pixel[2] + 512u) >> 10;
+// One row's Rec. 601 luma in 8 bits (zxing's weights), the layout switched on once per row.
+void lumaRow(const uint8_t *row, int32_t width, int32_t layout, uint8_t *out) {
+  switch (layout) {
+  case CBC_GRAY: std::memcpy(out, row, size_t(width)); break;
+  case CBC_GRAY_ALPHA:
+    for (int32_t x = 0; x < width; ++x) out[x] = row[2 * x];
+    break;
+  default:
+    for (int32_t x = 0; x < width; ++x) {
+      const uint8_t *pixel = row + size_t(x) * size_t(layout);
+      out[x] = uint8_t((306u * pixel[0] + 601u * pixel[1] + 117u * pixel[2] + 512u) >> 10);
+    }
+  }
 }
 
 // Averages factor x factor blocks of luma into a gray image (the last partial row and column
@@ -66,16 +75,22 @@ std::vector<uint8_t> averagedLuma(const uint8_t *pixels, int32_t width, int32_t 
   outWidth = width / factor;
   outHeight = height / factor;
   std::vector<uint8_t> out(static_cast<size_t>(outWidth) * static_cast<size_t>(outHeight));
+  if (factor == 1) {
+    for (int32_t y = 0; y < height; ++y)
+      lumaRow(pixels + size_t(y) * size_t(bytesPerRow), width, layout, out.data() + size_t(y) * size_t(width));
+    return out;
+  }
   std::vector<uint32_t> sums(static_cast<size_t>(outWidth));
+  std::vector<uint8_t> line(static_cast<size_t>(width));
   const uint32_t area = uint32_t(factor) * uint32_t(factor);
   for (int32_t oy = 0; oy < outHeight; ++oy) {
     std::fill(sums.begin(), sums.end(), 0u);
     for (int32_t dy = 0; dy < factor; ++dy) {
-      const uint8_t *row = pixels + size_t(oy * factor + dy) * size_t(bytesPerRow);
+      lumaRow(pixels + size_t(oy * factor + dy) * size_t(bytesPerRow), width, layout, line.data());
       for (int32_t ox = 0; ox < outWidth; ++ox) {
-        const uint8_t *pixel = row + size_t(ox) * size_t(factor) * size_t(layout);
+        const uint8_t *block = line.data() + size_t(ox) * size_t(factor);
         uint32_t sum = 0;
-        for (int32_t dx = 0; dx < factor; ++dx) sum += luma(pixel + size_t(dx) * size_t(layout), layout);
+        for (int32_t dx = 0; dx < factor; ++dx) sum += block[dx];
         sums[size_t(ox)] += sum;
       }
     }
@@ -213,6 +228,9 @@ int readWithZBar(const std::vector<uint8_t> &gray, int32_t width, int32_t height
     zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0);
     for (const auto &pair : zbarPairs)
       if (formats & pair.ours) zbar_image_scanner_set_config(scanner, pair.theirs, ZBAR_CFG_ENABLE, 1);
+    // Every second row and column: half the time, and a code spans many more.
+    zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, 2);
+    zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, 2);
     // ITF-14 only: ZBar reads parts of an ITF code as shorter ones.
     zbar_image_scanner_set_config(scanner, ZBAR_I25, ZBAR_CFG_MIN_LEN, 14);
     zbar_image_set_format(image, zbar_fourcc('Y', '8', '0', '0'));
@@ -225,7 +243,11 @@ int readWithZBar(const std::vector<uint8_t> &gray, int32_t width, int32_t height
         for (const auto &pair : zbarPairs)
           if (pair.theirs == zbar_symbol_get_type(symbol)) format = pair.ours;
         const unsigned points = zbar_symbol_get_loc_size(symbol);
-        if (!(formats & format) || points == 0 || int(found.size()) >= maxSymbols) continue;
+        // A symbol ZBar decoded on one scan line only is too often noise (GS1 DataBar from a
+        // single point of a photo without one, in the generated negatives).
+        if (!(formats & format) || points < 2 || zbar_symbol_get_quality(symbol) < 2 ||
+            int(found.size()) >= maxSymbols)
+          continue;
         const bool gs1 = (zbar_symbol_get_modifiers(symbol) & (1 << ZBAR_MOD_GS1)) != 0;
         std::string identifier = format == CBC_CODE128 ? (gs1 ? "]C1" : "]C0") : "";
         if (format & dataBarFormats) identifier = "]e0";
@@ -416,7 +438,8 @@ extern "C" int32_t cbc_read(const uint8_t *pixels, int32_t width, int32_t height
     std::vector<uint8_t> gray =
         averagedLuma(pixels, width, height, bytes_per_row, layout, factor, grayWidth, grayHeight);
     if (grayWidth > 0 && grayHeight > 0)
-      readPyramid(std::move(gray), grayWidth, grayHeight, factor, *options, found);
+      readPyramid(std::move(gray), grayWidth, grayHeight, factor, *options, found,
+                  options->pyramid != 0);
     if (factor > 1 && found.empty() && options->full_size_fallback) {
       gray = averagedLuma(pixels, width, height, bytes_per_row, layout, 1, grayWidth, grayHeight);
       // The first pass's layers already covered the smaller scales.

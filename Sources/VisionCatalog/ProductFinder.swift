@@ -48,12 +48,14 @@ public struct ProductFinder: Sendable {
   ///   - schema: Where the catalog keeps its products.
   ///   - classificationOptions: How many labels to consider; top 5 by default.
   ///   - preparation: How photos are decoded and prepared; the defaults suit untrusted input.
-  ///   - barcodeReader: Reads barcodes first; `nil` reads none.
+  ///   - barcodeReader: Reads barcodes beside the classification, `fast` by default (a barcode
+  ///     that fills a good part of the photo); `nil` reads none.
   public init(
     model: any ImageClassificationModel, mapping: CategoryMapping = .identity,
     provider: any CatalogProvider, schema: CatalogSchema = .espm,
     classificationOptions: ClassificationOptions = .default,
-    preparation: PreparationOptions = .default, barcodeReader: BarcodeReader? = BarcodeReader()
+    preparation: PreparationOptions = .default,
+    barcodeReader: BarcodeReader? = BarcodeReader(effort: .fast)
   ) {
     self.barcodeReader = barcodeReader
     self.model = model

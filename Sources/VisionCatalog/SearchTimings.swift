@@ -6,7 +6,7 @@ package struct SearchTimings: Sendable, Hashable {
   package var classification: ClassificationTimings
   /// Mapping labels to categories and fetching the products, every request included.
   package var catalog: Duration
-  /// Reading the photo's barcodes, zero when the finder reads none.
+  /// Reading the photo's barcodes, beside the classification; zero when the finder reads none.
   package var barcodes: Duration = .zero
 
   /// Creates timings.
@@ -19,6 +19,6 @@ package struct SearchTimings: Sendable, Hashable {
     self.catalog = catalog
   }
 
-  /// The sum of the stages.
-  package var total: Duration { classification.total + catalog + barcodes }
+  /// The time of the stages, the barcodes counted beside the classification they overlap.
+  package var total: Duration { max(classification.total, barcodes) + catalog }
 }

@@ -44,8 +44,10 @@ typedef struct {
   /// The most symbols to report.
   int32_t max_symbols;
   /// Nonzero when this is the caller's last try at the photo: a Data Matrix code that zxing-cpp
-  /// missed is then looked for with libdmtx (within a few tens of milliseconds).
+  /// missed is then looked for with libdmtx (within a few hundred milliseconds).
   int32_t last_pass;
+  /// Nonzero to also read averaged-down layers of the first pass (down to about 160 pixels).
+  int32_t pyramid;
 } cbc_options;
 
 /// One symbol found.
