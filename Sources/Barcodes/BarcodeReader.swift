@@ -17,7 +17,7 @@ public struct BarcodeReader: Sendable {
   public enum Effort: Sendable, Hashable {
     /// Only the reduced first pass, with its smaller layers: tens of milliseconds for a 12 MP
     /// JPEG, for a barcode that fills a good part of the photo (as a shopper photographs one).
-    /// ``ProductFinder`` reads this way, beside its classification.
+    /// `ProductFinder` reads this way, beside its classification.
     case fast
     /// The first pass, then the full size and, for a Data Matrix code, libdmtx (up to 250 ms
     /// more): hundreds of milliseconds for a 12 MP photo without a barcode.
@@ -128,7 +128,7 @@ public struct BarcodeReader: Sendable {
   private enum Pass {
     /// A JPEG decoded reduced: its first pass and layers.
     case first
-    /// The full size after an empty ``first``: no layers (the first pass read those scales).
+    /// The full size after an empty `first`: no layers (the first pass read those scales).
     case fullSize
     /// A decoded image: its first pass and layers, then (thorough) its full size.
     case whole
