@@ -72,10 +72,11 @@ public struct BarcodeReader: Sendable {
     try checkOptions()
     if let image = source.image { return try read(image) }
     do {
-      guard let data = try source.loaded(using: decoder).encodedData else {
+      // The header `loaded(using:)` parsed is kept with the bytes, not parsed again.
+      let loaded = try source.loaded(using: decoder)
+      guard let data = loaded.encodedData, let info = loaded.info else {
         throw ImageDecodingError(.invalidArgument, "\(source.name) could not be loaded")
       }
-      let info = try decoder.inspect(data)
       let scale = reduction(for: info)
       if scale != .full {
         let reduced = try decoder.decode(data, header: info, scale: scale)
