@@ -64,8 +64,10 @@ struct BarcodesCommand: Subcommand {
   }
 
   /// One photo's JSON line: its barcodes, or the reason it has none.
-  private static func read(_ path: String, _ reader: BarcodeReader) -> JSONShapes.BatchBarcodes {
-    var line = JSONShapes.BatchBarcodes(file: path)
+  private static func read(_ path: String, _ reader: BarcodeReader)
+    -> JSONShapes.BatchLine<JSONShapes.Barcodes>
+  {
+    var line = JSONShapes.BatchLine<JSONShapes.Barcodes>(file: path)
     do {
       let barcodes = try reader.read(.file(URL(fileURLWithPath: path)))
       line.result = JSONShapes.Barcodes(barcodes: barcodes.map(JSONShapes.Barcode.init))

@@ -91,8 +91,8 @@ extension ClassifyCommand {
   private static func classify(
     _ path: String, _ model: NetworkClassifier, _ preparation: PreparationOptions,
     _ options: ClassificationOptions
-  ) async -> JSONShapes.BatchClassify {
-    var line = JSONShapes.BatchClassify(file: path)
+  ) async -> JSONShapes.BatchLine<JSONShapes.Classify> {
+    var line = JSONShapes.BatchLine<JSONShapes.Classify>(file: path)
     do {
       let report = try await model.classify(
         .file(URL(fileURLWithPath: path)), preparation: preparation, options: options)

@@ -33,23 +33,4 @@ extension JSONShapes {
   struct Barcodes: Encodable {
     let barcodes: [Barcode]
   }
-
-  /// One line of a batch `barcodes`: the single-photo shape plus `"file"`, or `"file"` and
-  /// `"error"`.
-  struct BatchBarcodes: Encodable {
-    let file: String
-    var result: Barcodes?
-    var error: String?
-
-    enum CodingKeys: String, CodingKey {
-      case file, error
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      try result?.encode(to: encoder)
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(file, forKey: .file)
-      try container.encodeIfPresent(error, forKey: .error)
-    }
-  }
 }

@@ -82,11 +82,11 @@ enum JSONShapes {
     }
   }
 
-  /// One line of a batch `classify`: `"file"` and either the `classify --json` keys or
-  /// `"error"`.
-  struct BatchClassify: Encodable {
+  /// One line of a batch command (`classify`, `barcodes`): `"file"` and either the single-photo
+  /// `--json` keys or `"error"`.
+  struct BatchLine<Result: Encodable & Sendable>: Encodable, Sendable {
     let file: String
-    var result: Classify?
+    var result: Result?
     var error: String?
 
     init(file: String) {
