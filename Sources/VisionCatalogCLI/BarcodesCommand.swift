@@ -45,22 +45,12 @@ struct BarcodesCommand: Subcommand {
     }
   }
 
-  /// Reads `paths` two at a time per core, printing a JSON line per photo in the order given.
+  /// Reads `paths` one per core at a time, printing a JSON line per photo in the order given.
   private func readBatch(_ paths: [String], _ reader: BarcodeReader) async throws(CLIError) {
-    var progress = BatchProgress("barcodes", total: paths.count)
-    var failures = 0
-    let window = ProcessInfo.processInfo.activeProcessorCount
-    try await OrderedPipeline.run(count: paths.count, window: window) { index in
-      Self.read(paths[index], reader)
-    } handle: { (_, line) throws(CLIError) in
-      if line.error != nil { failures += 1 }
-      try JSONOutput.print(line)
-      progress.advance(failed: line.error != nil)
-    }
-    progress.finish()
-    if failures > 0 {
-      throw CLIError.failure("\(failures) of \(paths.count) photos could not be read")
-    }
+    try await OrderedPipeline.printLines(
+      paths, command: "barcodes", window: ProcessInfo.processInfo.activeProcessorCount,
+      failure: "read"
+    ) { Self.read($0, reader) }
   }
 
   /// One photo's JSON line: its barcodes, or the reason it has none.

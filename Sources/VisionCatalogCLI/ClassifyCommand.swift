@@ -72,19 +72,10 @@ extension ClassifyCommand {
     let model = try ModelOptions.load(from: parsed)
     let preparation = ModelOptions.preparation(from: parsed)
     let options = ClassificationOptions(maximumCount: top)
-    var progress = BatchProgress("classify", total: paths.count)
-    var failures = 0
-    try await OrderedPipeline.run(count: paths.count, window: OrderedPipeline.window(for: model)) {
-      await Self.classify(paths[$0], model, preparation, options)
-    } handle: { (_, line) throws(CLIError) in
-      if line.error != nil { failures += 1 }
-      try JSONOutput.print(line)
-      progress.advance(failed: line.error != nil)
-    }
-    progress.finish()
-    if failures > 0 {
-      throw CLIError.failure("\(failures) of \(paths.count) photos could not be classified")
-    }
+    try await OrderedPipeline.printLines(
+      paths, command: "classify", window: OrderedPipeline.window(for: model),
+      failure: "classified"
+    ) { await Self.classify($0, model, preparation, options) }
   }
 
   /// One photo's JSON line: its classification, or the reason it has none.

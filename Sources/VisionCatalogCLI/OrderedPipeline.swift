@@ -52,4 +52,33 @@ enum OrderedPipeline {
     }
     if let failure { throw failure }
   }
+
+  /// Runs a batch command over `paths`, at most `window` photos at once, printing each photo's
+  /// JSON line in the order given, with progress on standard error.
+  ///
+  /// - Parameters:
+  ///   - paths: The photos.
+  ///   - command: The command's name, for the progress line.
+  ///   - window: The most photos in flight.
+  ///   - failure: What a failed photo could not be, such as `classified`.
+  ///   - line: One photo's line.
+  /// - Throws: ``CLIError`` when a line cannot be printed, or at the end when any photo failed.
+  static func printLines<Result: Encodable & Sendable>(
+    _ paths: [String], command: String, window: Int, failure: String,
+    _ line: @escaping @Sendable (String) async -> JSONShapes.BatchLine<Result>
+  ) async throws(CLIError) {
+    var progress = BatchProgress(command, total: paths.count)
+    var failures = 0
+    try await run(count: paths.count, window: window) {
+      await line(paths[$0])
+    } handle: { (_, line) throws(CLIError) in
+      if line.error != nil { failures += 1 }
+      try JSONOutput.print(line)
+      progress.advance(failed: line.error != nil)
+    }
+    progress.finish()
+    if failures > 0 {
+      throw CLIError.failure("\(failures) of \(paths.count) photos could not be \(failure)")
+    }
+  }
 }
