@@ -19,7 +19,7 @@ final class LayerSessionCache: Sendable {
 
   /// How many sessions are kept.
   let capacity: Int
-  private let entries = Mutex<[Entry]>([])
+  private let entries = Locked<[Entry]>([])
   private let planned = Atomic<Int>(0)
 
   /// A cache keeping the `capacity` most recently used sessions.

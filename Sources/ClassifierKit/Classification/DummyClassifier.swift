@@ -89,12 +89,9 @@ public struct DummyClassifier: ImageClassificationModel {
 
 /// A thread-safe call counter, shared by copies of one ``DummyClassifier``.
 private final class CallCounter: Sendable {
-  private let count = Mutex(0)
+  private let count = Atomic<Int>(0)
 
   func next() -> Int {
-    count.withLock { value in
-      defer { value &+= 1 }
-      return value & Int.max
-    }
+    count.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A loaded network ready to run: the graph optimized once, memory planned per input shape.
 ///
@@ -32,7 +31,7 @@ public final class InferenceSession: Sendable {
   public static var supportedOperators: Set<String> { ImportedGraph.supportedOperators }
 
   let imported: ImportedGraph
-  private let cache = Mutex<[[[Int]]: CachedPlan]>([:])
+  private let cache = Locked<[[[Int]]: CachedPlan]>([:])
 
   private struct CachedPlan: Sendable {
     var plan: ExecutionPlan
