@@ -56,6 +56,11 @@ let package = Package(
       name: "CBarcodes",
       linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("dmtx"), .linkedLibrary("zbar")]
     ),
+    // The HTTP server's C interface over libmicrohttpd (libmicrohttpd-dev).
+    .target(
+      name: "CHTTPServer",
+      linkerSettings: [.linkedLibrary("microhttpd")]
+    ),
 
     // Swift modules, lowest first.
     .target(
@@ -94,6 +99,10 @@ let package = Package(
     .target(
       name: "Barcodes",
       dependencies: ["CBarcodes", "ImagePipeline", "CatalogClient"]
+    ),
+    .target(
+      name: "WebService",
+      dependencies: ["CHTTPServer"]
     ),
     .executableTarget(
       name: "VisionCatalogCLI",
@@ -149,13 +158,17 @@ let package = Package(
       name: "ReliabilityTests",
       dependencies: ["CatalogClient", "TestSupport"]
     ),
+    .testTarget(
+      name: "WebServiceTests",
+      dependencies: ["WebService", "TestSupport"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
 
 let cTargets: Set<String> = [
   "CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CLibHeif", "CLibDe265", "CNative",
-  "CBarcodes",
+  "CBarcodes", "CHTTPServer",
 ]
 for target in package.targets where !cTargets.contains(target.name) {
   target.swiftSettings =
