@@ -20,7 +20,7 @@ import WebService
     _ port: Int, _ path: String, method: String = "GET", body: Data? = nil,
     contentType: String? = nil
   ) async throws -> (status: Int, body: String, headers: [String: String]) {
-    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+    var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
     request.httpMethod = method
     request.httpBody = body
     if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
