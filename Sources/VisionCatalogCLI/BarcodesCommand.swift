@@ -33,7 +33,7 @@ struct BarcodesCommand: Subcommand {
       throw CLIError.failure("\(path): \(error.underlying.map { "\($0)" } ?? error.message)")
     }
     if parsed.has(JSONOutput.option) {
-      try JSONOutput.print(JSONShapes.Barcodes(barcodes: barcodes.map(JSONShapes.Barcode.init)))
+      try JSONOutput.print(JSONShapes.BarcodeList(barcodes))
     } else if barcodes.isEmpty {
       print("no barcode")
     } else {
@@ -55,12 +55,12 @@ struct BarcodesCommand: Subcommand {
 
   /// One photo's JSON line: its barcodes, or the reason it has none.
   private static func read(_ path: String, _ reader: BarcodeReader)
-    -> JSONShapes.BatchLine<JSONShapes.Barcodes>
+    -> JSONShapes.BatchLine<JSONShapes.BarcodeList>
   {
-    var line = JSONShapes.BatchLine<JSONShapes.Barcodes>(file: path)
+    var line = JSONShapes.BatchLine<JSONShapes.BarcodeList>(file: path)
     do {
       let barcodes = try reader.read(.file(URL(fileURLWithPath: path)))
-      line.result = JSONShapes.Barcodes(barcodes: barcodes.map(JSONShapes.Barcode.init))
+      line.result = JSONShapes.BarcodeList(barcodes)
     } catch {
       line.error = error.underlying.map { "\($0)" } ?? error.message
     }

@@ -1,19 +1,18 @@
-import Foundation
-import VisionCatalog
+package import Foundation
 
-/// The JSON objects `--json` prints, with the keys of the CLI contract (Docs/Design.md section
-/// 6).
-enum JSONShapes {
+/// The JSON objects the command line's `--json` prints and the service answers, with the keys of
+/// the CLI contract.
+package enum JSONShapes {
   /// The photo as stored, the orientation applied (1...8; HEIF and AVIF decode upright, so 1)
   /// and the file format it was decoded from (`png`, `jpeg`, `webp`, `heif` or `avif`; absent
   /// for a photo given decoded).
-  struct Image: Encodable {
-    let width: Int
-    let height: Int
-    let orientation: Int
-    let format: String?
+  package struct Image: Encodable {
+    package let width: Int
+    package let height: Int
+    package let orientation: Int
+    package let format: String?
 
-    init(_ report: ClassificationReport) {
+    package init(_ report: ClassificationReport) {
       let provenance = report.preprocessing
       width = provenance.sourceWidth
       height = provenance.sourceHeight
@@ -23,13 +22,13 @@ enum JSONShapes {
   }
 
   /// The part of the upright photo the model saw.
-  struct Crop: Encodable {
-    let x: Int
-    let y: Int
-    let width: Int
-    let height: Int
+  package struct Crop: Encodable {
+    package let x: Int
+    package let y: Int
+    package let width: Int
+    package let height: Int
 
-    init(_ rect: PixelRect) {
+    package init(_ rect: PixelRect) {
       x = rect.x
       y = rect.y
       width = rect.width
@@ -38,15 +37,15 @@ enum JSONShapes {
   }
 
   /// One product.
-  struct Product: Encodable {
-    let productId: String
-    let name: String?
-    let categoryName: String?
-    let price: Decimal?
-    let currencyCode: String?
-    let pictureUrl: String?
+  package struct Product: Encodable {
+    package let productId: String
+    package let name: String?
+    package let categoryName: String?
+    package let price: Decimal?
+    package let currencyCode: String?
+    package let pictureUrl: String?
 
-    init(_ product: VisionCatalog.Product) {
+    package init(_ product: CatalogClient.Product) {
       productId = product.productId
       name = product.name
       categoryName = product.categoryName
@@ -57,12 +56,12 @@ enum JSONShapes {
   }
 
   /// One label considered for the category.
-  struct CategoryAttempt: Encodable {
-    let label: String
-    let category: String?
-    let outcome: String
+  package struct CategoryAttempt: Encodable {
+    package let label: String
+    package let category: String?
+    package let outcome: String
 
-    init(_ attempt: ProductSearchResult.CategoryAttempt) {
+    package init(_ attempt: ProductSearchResult.CategoryAttempt) {
       label = attempt.label
       category = attempt.category
       outcome = attempt.outcome.rawValue
@@ -70,60 +69,37 @@ enum JSONShapes {
   }
 
   /// `classify --json`.
-  struct Classify: Encodable {
-    let image: Image
-    let classifications: [Classification]
-    let timingsMs: [String: Double]
+  package struct Classify: Encodable {
+    package let image: Image
+    package let classifications: [Classification]
+    package let timingsMs: [String: Double]
 
-    init(_ report: ClassificationReport) {
+    package init(_ report: ClassificationReport) {
       image = Image(report)
       classifications = report.classifications
       timingsMs = JSONShapes.milliseconds(report.timings)
     }
   }
 
-  /// One line of a batch command (`classify`, `barcodes`): `"file"` and either the single-photo
-  /// `--json` keys or `"error"`.
-  struct BatchLine<Result: Encodable & Sendable>: Encodable, Sendable {
-    let file: String
-    var result: Result?
-    var error: String?
-
-    init(file: String) {
-      self.file = file
-    }
-
-    enum CodingKeys: String, CodingKey {
-      case file, error
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      try result?.encode(to: encoder)
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(file, forKey: .file)
-      try container.encodeIfPresent(error, forKey: .error)
-    }
-  }
-
   /// `find --json`.
-  struct Find: Encodable {
-    let image: Image
-    let crop: Crop
-    let classifications: [Classification]
-    let category: String
-    let categoryAttempts: [CategoryAttempt]
-    let query: String
-    let products: [Product]
-    let barcode: Barcode?
-    let provenance: String
-    let timingsMs: [String: Double]
+  package struct Find: Encodable {
+    package let image: Image
+    package let crop: Crop
+    package let classifications: [Classification]
+    package let category: String
+    package let categoryAttempts: [CategoryAttempt]
+    package let query: String
+    package let products: [Product]
+    package let barcode: Barcode?
+    package let provenance: String
+    package let timingsMs: [String: Double]
 
     enum CodingKeys: String, CodingKey {
       case image, crop, classifications, category, categoryAttempts, query, products, barcode
       case provenance, timingsMs
     }
 
-    init(_ result: ProductSearchResult) {
+    package init(_ result: ProductSearchResult) {
       image = Image(result.classification)
       crop = Crop(result.preprocessing.cropRect)
       classifications = result.classifications
@@ -143,7 +119,7 @@ enum JSONShapes {
     }
 
     /// Encodes every key, `"barcode": null` included when no barcode was read.
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(image, forKey: .image)
       try container.encode(crop, forKey: .crop)
@@ -159,12 +135,12 @@ enum JSONShapes {
   }
 
   /// `products --json`.
-  struct Listing: Encodable {
-    let category: String
-    let query: String
-    let products: [Product]
+  package struct Listing: Encodable {
+    package let category: String
+    package let query: String
+    package let products: [Product]
 
-    init(category: String, query: String, products: [VisionCatalog.Product]) {
+    package init(category: String, query: String, products: [CatalogClient.Product]) {
       self.category = category
       self.query = query
       self.products = products.map(Product.init)
@@ -172,14 +148,14 @@ enum JSONShapes {
   }
 
   /// The stages keyed `decode`, `preprocess`, `inference` and `total`.
-  static func milliseconds(_ timings: ClassificationTimings) -> [String: Double] {
+  package static func milliseconds(_ timings: ClassificationTimings) -> [String: Double] {
     [
       "decode": milliseconds(timings.decode), "preprocess": milliseconds(timings.preprocess),
       "inference": milliseconds(timings.inference), "total": milliseconds(timings.total),
     ]
   }
 
-  static func milliseconds(_ duration: Duration) -> Double {
+  package static func milliseconds(_ duration: Duration) -> Double {
     let (seconds, attoseconds) = duration.components
     return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
   }

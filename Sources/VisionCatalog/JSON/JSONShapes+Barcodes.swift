@@ -1,15 +1,13 @@
-import VisionCatalog
-
 extension JSONShapes {
   /// One barcode: `{"format", "text", "gtin", "box": [x, y, w, h]}`, `gtin` `null` when the
   /// code carries none.
-  struct Barcode: Encodable {
-    let format: String
-    let text: String
-    let gtin: String?
-    let box: [Int]
+  package struct Barcode: Encodable, Sendable {
+    package let format: String
+    package let text: String
+    package let gtin: String?
+    package let box: [Int]
 
-    init(_ barcode: VisionCatalog.Barcode) {
+    package init(_ barcode: Barcodes.Barcode) {
       format = barcode.symbology.rawValue
       text = barcode.text
       gtin = barcode.gtin?.digits
@@ -20,7 +18,7 @@ extension JSONShapes {
       case format, text, gtin, box
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(format, forKey: .format)
       try container.encode(text, forKey: .text)
@@ -30,7 +28,11 @@ extension JSONShapes {
   }
 
   /// `barcodes --json`: `{"barcodes": [...]}`.
-  struct Barcodes: Encodable {
-    let barcodes: [Barcode]
+  package struct BarcodeList: Encodable, Sendable {
+    package let barcodes: [Barcode]
+
+    package init(_ barcodes: [Barcodes.Barcode]) {
+      self.barcodes = barcodes.map(Barcode.init)
+    }
   }
 }
