@@ -92,7 +92,7 @@ let package = Package(
       name: "VisionCatalog",
       dependencies: [
         "ImagePipeline", "NeuralCore", "NeuralLayers", "ModelFormats", "ClassifierKit",
-        "CatalogClient", "Barcodes",
+        "CatalogClient", "Barcodes", "WebService",
       ],
       exclude: ["Resources"]
     ),

@@ -74,7 +74,20 @@ def categories():
     )
 
 
+def page():
+    source = "Sources/VisionCatalog/Resources/service-page.html"
+    text = (ROOT / source).read_text(encoding="utf-8")
+    write(
+        "Sources/VisionCatalog/Service/ServicePageHTML.swift",
+        source,
+        "/// The web page `serve` answers at `/`: HTML with its style and script inline.\n"
+        "enum ServicePageHTML {\n"
+        f"  static let text = {raw_literal(text)}\n}}\n",
+    )
+
+
 if __name__ == "__main__":
     labels()
     catalog()
     categories()
+    page()

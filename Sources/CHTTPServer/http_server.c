@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -454,3 +455,12 @@ unsigned chs_request_error(const chs_request *request, const char **code) {
   *code = request->error_code;
   return request->error;
 }
+
+void chs_ignore_termination_signals(void) {
+  signal(SIGTERM, SIG_IGN);
+  signal(SIGINT, SIG_IGN);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+int chs_sigterm(void) { return SIGTERM; }
+int chs_sigint(void) { return SIGINT; }

@@ -15,37 +15,24 @@ struct CategoriesCommand: Subcommand {
     """
   let options = CatalogOptions.all + [JSONOutput.option]
 
-  /// The JSON object `--json` prints.
-  private struct Output: Encodable {
-    let categories: [Category]
-  }
-
-  /// One category of `--json`: `{"name", "count"}`.
-  private struct Category: Encodable {
-    let name: String
-    let count: Int64
-  }
-
   func run(_ parsed: CommandLineArguments) async throws(CLIError) {
     try parsed.rejectPositionals()
     let (provider, schema) = try await CatalogOptions.source(from: parsed).connect()
-    let categories: [Category]
+    let categories: JSONShapes.CategoryList
     do {
-      categories = try await provider.categories(schema: schema).map {
-        Category(name: $0.categoryName, count: $0.numberOfProducts ?? 0)
-      }
+      categories = JSONShapes.CategoryList(try await provider.categories(schema: schema))
     } catch {
       throw CLIError.failure(error.description)
     }
     if parsed.has(JSONOutput.option) {
-      try JSONOutput.print(Output(categories: categories))
+      try JSONOutput.print(categories)
     } else {
-      Self.printTable(categories, schema: schema)
+      Self.printTable(categories.categories, schema: schema)
     }
   }
 
   /// Prints the categories and their counts as a table, then where they were counted.
-  private static func printTable(_ categories: [Category], schema: CatalogSchema) {
+  private static func printTable(_ categories: [JSONShapes.Category], schema: CatalogSchema) {
     let width = max(8, categories.map(\.name.count).max() ?? 0)
     print("CATEGORY" + String(repeating: " ", count: width - 8) + "  PRODUCTS")
     for category in categories {

@@ -16,6 +16,7 @@ enum VisionCatalogCommand {
     PreprocessCommand(),
     ProductsCommand(),
     QuantizeCommand(),
+    ServeCommand(),
     TrainCommand(),
   ]
 

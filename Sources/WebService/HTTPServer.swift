@@ -10,7 +10,7 @@ import Foundation
 /// are refused. A client that disconnects before its answer cancels its handler's task.
 package final class HTTPServer: Sendable {
   /// Answers one request; cancelled when its client goes away.
-  package typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+  package typealias Handler = @Sendable (WebRequest) async -> WebResponse
 
   /// The port the server listens on (the one picked when 0 was asked for).
   package let port: Int
@@ -203,14 +203,14 @@ final class ServerState: @unchecked Sendable {
     if let context { Unmanaged<ServerState>.fromOpaque(context).release() }
   }
 
-  private static func request(_ pointer: OpaquePointer) -> HTTPRequest {
+  private static func request(_ pointer: OpaquePointer) -> WebRequest {
     var size = 0
     var multipart: Int32 = 0
     let bytes = chs_request_body(pointer, &size, &multipart)
     let body = bytes.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     var code: UnsafePointer<CChar>?
     let failed = chs_request_error(pointer, &code) != 0
-    return HTTPRequest(
+    return WebRequest(
       method: String(cString: chs_request_method(pointer)),
       path: String(cString: chs_request_path(pointer)),
       contentType: chs_request_header(pointer, "Content-Type").map { String(cString: $0) },
@@ -219,7 +219,7 @@ final class ServerState: @unchecked Sendable {
       readError: failed ? code.map { String(cString: $0) } ?? "bad_request" : nil)
   }
 
-  private static func respond(_ handle: ServerHandle, _ response: HTTPResponse) {
+  private static func respond(_ handle: ServerHandle, _ response: WebResponse) {
     let headers = response.headers.map { header in
       "\(clean(header.name)): \(clean(header.value))"
     }.joined(separator: "\n")

@@ -9,11 +9,11 @@ import WebService
 /// The server on a real socket, with URLSession as the client.
 @Suite struct HTTPServerTests {
   /// A handler that answers with what it read: method, path, body length and the read error.
-  static func echo(_ request: HTTPRequest) async -> HTTPResponse {
+  static func echo(_ request: WebRequest) async -> WebResponse {
     let text =
       "\(request.method) \(request.path) \(request.body.count) \(request.isMultipart) "
       + (request.readError ?? "-")
-    return HTTPResponse(status: 200, contentType: "text/plain", body: Array(text.utf8))
+    return WebResponse(status: 200, contentType: "text/plain", body: Array(text.utf8))
   }
 
   static func fetch(

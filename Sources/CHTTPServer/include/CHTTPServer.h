@@ -77,6 +77,13 @@ unsigned chs_request_error(const chs_request *request, const char **code);
 void chs_respond(chs_request *request, unsigned status, const char *content_type,
                  const char *headers, const uint8_t *body, size_t size);
 
+// Ignores SIGTERM and SIGINT (and SIGPIPE, which a client closing its connection would raise),
+// so that a dispatch signal source can receive the first two and the server can stop cleanly.
+void chs_ignore_termination_signals(void);
+// SIGTERM's and SIGINT's numbers.
+int chs_sigterm(void);
+int chs_sigint(void);
+
 #ifdef __cplusplus
 }
 #endif

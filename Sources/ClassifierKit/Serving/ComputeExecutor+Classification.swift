@@ -117,3 +117,17 @@ extension ComputeExecutor {
     return encoded + min(pixels, Int.max / 16) * 8
   }
 }
+
+extension ComputeExecutor {
+  /// Runs `body` on a worker, queued and refused like a classification: over
+  /// ``ComputeLimits/maximumQueuedCount`` it throws `overloaded` at once, and cancelling the
+  /// caller before a worker takes it throws `cancelled`.
+  ///
+  /// For work beside classification that must not hold the caller's thread, such as reading
+  /// barcodes for a server's request.
+  package func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value)
+    async throws(ClassificationError) -> Value
+  {
+    try await perform { _, finish in finish(.success(body())) }
+  }
+}

@@ -1,6 +1,6 @@
 /// A request the server has read whole: method, path, the headers a handler reads, and the
 /// body (the `image` field of a `multipart/form-data` body).
-package struct HTTPRequest: Sendable {
+package struct WebRequest: Sendable {
   /// The method, such as `GET`.
   package let method: String
   /// The path without the query string, as the client sent it.

@@ -1,5 +1,5 @@
 /// A handler's answer: status, content type, extra headers and body.
-package struct HTTPResponse: Sendable {
+package struct WebResponse: Sendable {
   /// The status code.
   package var status: Int
   /// The `Content-Type` header.
@@ -21,7 +21,7 @@ package struct HTTPResponse: Sendable {
   }
 
   /// A JSON response.
-  package static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
-    HTTPResponse(status: status, contentType: "application/json", body: body)
+  package static func json(_ status: Int, _ body: [UInt8]) -> WebResponse {
+    WebResponse(status: status, contentType: "application/json", body: body)
   }
 }
