@@ -128,9 +128,20 @@ import WebService
       }
       return await Self.echo(request)
     }
-    let client = Task { try await Self.fetch(server.port, "/long") }
-    try await Task.sleep(for: .milliseconds(200))
-    client.cancel()
+    // A client that sends its request, waits 200 ms and closes the connection.
+    let script = """
+      import socket, sys, time
+      s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+      s.sendall(b"GET /long HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+      time.sleep(0.2)
+      s.close()
+      """
+    let client = Process()
+    client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    client.arguments = ["python3", "-c", script, String(server.port)]
+    try client.run()
+    client.waitUntilExit()
+    #expect(client.terminationStatus == 0)
     var waited = 0
     while !cancelled.isSet, waited < 100 {
       try await Task.sleep(for: .milliseconds(50))
