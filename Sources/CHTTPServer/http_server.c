@@ -164,6 +164,39 @@ static chs_request *request_begin(chs_server *server, struct MHD_Connection *con
   return request;
 }
 
+struct framing {
+  int lengths;
+  int chunked;
+  const char *first_length;
+  int conflicting;
+};
+
+static enum MHD_Result count_framing(void *context, enum MHD_ValueKind kind, const char *key,
+                                     const char *value) {
+  (void)kind;
+  struct framing *framing = context;
+  if (key == NULL) return MHD_YES;
+  if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+    if (framing->lengths > 0 && value != NULL && framing->first_length != NULL &&
+        strcmp(value, framing->first_length) != 0) {
+      framing->conflicting = 1;
+    }
+    if (framing->lengths == 0) framing->first_length = value;
+    framing->lengths += 1;
+  } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+    framing->chunked = 1;
+  }
+  return MHD_YES;
+}
+
+// Two different Content-Length headers, or Content-Length beside Transfer-Encoding: the body's
+// end is ambiguous (RFC 9112, section 6.3), so the request is refused rather than guessed at.
+static int ambiguous_framing(struct MHD_Connection *connection) {
+  struct framing framing = {0, 0, NULL, 0};
+  MHD_get_connection_values(connection, MHD_HEADER_KIND, count_framing, &framing);
+  return framing.conflicting || (framing.lengths > 0 && framing.chunked);
+}
+
 // The declared body length is over the limit (a multipart form may add its boundaries).
 static int declared_too_large(const chs_server *server, struct MHD_Connection *connection) {
   const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
@@ -217,6 +250,10 @@ static enum MHD_Result handle(void *context, struct MHD_Connection *connection, 
   chs_server *server = context;
   chs_request *request = *request_slot;
   if (request == NULL) {
+    if (ambiguous_framing(connection)) {
+      return queue_json(connection, 400, "ambiguous_length",
+                        "the request has conflicting Content-Length or Transfer-Encoding headers");
+    }
     if (declared_too_large(server, connection)) {
       return queue_json(connection, 413, "body_too_large", "the request body is too large");
     }
