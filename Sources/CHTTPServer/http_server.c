@@ -26,6 +26,7 @@ struct chs_server {
   pthread_mutex_t lock;
   atomic_int refs;
   atomic_uint_fast64_t next_id;
+  atomic_uint unfinished;
   int stopped;
   chs_request *pending;  // handed to the caller, not yet answered (a doubly linked list)
   uint16_t port;
@@ -233,6 +234,7 @@ static enum MHD_Result hand_over(chs_server *server, chs_request *request) {
     return queue_json(request->connection, 503, "shutting_down", "the server is stopping");
   }
   atomic_fetch_add(&request->refs, 1);
+  atomic_fetch_add(&server->unfinished, 1);
   request->handed = 1;
   request->next = server->pending;
   if (server->pending != NULL) server->pending->previous = request;
@@ -302,6 +304,7 @@ static void completed(void *context, struct MHD_Connection *connection, void **r
   chs_request *request = *request_slot;
   if (request == NULL) return;
   *request_slot = NULL;
+  if (request->handed) atomic_fetch_sub(&request->server->unfinished, 1);
   request_release(request);
 }
 
@@ -349,6 +352,7 @@ int chs_server_start(const chs_config *config, chs_server **result, char *error,
   server->config.host = NULL;
   atomic_init(&server->refs, 1);
   atomic_init(&server->next_id, 1);
+  atomic_init(&server->unfinished, 0);
   pthread_mutex_init(&server->lock, NULL);
   unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME;
   if (ipv6) flags |= MHD_USE_IPv6;
@@ -371,6 +375,10 @@ int chs_server_start(const chs_config *config, chs_server **result, char *error,
 }
 
 uint16_t chs_server_port(const chs_server *server) { return server->port; }
+
+unsigned chs_server_unfinished(const chs_server *server) {
+  return atomic_load(&((chs_server *)server)->unfinished);
+}
 
 unsigned chs_server_connections(const chs_server *server) {
   const union MHD_DaemonInfo *info =
@@ -482,11 +490,17 @@ const char *chs_request_header(const chs_request *request, const char *name) {
   return MHD_lookup_connection_value(request->connection, MHD_HEADER_KIND, name);
 }
 
-const uint8_t *chs_request_body(const chs_request *request, size_t *size, int *multipart) {
+uint8_t *chs_request_take_body(chs_request *request, size_t *size, int *multipart) {
+  uint8_t *body = request->body;
   *size = request->size;
   *multipart = request->multipart;
-  return request->body;
+  request->body = NULL;
+  request->size = 0;
+  request->capacity = 0;
+  return body;
 }
+
+void chs_free_body(void *body) { free(body); }
 
 unsigned chs_request_error(const chs_request *request, const char **code) {
   *code = request->error_code;

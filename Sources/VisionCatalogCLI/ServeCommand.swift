@@ -19,7 +19,7 @@ struct ServeCommand: Subcommand {
   /// `--connections N`: connections open at once.
   static let connections = Option.integer(
     "connections", "N", in: 1...100_000,
-    help: "connections open at once; more wait in the listen backlog (default 256)")
+    help: "connections open at once; more wait in the listen backlog (default 64)")
 
   let name = "serve"
   let summary = "Serve classify, find, barcodes and categories over HTTP, with a web page."

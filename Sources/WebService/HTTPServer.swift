@@ -90,7 +90,7 @@ package final class HTTPServer: Sendable {
     state.quiesce()
     let clock = ContinuousClock()
     let end = clock.now.advanced(by: deadline)
-    while state.inFlight > 0, clock.now < end {
+    while state.unfinished > 0, clock.now < end {
       try? await Task.sleep(for: .milliseconds(10))
     }
     state.finish()
@@ -118,6 +118,11 @@ final class ServerState: @unchecked Sendable {
   }
 
   var inFlight: Int { lock.withLock { tasks.count } }
+
+  /// Requests handed to a handler whose answer has not been sent whole yet.
+  var unfinished: Int {
+    lock.withLock { server.map { Int(chs_server_unfinished($0.pointer)) } ?? 0 }
+  }
 
   var connections: Int {
     lock.withLock { server.map { Int(chs_server_connections($0.pointer)) } ?? 0 }
@@ -206,8 +211,12 @@ final class ServerState: @unchecked Sendable {
   private static func request(_ pointer: OpaquePointer) -> WebRequest {
     var size = 0
     var multipart: Int32 = 0
-    let bytes = chs_request_body(pointer, &size, &multipart)
-    let body = bytes.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    // The body changes owner without a copy: a request's bytes are held once.
+    let body =
+      chs_request_take_body(pointer, &size, &multipart).map {
+        Data(
+          bytesNoCopy: $0, count: size, deallocator: .custom { bytes, _ in chs_free_body(bytes) })
+      } ?? Data()
     var code: UnsafePointer<CChar>?
     let failed = chs_request_error(pointer, &code) != 0
     return WebRequest(

@@ -1,3 +1,5 @@
+package import Foundation
+
 /// A request the server has read whole: method, path, the headers a handler reads, and the
 /// body (the `image` field of a `multipart/form-data` body).
 package struct WebRequest: Sendable {
@@ -10,7 +12,7 @@ package struct WebRequest: Sendable {
   /// The `Accept` header, if any.
   package let accept: String?
   /// The body, or the multipart field `image`.
-  package let body: [UInt8]
+  package let body: Data
   /// Whether the body came from a `multipart/form-data` field.
   package let isMultipart: Bool
   /// A problem the server found reading the body (a multipart body cut short or without an
@@ -20,7 +22,7 @@ package struct WebRequest: Sendable {
   /// A request, as tests and other front ends make them.
   package init(
     method: String, path: String, contentType: String? = nil, accept: String? = nil,
-    body: [UInt8] = [], isMultipart: Bool = false, readError: String? = nil
+    body: Data = Data(), isMultipart: Bool = false, readError: String? = nil
   ) {
     self.method = method
     self.path = path

@@ -110,7 +110,11 @@ import WebService
       return await Self.echo(request)
     }
     async let slow = Self.fetch(server.port, "/slow")
-    try await Task.sleep(for: .milliseconds(100))
+    var waited = 0
+    while server.inFlight == 0, waited < 500 {
+      try await Task.sleep(for: .milliseconds(10))
+      waited += 1
+    }
     #expect(server.inFlight == 1)
     await server.stop(within: .seconds(5))
     let answered = try await slow

@@ -54,6 +54,9 @@ void chs_server_quiesce(chs_server *server);
 size_t chs_server_sweep(chs_server *server);
 // Closes every connection and frees the server. Requests not yet answered are answered 503.
 void chs_server_stop(chs_server *server);
+// The requests handed to the caller whose response has not yet been sent whole (or whose
+// connection has not yet closed): a graceful stop waits for this to reach 0.
+unsigned chs_server_unfinished(const chs_server *server);
 // The number of connections open now.
 unsigned chs_server_connections(const chs_server *server);
 
@@ -65,9 +68,12 @@ const char *chs_request_method(const chs_request *request);
 const char *chs_request_path(const chs_request *request);
 // The value of a request header (case-insensitive name), or NULL.
 const char *chs_request_header(const chs_request *request, const char *name);
-// The body: the raw body, or the multipart/form-data field `image` when the request was
-// multipart (*multipart set to 1).
-const uint8_t *chs_request_body(const chs_request *request, size_t *size, int *multipart);
+// Takes the body: the raw body, or the multipart/form-data field `image` when the request was
+// multipart (*multipart set to 1). The caller owns the bytes (NULL when empty) and frees them
+// with chs_free_body; a second call gives NULL.
+uint8_t *chs_request_take_body(chs_request *request, size_t *size, int *multipart);
+// Frees a body chs_request_take_body gave.
+void chs_free_body(void *body);
 // An error the server found reading the request (413 body too large, 400 a multipart body
 // without an `image` field or cut short), with a short code; 0 when the request was read whole.
 unsigned chs_request_error(const chs_request *request, const char **code);

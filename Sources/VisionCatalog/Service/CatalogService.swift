@@ -79,7 +79,7 @@ package struct CatalogService: Sendable {
     guard !request.body.isEmpty else {
       throw ServiceFailure(400, "empty_body", "send the photo as the body or the `image` field")
     }
-    return ImageSource.data(Data(request.body), name: "the photo")
+    return ImageSource.data(request.body, name: "the photo")
   }
 
   private func classify(_ request: WebRequest) async throws(ServiceFailure) -> WebResponse {
