@@ -1,7 +1,8 @@
 /// The bounds a server keeps whatever its clients do.
 package struct HTTPServerLimits: Sendable {
-  /// The most connections open at once; more wait in the listen backlog (`backlog`). Each
-  /// may hold a body being read or waiting for a worker, so this bounds their memory.
+  /// The most connections open at once; more wait in the listen backlog (`backlog`).
+  ///
+  /// Each may hold a body being read or waiting for a worker, so this bounds their memory.
   package var connections = 64
   /// The listen backlog: connections the kernel holds until one is accepted.
   package var backlog = 4096
