@@ -42,33 +42,11 @@ import VisionCatalog
     await server.stop(within: .seconds(2))
   }
 
-  /// Runs the script off the cooperative threads and returns its standard output.
+  /// Runs the script and returns its standard output.
   static func run(port: Int) async throws -> Data {
-    let photo = CatalogServerTests.sample.path
-    return try await withCheckedThrowingContinuation { continuation in
-      let process = Process()
-      process.executableURL = python
-      process.arguments = [script.path, String(port), photo]
-      let output = Pipe()
-      process.standardOutput = output
-      process.terminationHandler = { finished in
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        if finished.terminationStatus == 0 {
-          continuation.resume(returning: data)
-        } else {
-          continuation.resume(
-            throwing: CocoaError(
-              .fileReadUnknown,
-              userInfo: [
-                NSLocalizedDescriptionKey: "the script exited \(finished.terminationStatus)"
-              ]))
-        }
-      }
-      do {
-        try process.run()
-      } catch {
-        continuation.resume(throwing: error)
-      }
-    }
+    let run = try await ScriptRun.run(
+      python, [script.path, String(port), CatalogServerTests.sample.path])
+    #expect(run.status == 0, "\(run.errors)")
+    return run.output
   }
 }
