@@ -18,8 +18,14 @@ struct EvaluateCommand: Subcommand {
     "classes", "per_class", "confusion", ...}. The form "evaluate MODEL DATA_DIR" of earlier
     releases is still accepted, with a note on standard error, for this release.
     """
+  /// `--report FILE.html`: a self-contained HTML report.
+  static let report = Option.text(
+    "report", "FILE.html",
+    help: "also write one self-contained HTML file: accuracy, a sortable per-class table, the "
+      + "confusion matrix as a heat map, the misclassified photos as thumbnails, timings")
+
   let options = [
-    ModelOptions.model, ModelOptions.threads, ModelOptions.exact, JSONOutput.option,
+    ModelOptions.model, ModelOptions.threads, ModelOptions.exact, Self.report, JSONOutput.option,
   ]
 
   func run(_ parsed: CommandLineArguments) async throws(CLIError) {
@@ -33,8 +39,19 @@ struct EvaluateCommand: Subcommand {
           + model.labels.prefix(20).joined(separator: ", ")
           + (model.labels.count > 20 ? ", ..." : "") + ")")
     }
-    let (metrics, skipped) = try await Self.evaluate(
+    let clock = ContinuousClock()
+    let started = clock.now
+    let (metrics, skipped, outcomes) = try await Self.evaluate(
       model, photos, classes: classes, preparation: ModelOptions.preparation(from: parsed))
+    if let path = parsed.value(Self.report) {
+      let elapsed = clock.now - started
+      let page = EvaluationReportPage(
+        title: "\(modelName) on \(folder)", metrics: metrics,
+        mistakes: Self.mistakes(photos, outcomes),
+        timings: Self.timings(elapsed, photos: metrics.count))
+      try ImageFiles.write(Array(page.html.utf8), to: path)
+      StandardError.write("report: \(path)\n")
+    }
     for photo in skipped {
       StandardError.write("skipped \(photo.name) (\(photo.label)): \(photo.reason)\n")
     }
@@ -78,11 +95,12 @@ struct EvaluateCommand: Subcommand {
   private static func evaluate(
     _ model: NetworkClassifier, _ photos: [TrainingPhoto], classes: [String],
     preparation: PreparationOptions
-  ) async throws(CLIError) -> (ClassificationMetrics, [SkippedPhoto]) {
+  ) async throws(CLIError) -> (ClassificationMetrics, [SkippedPhoto], [Int: Classification?]) {
     var progress = BatchProgress("evaluate", total: photos.count)
     var truth: [Int] = []
     var predicted: [Int?] = []
     var skipped: [SkippedPhoto] = []
+    var outcomes: [Int: Classification?] = [:]
     let options = ClassificationOptions(maximumCount: 1)
     try await OrderedPipeline.run(count: photos.count, window: OrderedPipeline.window(for: model)) {
       (index) -> Result<ClassificationReport, ClassificationError> in
@@ -99,6 +117,7 @@ struct EvaluateCommand: Subcommand {
       case .success(let report):
         truth.append(classes.firstIndex(of: photo.label) ?? 0)
         predicted.append(report.classifications.first.flatMap { classes.firstIndex(of: $0.label) })
+        outcomes[index] = report.classifications.first
         progress.advance(failed: false)
       case .failure(let error):
         skipped.append(
@@ -114,10 +133,36 @@ struct EvaluateCommand: Subcommand {
     }
     do {
       return (
-        try ClassificationMetrics(labels: classes, truth: truth, predicted: predicted), skipped
+        try ClassificationMetrics(labels: classes, truth: truth, predicted: predicted), skipped,
+        outcomes
       )
     } catch {
       throw CLIError.failure(error.message)
     }
+  }
+
+  /// The photos whose top label is not their folder's, in folder order, with thumbnails.
+  private static func mistakes(_ photos: [TrainingPhoto], _ outcomes: [Int: Classification?])
+    -> [EvaluationReportPage.Mistake]
+  {
+    outcomes.keys.sorted().compactMap { index in
+      let photo = photos[index]
+      let top = outcomes[index] ?? nil
+      guard top?.label != photo.label else { return nil }
+      return EvaluationReportPage.Mistake(
+        name: photo.source.name, truth: photo.label, predicted: top?.label,
+        confidence: top?.confidence ?? 0,
+        thumbnail: EvaluationReportPage.thumbnail(of: photo.source))
+    }
+  }
+
+  private static func timings(_ elapsed: Duration, photos: Int) -> [(name: String, value: String)] {
+    let (seconds, attoseconds) = elapsed.components
+    let total = Double(seconds) + Double(attoseconds) / 1e18
+    return [
+      ("time", String(format: "%.1f s", total)),
+      ("per photo", String(format: "%.1f ms", total * 1000 / Double(max(photos, 1)))),
+      ("photos per second", String(format: "%.1f", Double(photos) / max(total, 1e-9))),
+    ]
   }
 }

@@ -98,4 +98,19 @@ public struct ImageSource: Sendable {
       return self
     }
   }
+
+  /// The whole image, decoded at full size with its orientation still to apply.
+  ///
+  /// - Parameter decoder: The decoder and its limits.
+  /// - Returns: The image.
+  /// - Throws: ``ImageDecodingError`` as ``loaded(using:)`` and the decoder do.
+  package func decoded(using decoder: ImageDecoder = ImageDecoder()) throws(ImageDecodingError)
+    -> RasterImage
+  {
+    switch storage {
+    case .file(let url): try decoder.decode(contentsOf: url)
+    case .data(let data), .inspected(let data, _): try decoder.decode(data)
+    case .image(let image): image
+    }
+  }
 }
