@@ -1,9 +1,11 @@
 import Foundation
 
-/// The confusion matrix as an SVG heat map: one row per true class, one column per predicted
-/// class, each cell shaded by its share of the row (so a class's recall is its diagonal cell),
-/// with the count and shares in each non-empty cell's tooltip. Readable at 81 classes: 12-pixel
-/// cells, labels beside and above, and the empty cells left out of the document.
+/// The confusion matrix as an SVG heat map.
+///
+/// One row per true class, one column per predicted class, each cell shaded by its share of the
+/// row (so a class's recall is its diagonal cell), with the count and share in each non-empty
+/// cell's tooltip. Readable at 81 classes: 12-pixel cells, labels beside and above, and the
+/// empty cells left out of the document.
 struct ConfusionHeatMap {
   let metrics: ClassificationMetrics
 
