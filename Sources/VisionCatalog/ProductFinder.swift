@@ -101,13 +101,24 @@ public struct ProductFinder: Sendable {
   }
 
   /// The photo's barcodes and how long reading them took.
+  ///
+  /// The reading runs on a `ComputeExecutor` worker, as the classification does, so that it
+  /// holds no task's thread and a full queue refuses it too.
   private func timedBarcodes(_ photo: ImageSource) async -> Result<
     ([Barcode], Duration), VisionCatalogError
   > {
-    let clock = ContinuousClock()
-    let start = clock.now
-    return Result { () throws(VisionCatalogError) in
-      (try readBarcodes(photo), clock.now - start)
+    guard barcodeReader != nil, schema.gtin != nil else { return .success(([], .zero)) }
+    let finder = self
+    do {
+      return try await ComputeExecutor.shared.run {
+        let clock = ContinuousClock()
+        let start = clock.now
+        return Result { () throws(VisionCatalogError) in
+          (try finder.readBarcodes(photo), clock.now - start)
+        }
+      }
+    } catch {
+      return .failure(VisionCatalogError(.classification, error.message, underlying: error))
     }
   }
 
