@@ -44,13 +44,9 @@ struct EvaluateCommand: Subcommand {
     let (metrics, skipped, outcomes) = try await Self.evaluate(
       model, photos, classes: classes, preparation: ModelOptions.preparation(from: parsed))
     if let path = parsed.value(Self.report) {
-      let elapsed = clock.now - started
-      let page = EvaluationReportPage(
-        title: "\(modelName) on \(folder)", metrics: metrics,
-        mistakes: Self.mistakes(photos, outcomes),
-        timings: Self.timings(elapsed, photos: metrics.count))
-      try ImageFiles.write(Array(page.html.utf8), to: path)
-      StandardError.write("report: \(path)\n")
+      try Self.writeReport(
+        to: path, title: "\(modelName) on \(folder)", photos: photos, metrics: metrics,
+        outcomes: outcomes, elapsed: clock.now - started)
     }
     for photo in skipped {
       StandardError.write("skipped \(photo.name) (\(photo.label)): \(photo.reason)\n")
@@ -92,7 +88,9 @@ struct EvaluateCommand: Subcommand {
   }
 
   /// Classifies every photo and compares its top label with its folder's.
-  private static func evaluate(
+  ///
+  /// The photos that fail are returned apart, and each classified photo's top label by index.
+  static func evaluate(
     _ model: NetworkClassifier, _ photos: [TrainingPhoto], classes: [String],
     preparation: PreparationOptions
   ) async throws(CLIError) -> (ClassificationMetrics, [SkippedPhoto], [Int: Classification?]) {
@@ -139,6 +137,18 @@ struct EvaluateCommand: Subcommand {
     } catch {
       throw CLIError.failure(error.message)
     }
+  }
+
+  /// Writes `--report`'s HTML file.
+  static func writeReport(
+    to path: String, title: String, photos: [TrainingPhoto], metrics: ClassificationMetrics,
+    outcomes: [Int: Classification?], elapsed: Duration
+  ) throws(CLIError) {
+    let page = EvaluationReportPage(
+      title: title, metrics: metrics, mistakes: mistakes(photos, outcomes),
+      timings: timings(elapsed, photos: metrics.count))
+    try ImageFiles.write(Array(page.html.utf8), to: path)
+    StandardError.write("report: \(path)\n")
   }
 
   /// The photos whose top label is not their folder's, in folder order, with thumbnails.

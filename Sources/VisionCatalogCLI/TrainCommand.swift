@@ -40,7 +40,7 @@ struct TrainCommand: Subcommand {
     """
   let options =
     [Self.out] + TrainingOptions.all
-    + [Self.force, Self.int8, JSONOutput.option, Self.fromCatalog]
+    + [Self.force, Self.int8, EvaluateCommand.report, JSONOutput.option, Self.fromCatalog]
     + CatalogOptions.all
 
   func run(_ parsed: CommandLineArguments) async throws(CLIError) {
@@ -77,6 +77,9 @@ struct TrainCommand: Subcommand {
       }
     } catch {
       throw CLIError.failure(error.message)
+    }
+    if let path = parsed.value(EvaluateCommand.report) {
+      try await Self.writeReport(to: path, model: out, photos: photos, options: options)
     }
     let quantization = quantized.map { QuantizeCommand.Summary($0.report, model: out) }
     let skipped = unread + trained.skipped
@@ -183,5 +186,35 @@ struct TrainCommand: Subcommand {
       "wrote \(out.path) and \(sidecar.path)",
     ]
     return lines.joined(separator: "\n")
+  }
+
+  /// `--report`: the written model evaluated on the validation photos (the training photos
+  /// when there are none), as `evaluate --report` writes it.
+  private static func writeReport(
+    to path: String, model out: URL, photos: [TrainingPhoto], options: ClassifierTrainer.Options
+  ) async throws(CLIError) {
+    let labels = Array(Set(photos.map(\.label))).sorted()
+    let split: (training: [TrainingPhoto], validation: [TrainingPhoto])
+    do {
+      split = try options.validation.split(photos, labels: labels, seed: options.seed)
+    } catch {
+      throw CLIError.failure(error.message)
+    }
+    let (set, name) =
+      split.validation.isEmpty
+      ? (split.training, "training photos") : (split.validation, "validation photos")
+    let model: NetworkClassifier
+    do {
+      model = try ModelOptions.load(model: out.path, threadCount: nil)
+    } catch {
+      throw CLIError.failure(error.message)
+    }
+    let clock = ContinuousClock()
+    let started = clock.now
+    let (metrics, _, outcomes) = try await EvaluateCommand.evaluate(
+      model, set, classes: labels, preparation: options.preparation)
+    try EvaluateCommand.writeReport(
+      to: path, title: "\(out.lastPathComponent) on its \(name)", photos: set, metrics: metrics,
+      outcomes: outcomes, elapsed: clock.now - started)
   }
 }

@@ -14,7 +14,8 @@ extension ClassifierTrainer.Validation {
   /// - Returns: The training and the validation photos.
   /// - Throws: ``ClassificationError`` with code `invalidArgument` when a given validation
   ///   photo's label is not a training label.
-  func split(_ photos: [TrainingPhoto], labels: [String], seed: UInt64) throws(ClassificationError)
+  package func split(_ photos: [TrainingPhoto], labels: [String], seed: UInt64)
+    throws(ClassificationError)
     -> (
       training: [TrainingPhoto], validation: [TrainingPhoto]
     )
