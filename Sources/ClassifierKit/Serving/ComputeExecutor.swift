@@ -276,6 +276,7 @@ public final class ComputeExecutor: @unchecked Sendable {
       if let batch = state.takeBatch(at: now) {
         state.counters.batchCount += 1
         state.counters.batchedPhotoCount += batch.entries.count
+        state.counters.batchSizes[batch.entries.count, default: 0] += 1
         item = .batch(batch)
       } else if !state.queue.isEmpty {
         item = .request(state.queue.removeFirst())

@@ -24,4 +24,6 @@ package struct ComputeStatistics: Sendable, Hashable {
   package var batchCount: Int
   /// Photos those calls classified.
   package var batchedPhotoCount: Int
+  /// How many of those calls ran each number of photos.
+  package var batchSizes: [Int: Int] = [:]
 }

@@ -151,16 +151,26 @@ package struct CatalogService: Sendable {
       .single(
         "visioncatalog_cancelled_total", "Requests cancelled while waiting (their client left).",
         .counter, Double(statistics.cancelledCount)),
-      .single(
-        "visioncatalog_batches_total", "Network calls that ran dynamically batched photos.",
-        .counter, Double(statistics.batchCount)),
-      .single(
-        "visioncatalog_batched_photos_total", "Photos those batched calls ran.", .counter,
-        Double(statistics.batchedPhotoCount)),
+      Self.batchSizes(statistics),
     ]
     return WebResponse(
       status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
       body: Array(metrics.render(extra: gauges).utf8))
+  }
+
+  /// The photos per dynamically batched network call, as a histogram.
+  private static func batchSizes(_ statistics: ComputeStatistics) -> MetricFamily {
+    var family = MetricFamily(
+      name: "visioncatalog_batch_size", help: "Photos per dynamically batched network call.",
+      kind: .histogram, samples: [])
+    for bound in [1, 2, 4, 8, 16, 32] {
+      let count = statistics.batchSizes.filter { $0.key <= bound }.values.reduce(0, +)
+      family.samples.append(("_bucket", [("le", String(bound))], Double(count)))
+    }
+    family.samples.append(("_bucket", [("le", "+Inf")], Double(statistics.batchCount)))
+    family.samples.append(("_sum", [], Double(statistics.batchedPhotoCount)))
+    family.samples.append(("_count", [], Double(statistics.batchCount)))
+    return family
   }
 
   static func json(_ status: Int, _ object: [String: String]) -> WebResponse {

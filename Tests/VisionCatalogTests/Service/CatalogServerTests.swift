@@ -136,6 +136,7 @@ import VisionCatalog
       metrics.text.contains(#"visioncatalog_http_requests_total{route="other",status="404"} 1"#))
     #expect(metrics.text.contains("# TYPE visioncatalog_http_request_duration_seconds histogram"))
     #expect(metrics.text.contains("visioncatalog_queue_depth "))
+    #expect(metrics.text.contains("# TYPE visioncatalog_batch_size histogram"))
     await server.stop(within: .seconds(2))
   }
 
