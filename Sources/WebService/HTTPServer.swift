@@ -106,6 +106,7 @@ struct ServerHandle: @unchecked Sendable {
 final class ServerState: @unchecked Sendable {
   // Safety of @unchecked Sendable: every `var` is read and written under `lock`.
   private let handler: HTTPServer.Handler
+  private let executor = HandlerExecutor(name: "http-handlers")
   private let lock = NSLock()
   private var tasks: [UInt64: Task<Void, Never>] = [:]
   private var server: ServerHandle?
@@ -166,17 +167,31 @@ final class ServerState: @unchecked Sendable {
     let request = Self.request(pointer)
     let identifier = chs_request_id(pointer)
     let handle = ServerHandle(pointer: pointer)
-    lock.withLock {
-      tasks[identifier] = Task { [handler] in
+    let started = lock.withLock { () -> Bool in
+      guard !stopping else { return false }
+      tasks[identifier] = Task(executorPreference: executor) { [handler] in
         let response = await handler(request)
         Self.respond(handle, response)
         self.done(identifier)
       }
+      return true
+    }
+    if !started {
+      // Read while the server stops: no task (the handler thread may have ended).
+      Self.respond(
+        handle,
+        .json(
+          503, Array(#"{"error":{"code":"shutting_down","message":"the server is stopping"}}"#.utf8)
+        ))
     }
   }
 
   private func done(_ identifier: UInt64) {
-    _ = lock.withLock { tasks.removeValue(forKey: identifier) }
+    let idle = lock.withLock {
+      tasks.removeValue(forKey: identifier)
+      return stopping && tasks.isEmpty
+    }
+    if idle { executor.finish() }
   }
 
   /// Notes a request whose client is gone; called by `chs_server_sweep` during `sweep`, on
@@ -204,6 +219,7 @@ final class ServerState: @unchecked Sendable {
           return taken
         }
     for task in remaining { task.cancel() }
+    if remaining.isEmpty, server != nil { executor.finish() }
     if let server { chs_server_stop(server.pointer) }
     if let context { Unmanaged<ServerState>.fromOpaque(context).release() }
   }

@@ -111,7 +111,7 @@ import WebService
     }
     async let slow = Self.fetch(server.port, "/slow")
     var waited = 0
-    while server.inFlight == 0, waited < 500 {
+    while server.inFlight == 0, waited < 6_000 {
       try await Task.sleep(for: .milliseconds(10))
       waited += 1
     }
@@ -147,7 +147,7 @@ import WebService
     client.waitUntilExit()
     #expect(client.terminationStatus == 0)
     var waited = 0
-    while !cancelled.isSet, waited < 100 {
+    while !cancelled.isSet, waited < 1_200 {
       try await Task.sleep(for: .milliseconds(50))
       waited += 1
     }

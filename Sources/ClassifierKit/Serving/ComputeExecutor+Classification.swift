@@ -6,7 +6,8 @@ extension ComputeExecutor {
   /// batched model join that model's batch once prepared.
   ///
   /// The file is read and its header parsed before the decode's memory is reserved, so the
-  /// reservation is the decoded size the header announces.
+  /// reservation is the decoded size the header announces, and a header over
+  /// ``DecodingOptions/maximumPixelCount`` is refused without reserving anything.
   func classify<Model: ImageClassificationModel>(
     _ source: ImageSource, with model: Model, preparation: PreparationOptions,
     options: ClassificationOptions
@@ -22,7 +23,11 @@ extension ComputeExecutor {
       let start = clock.now
       let loaded: ImageSource
       do {
-        loaded = try source.loaded(using: ImageDecoder(options: preparation.decoding))
+        let decoder = ImageDecoder(options: preparation.decoding)
+        loaded = try source.loaded(using: decoder)
+        // A header over the pixel limit (a decompression bomb) is refused before its memory is
+        // reserved: the reservation would otherwise wait for every photo in flight.
+        if let info = loaded.info { try decoder.checkPixelLimit(info) }
       } catch {
         finish(
           .failure(

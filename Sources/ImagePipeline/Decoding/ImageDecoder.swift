@@ -373,7 +373,7 @@ public struct ImageDecoder: Sendable {
 
   /// Refuses a header whose pixel count exceeds ``DecodingOptions/maximumPixelCount``, as the
   /// codec would before allocating.
-  private func checkPixelLimit(_ info: ImageInfo) throws(ImageDecodingError) {
+  package func checkPixelLimit(_ info: ImageInfo) throws(ImageDecodingError) {
     let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
     guard !overflow, pixels <= max(options.maximumPixelCount, 1) else {
       throw ImageDecodingError(
