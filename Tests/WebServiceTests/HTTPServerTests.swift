@@ -105,18 +105,25 @@ import WebService
   }
 
   @Test func stopFinishesTheRequestsInFlight() async throws {
+    let started = CancelFlag()
+    let released = CancelFlag()
     let server = try HTTPServer(host: "127.0.0.1", port: 0) { request in
-      try? await Task.sleep(for: .milliseconds(300))
+      started.set()
+      while !released.isSet { try? await Task.sleep(for: .milliseconds(5)) }
       return await Self.echo(request)
     }
     async let slow = Self.fetch(server.port, "/slow")
     var waited = 0
-    while server.inFlight == 0, waited < 6_000 {
+    while !started.isSet, waited < 6_000 {
       try await Task.sleep(for: .milliseconds(10))
       waited += 1
     }
     #expect(server.inFlight == 1)
-    await server.stop(within: .seconds(5))
+    // The stop begins while the request is in flight, and waits for its answer.
+    async let stopping: Void = server.stop(within: .seconds(60))
+    try await Task.sleep(for: .milliseconds(100))
+    released.set()
+    await stopping
     let answered = try await slow
     #expect(answered.status == 200)
     #expect(server.inFlight == 0)
