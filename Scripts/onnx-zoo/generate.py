@@ -29,6 +29,7 @@ Usage: generate.py OUT [--only NAME ...] [--tier debug|release]
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import json
 import os
@@ -282,21 +283,42 @@ def write_case(architecture: str, case: dict, out: Path) -> dict:
     }
 
 
+def record(manifest_path, name, entry):
+    """Adds one case to the manifest, under a lock so that shards writing the same folder keep each
+    other's entries, and atomically: .ci/run's debug tests read it while the full zoo is written."""
+    with open(manifest_path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+        manifest[name] = entry
+        partial = manifest_path.with_suffix(f".json.partial.{os.getpid()}")
+        partial.write_text(json.dumps(manifest, indent=1, sort_keys=True))
+        os.replace(partial, manifest_path)
+        return manifest
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--tier", choices=["debug", "release"], default=None,
                         help="write only this tier's cases (kept when already written)")
+    parser.add_argument("--shard", default="0/1",
+                        help="i/n: write every n-th case from the i-th (processes sharing OUT "
+                             "update the manifest under a lock)")
     arguments = parser.parse_args()
+    shard, shards = (int(part) for part in arguments.shard.split("/"))
     out: Path = arguments.out
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(2)
     manifest_path = out / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     architectures = torchvision.models.list_models(module=torchvision.models)
+    index = -1
     for architecture in architectures:
         for case in cases_for(architecture):
+            index += 1
+            if index % shards != shard:
+                continue
             wanted = arguments.only is None or architecture in arguments.only or case["name"] in arguments.only
             wanted = wanted and (arguments.tier is None or case["tier"] == arguments.tier)
             done = case["name"] in manifest and (out / case["name"] / "output.npy").exists()
@@ -305,12 +327,8 @@ def main() -> int:
                     write_sidecar(out / case["name"], case["side"])
                 continue
             started = time.monotonic()
-            manifest[case["name"]] = write_case(architecture, case, out)
-            # Atomically: .ci/run's debug tests read the manifest while the full zoo is written.
-            partial = manifest_path.with_suffix(".json.partial")
-            partial.write_text(json.dumps(manifest, indent=1, sort_keys=True))
-            os.replace(partial, manifest_path)
-            entry = manifest[case["name"]]
+            entry = write_case(architecture, case, out)
+            manifest = record(manifest_path, case["name"], entry)
             print(f"{case['name']}: {entry['bytes'] / 1e6:.1f} MB, margin {entry['top_margin']:.3g}, "
                   f"torch-ort {entry['torch_vs_onnxruntime']:.2g}, {time.monotonic() - started:.1f} s",
                   flush=True)
