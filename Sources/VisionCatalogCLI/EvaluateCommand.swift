@@ -167,8 +167,7 @@ struct EvaluateCommand: Subcommand {
   }
 
   private static func timings(_ elapsed: Duration, photos: Int) -> [(name: String, value: String)] {
-    let (seconds, attoseconds) = elapsed.components
-    let total = Double(seconds) + Double(attoseconds) / 1e18
+    let total = JSONShapes.milliseconds(elapsed) / 1_000
     return [
       ("time", String(format: "%.1f s", total)),
       ("per photo", String(format: "%.1f ms", total * 1000 / Double(max(photos, 1)))),

@@ -1,10 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
 import WebService
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 /// The server on a real socket, with URLSession as the client.
 @Suite struct HTTPServerTests {
@@ -20,19 +17,9 @@ import WebService
     _ port: Int, _ path: String, method: String = "GET", body: Data? = nil,
     contentType: String? = nil
   ) async throws -> (status: Int, body: String, headers: [String: String]) {
-    var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
-    request.httpMethod = method
-    request.httpBody = body
-    if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-    let (data, response) = try await URLSession.shared.data(for: request)
-    let http = try #require(response as? HTTPURLResponse)
-    var headers: [String: String] = [:]
-    for (name, value) in http.allHeaderFields {
-      if let name = name as? String, let value = value as? String {
-        headers[name.lowercased()] = value
-      }
-    }
-    return (http.statusCode, String(decoding: data, as: UTF8.self), headers)
+    let answer = try await LocalHTTP.request(
+      port, path, method: method, body: body, contentType: contentType)
+    return (answer.status, answer.text, answer.headers)
   }
 
   @Test func answersGetAndPostWithTheirBodies() async throws {

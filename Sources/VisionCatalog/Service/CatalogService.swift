@@ -33,11 +33,9 @@ package struct CatalogService: Sendable {
     let start = clock.now
     let route = ServiceRoute(path: request.path)
     let response = await answer(request, route: route)
-    let elapsed = clock.now - start
-    let (seconds, attoseconds) = elapsed.components
     metrics.record(
       route: route.label, status: response.status,
-      seconds: Double(seconds) + Double(attoseconds) / 1e18)
+      seconds: JSONShapes.milliseconds(clock.now - start) / 1_000)
     return response
   }
 

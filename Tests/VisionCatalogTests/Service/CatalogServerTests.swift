@@ -3,43 +3,19 @@ import TestSupport
 import Testing
 import VisionCatalog
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// `serve`'s routes over a real socket: the dummy model and the bundled catalog behind
 /// `CatalogServer`, URLSession as the client.
 @Suite struct CatalogServerTests {
   static let sample = CorpusLocator.packageRoot.appendingPathComponent(
     "Samples/espresso-barcode.jpg")
 
-  struct Answer {
-    var status: Int
-    var body: Data
-    var headers: [String: String]
-    var text: String { String(decoding: body, as: UTF8.self) }
-    func json() throws -> [String: Any] {
-      try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
-    }
-  }
+  typealias Answer = LocalHTTPAnswer
 
   static func request(
     _ port: Int, _ path: String, method: String = "GET", body: Data? = nil,
     contentType: String? = nil
   ) async throws -> Answer {
-    var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
-    request.httpMethod = method
-    request.httpBody = body
-    if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-    let (data, response) = try await URLSession.shared.data(for: request)
-    let http = try #require(response as? HTTPURLResponse)
-    var headers: [String: String] = [:]
-    for (name, value) in http.allHeaderFields {
-      if let name = name as? String, let value = value as? String {
-        headers[name.lowercased()] = value
-      }
-    }
-    return Answer(status: http.statusCode, body: data, headers: headers)
+    try await LocalHTTP.request(port, path, method: method, body: body, contentType: contentType)
   }
 
   static func readyServer() throws -> CatalogServer {
@@ -157,5 +133,12 @@ import VisionCatalog
         provider: try OfflineCatalogProvider.bundled()))
     #expect(try await Self.request(server.port, "/readyz").status == 200)
     await server.stop(within: .seconds(2))
+  }
+}
+
+extension LocalHTTPAnswer {
+  /// The body as a JSON object.
+  func json() throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
   }
 }

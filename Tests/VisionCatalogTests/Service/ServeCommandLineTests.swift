@@ -2,10 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// `vision-catalog serve` as a service manager runs it: listening at once, ready once the default
 /// model is loaded, answering, and exiting 0 on SIGTERM after finishing what is in flight.
 @Suite struct ServeCommandLineTests {
