@@ -59,10 +59,7 @@ package final class CatalogServer: Sendable {
   private static func loading(_ request: WebRequest) -> WebResponse {
     switch ServiceRoute(path: request.path).known {
     case .health: return CatalogService.json(200, ["status": "ok"])
-    case .page:
-      return WebResponse(
-        status: 200, contentType: "text/html; charset=utf-8", headers: ServicePage.headers,
-        body: ServicePage.html)
+    case .page: return ServicePage.response
     case nil: return ServiceFailure(404, "not_found", "no route \(request.path)").response
     default: return ServiceFailure(503, "loading", "the model and catalog are loading").response
     }

@@ -60,10 +60,7 @@ package struct CatalogService: Sendable {
       case .health: return Self.json(200, ["status": "ok"])
       case .ready: return Self.json(200, ["status": "ready"])
       case .metrics: return metricsText()
-      case .page:
-        return WebResponse(
-          status: 200, contentType: "text/html; charset=utf-8",
-          headers: ServicePage.headers, body: ServicePage.html)
+      case .page: return ServicePage.response
       }
     } catch {
       return error.response

@@ -1,3 +1,5 @@
+import WebService
+
 /// The web page at `/`: one HTML document with its style and script inline, and no external
 /// URL, so it works offline and behind any proxy.
 enum ServicePage {
@@ -16,4 +18,10 @@ enum ServicePage {
     ("X-Content-Type-Options", "nosniff"),
     ("Referrer-Policy", "no-referrer"),
   ]
+
+  /// The page's answer to `GET /`.
+  static var response: WebResponse {
+    WebResponse(
+      status: 200, contentType: "text/html; charset=utf-8", headers: headers, body: html)
+  }
 }
