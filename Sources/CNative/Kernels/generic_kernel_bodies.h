@@ -1079,6 +1079,10 @@ TARGET static void scale_blocked(const float *input, const float *scales, int64_
 
 #include "elementwise_kernel_bodies.h"
 
+/* MARK: Similarity search */
+
+#include "similarity_kernel_bodies.h"
+
 /* MARK: Descriptor */
 
 const cnk_kernel_set KERNEL(cnk_generic_set) = {
@@ -1114,5 +1118,9 @@ const cnk_kernel_set KERNEL(cnk_generic_set) = {
     .dequantize_linear = dequantize_linear,
     .binary = binary,
     .plane_means = plane_means,
+    .dot_half = dot_half,
+    .dot_int8 = dot_int8,
+    .to_half = to_half,
+    .to_int8 = to_int8,
     .int8 = INT8_KERNELS,
 };

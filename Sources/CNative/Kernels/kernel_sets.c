@@ -53,8 +53,8 @@ static int detect_avx2(void) {
   unsigned eax, ebx, ecx, edx;
   if ((enabled_state() & XMM_YMM) != XMM_YMM) return 0;
   if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
-  /* FMA (leaf 1, ECX bit 12) and AVX (bit 28). */
-  if (!(ecx & (1u << 12)) || !(ecx & (1u << 28))) return 0;
+  /* FMA (leaf 1, ECX bit 12), AVX (bit 28) and F16C (bit 29). */
+  if (!(ecx & (1u << 12)) || !(ecx & (1u << 28)) || !(ecx & (1u << 29))) return 0;
   if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
   return (ebx & (1u << 5)) != 0;
 }

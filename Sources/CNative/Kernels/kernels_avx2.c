@@ -2,14 +2,14 @@
 #include "int8_kernels.h"
 
 /* The AVX2 + FMA kernel set: generic_kernel_bodies.h over 8-float ymm vectors. Every function is
-   compiled with target("avx2,fma") and reached only through cnk_kernel_set_avx2(), which
-   returns it only when the CPU and OS support both. */
+   compiled with target("avx2,fma,f16c") and reached only through cnk_kernel_set_avx2(), which
+   returns it only when the CPU and OS support all three (every AVX2 CPU has F16C). */
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <string.h>
 
-#define TARGET __attribute__((target("avx2,fma")))
+#define TARGET __attribute__((target("avx2,fma,f16c")))
 #define INLINE static inline __attribute__((always_inline))
 #define SET_NAME "avx2"
 #define KERNEL(name) name##_avx2
@@ -83,6 +83,19 @@ TARGET INLINE vf v_load_int32(const int32_t *source) {
 }
 TARGET INLINE void v_store_int32(int32_t *target, vf value) {
   _mm256_storeu_si256((__m256i *)target, _mm256_cvttps_epi32(value));
+}
+
+/* For the similarity kernels: 8 half floats (F16C), stored rounded to nearest even, and 8 int8
+   values, as floats. */
+TARGET INLINE vf v_load_half(const uint16_t *source) {
+  return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)source));
+}
+TARGET INLINE void v_store_half(uint16_t *target, vf value) {
+  _mm_storeu_si128((__m128i *)target,
+                   _mm256_cvtps_ph(value, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+TARGET INLINE vf v_load_int8(const int8_t *source) {
+  return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)source)));
 }
 
 #include "generic_kernel_bodies.h"

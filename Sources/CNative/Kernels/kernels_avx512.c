@@ -99,5 +99,18 @@ TARGET INLINE void v_store_int32(int32_t *target, vf value) {
   _mm512_storeu_si512(target, _mm512_cvttps_epi32(value));
 }
 
+/* For the similarity kernels: 16 half floats (vcvtph2ps), stored rounded to nearest even, and 16
+   int8 values, as floats. */
+TARGET INLINE vf v_load_half(const uint16_t *source) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)source));
+}
+TARGET INLINE void v_store_half(uint16_t *target, vf value) {
+  _mm256_storeu_si256((__m256i *)target,
+                      _mm512_cvtps_ph(value, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+TARGET INLINE vf v_load_int8(const int8_t *source) {
+  return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)source)));
+}
+
 #include "generic_kernel_bodies.h"
 #endif

@@ -98,5 +98,20 @@ INLINE void v_store_int32(int32_t *target, vf value) {
   vst1q_s32(target + 4, vcvtq_s32_f32(value.high));
 }
 
+/* For the similarity kernels: 8 half floats (fcvtl), stored rounded to nearest even (fcvtn),
+   and 8 int8 values, as floats. */
+INLINE vf v_load_half(const uint16_t *source) {
+  float16x8_t half = vreinterpretq_f16_u16(vld1q_u16(source));
+  return (vf){vcvt_f32_f16(vget_low_f16(half)), vcvt_high_f32_f16(half)};
+}
+INLINE void v_store_half(uint16_t *target, vf value) {
+  float16x8_t half = vcvt_high_f16_f32(vcvt_f16_f32(value.low), value.high);
+  vst1q_u16(target, vreinterpretq_u16_f16(half));
+}
+INLINE vf v_load_int8(const int8_t *source) {
+  int16x8_t wide = vmovl_s8(vld1_s8(source));
+  return (vf){vcvtq_f32_s32(vmovl_s16(vget_low_s16(wide))), vcvtq_f32_s32(vmovl_high_s16(wide))};
+}
+
 #include "generic_kernel_bodies.h"
 #endif

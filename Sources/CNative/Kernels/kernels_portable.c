@@ -104,4 +104,21 @@ INLINE void v_store_int32(int32_t *target, vf value) {
   memcpy(target, &integers, sizeof integers);
 }
 
+/* For the similarity kernels: 4 half floats, stored rounded to nearest even (half_float.h's exact
+   conversions, lane by lane), and 4 int8 values, as floats. */
+#include "half_float.h"
+INLINE vf v_load_half(const uint16_t *source) {
+  return (vf){cnk_half_to_float(source[0]), cnk_half_to_float(source[1]),
+              cnk_half_to_float(source[2]), cnk_half_to_float(source[3])};
+}
+INLINE void v_store_half(uint16_t *target, vf value) {
+  for (int lane = 0; lane < VL; lane++) target[lane] = cnk_float_to_half(value[lane]);
+}
+INLINE vf v_load_int8(const int8_t *source) {
+  typedef int8_t bytes4 __attribute__((vector_size(4)));
+  bytes4 value;
+  memcpy(&value, source, sizeof value);
+  return __builtin_convertvector(value, vf);
+}
+
 #include "generic_kernel_bodies.h"

@@ -167,4 +167,7 @@ cic_status cic_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t heigh
                            const uint8_t *app1, size_t app1_size, cic_buffer *output,
                            char *message, size_t message_capacity);
 
+/* The CRC-32 (zip's polynomial) of `count` bytes, continuing from `crc` (0 to start). */
+uint32_t cnc_crc32(uint32_t crc, const void *bytes, size_t count);
+
 #endif

@@ -362,6 +362,37 @@ typedef void (*cnk_scale_blocked_fn)(const float *input, const float *scales, in
 typedef void (*cnk_softmax_fn)(const float *x, float *y, int64_t rows, int64_t length);
 
 /*
+ * Similarity search (feature-print indexes): stored vectors are rows of `dimensions` values,
+ * `stride` elements apart, as IEEE half floats (binary16 bits) or as int8 with one scale per row.
+ * Products are summed in float with the set's fused multiply-add, in vector partial sums, so
+ * sets differ in the last bits only.
+ */
+
+/* scores[i] = sum over d < dimensions of query[d] * half(rows[i * stride + d]), i < count. */
+typedef void (*cnk_dot_half_fn)(const float *query, const uint16_t *rows, int64_t count,
+                                int64_t dimensions, int64_t stride, float *scores);
+
+/* scores[i] = scales[i] * sum over d < dimensions of query[d] * rows[i * stride + d]. */
+typedef void (*cnk_dot_int8_fn)(const float *query, const int8_t *rows, int64_t count,
+                                int64_t dimensions, int64_t stride, const float *scales,
+                                float *scores);
+
+/* y[i] = x[i] as a half float (round to nearest even; beyond the half range: infinity). */
+typedef void (*cnk_to_half_fn)(const float *x, int64_t count, uint16_t *y);
+
+/* y[i] = clamp(round_half_even(x[i] * multiplier), -127, 127); NaN gives 0. */
+typedef void (*cnk_to_int8_fn)(const float *x, int64_t count, float multiplier, int8_t *y);
+
+/*
+ * The `k` largest of `count` scores, best first (equal scores: the smaller index first), into
+ * indices and values; a NaN score and a row whose `allowed` byte is 0 (when allowed is not NULL)
+ * are never chosen. Returns how many were written: min(k, the rows that may be chosen).
+ * Time O(count log k), no allocation: the output arrays are the heap while it runs.
+ */
+int64_t cnk_top_k(const float *scores, int64_t count, const uint8_t *allowed, int64_t k,
+                  int64_t *indices, float *values);
+
+/*
  * Int8 kernels (quantized inference). Quantized activations are held as UINT8 in channels-last
  * images: the channels of one position are consecutive, positions `stride` bytes apart (stride
  * >= channels rounded up to 4; the engine uses channels rounded up to 16). A signed int8 tensor
@@ -539,6 +570,10 @@ typedef struct cnk_kernel_set {
   cnk_dequantize_linear_fn dequantize_linear;
   cnk_binary_fn binary;
   cnk_plane_means_fn plane_means;
+  cnk_dot_half_fn dot_half;
+  cnk_dot_int8_fn dot_int8;
+  cnk_to_half_fn to_half;
+  cnk_to_int8_fn to_int8;
   /* The best int8 entry points of this set on this CPU (never NULL). */
   const cnk_int8_kernels *(*int8)(void);
 } cnk_kernel_set;
@@ -547,7 +582,7 @@ typedef struct cnk_kernel_set {
 const cnk_kernel_set *cnk_kernel_set_portable(void);
 /* The AVX-512F set when this is x86-64 and the CPU and OS support it, else NULL. */
 const cnk_kernel_set *cnk_kernel_set_avx512(void);
-/* The AVX2 + FMA set when this is x86-64 and the CPU and OS support it, else NULL. */
+/* The AVX2 + FMA (+ F16C) set when this is x86-64 and the CPU and OS support it, else NULL. */
 const cnk_kernel_set *cnk_kernel_set_avx2(void);
 /* The NEON set on aarch64 (where NEON is baseline), else NULL. */
 const cnk_kernel_set *cnk_kernel_set_neon(void);

@@ -42,6 +42,10 @@ struct NativeKernels: @unchecked Sendable {
   let dequantizeLinear: cnk_dequantize_linear_fn
   let binary: cnk_binary_fn
   let planeMeans: cnk_plane_means_fn
+  let dotHalf: cnk_dot_half_fn
+  let dotInt8: cnk_dot_int8_fn
+  let toHalf: cnk_to_half_fn
+  let toInt8: cnk_to_int8_fn
   /// The set's best int8 variant on this CPU.
   let int8: Int8Kernels
 
@@ -63,7 +67,8 @@ struct NativeKernels: @unchecked Sendable {
       let packRows = table.pack_rows, let quantizeLinear = table.quantize_linear,
       let requantizeLinear = table.requantize_linear,
       let dequantizeLinear = table.dequantize_linear, let binary = table.binary,
-      let planeMeans = table.plane_means,
+      let planeMeans = table.plane_means, let dotHalf = table.dot_half,
+      let dotInt8 = table.dot_int8, let toHalf = table.to_half, let toInt8 = table.to_int8,
       let int8 = Int8Kernels(table.int8?()),
       table.lanes > 0, table.gemm_row_tile > 0, table.gemm_column_tile > 0
     else { return nil }
@@ -98,6 +103,10 @@ struct NativeKernels: @unchecked Sendable {
     self.dequantizeLinear = dequantizeLinear
     self.binary = binary
     self.planeMeans = planeMeans
+    self.dotHalf = dotHalf
+    self.dotInt8 = dotInt8
+    self.toHalf = toHalf
+    self.toInt8 = toInt8
     self.int8 = int8
   }
 
