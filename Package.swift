@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "ClassifierKit", targets: ["ClassifierKit"]),
     .library(name: "CatalogClient", targets: ["CatalogClient"]),
     .library(name: "Barcodes", targets: ["Barcodes"]),
+    .library(name: "VisualSearch", targets: ["VisualSearch"]),
     .executable(name: "vision-catalog", targets: ["VisionCatalogCLI"]),
   ],
   targets: [
@@ -92,7 +93,7 @@ let package = Package(
       name: "VisionCatalog",
       dependencies: [
         "ImagePipeline", "NeuralCore", "NeuralLayers", "ModelFormats", "ClassifierKit",
-        "CatalogClient", "Barcodes", "WebService",
+        "CatalogClient", "Barcodes", "WebService", "VisualSearch",
       ],
       exclude: ["Resources"]
     ),
@@ -103,6 +104,10 @@ let package = Package(
     .target(
       name: "WebService",
       dependencies: ["CHTTPServer"]
+    ),
+    .target(
+      name: "VisualSearch",
+      dependencies: ["CNative", "NeuralCore"]
     ),
     .executableTarget(
       name: "VisionCatalogCLI",
@@ -148,6 +153,10 @@ let package = Package(
     .testTarget(
       name: "CatalogClientTests",
       dependencies: ["CatalogClient", "TestSupport"]
+    ),
+    .testTarget(
+      name: "VisualSearchTests",
+      dependencies: ["VisualSearch", "NeuralCore", "TestSupport"]
     ),
     .testTarget(
       name: "BarcodesTests",
