@@ -86,7 +86,22 @@ def page():
     )
 
 
+def in_store_mean():
+    source = "Sources/ClassifierKit/Resources/in-store-photo-mean.txt"
+    values = (ROOT / source).read_text(encoding="utf-8").split()
+    rows = "\n".join("    " + ", ".join(values[i:i + 6]) + "," for i in range(0, len(values), 6))
+    write(
+        "Sources/ClassifierKit/FeaturePrints/InStorePhotoMean.swift",
+        source,
+        "/// The mean EfficientNet-Lite0 feature print of in-store photos (the Grocery Store\n"
+        "/// Dataset's training split, MIT; made by Scripts/feature-prints/in_store_mean.py).\n"
+        "enum InStorePhotoMean {\n"
+        f"  static let lite0: [Float] = [\n{rows}\n  ]\n}}\n",
+    )
+
+
 if __name__ == "__main__":
+    in_store_mean()
     labels()
     catalog()
     categories()

@@ -1,11 +1,11 @@
-import Foundation
+package import Foundation
 
 /// SHA-256 (FIPS 180-4) of byte strings, for content keys (the trainer's feature cache).
 ///
 /// Feed bytes with `update(_:)` in chunks of any size, then `finalize()` once; or use
 /// `digest(_:)` and `hexDigest(_:)` for a whole buffer. Whole 64-byte blocks are compressed
 /// straight from the caller's memory; only a trailing partial block is copied.
-struct SHA256: Sendable {
+package struct SHA256: Sendable {
   /// The eight 32-bit words of the intermediate hash value, H0 to H7.
   private struct State: Sendable {
     /// H0.
@@ -115,7 +115,7 @@ struct SHA256: Sendable {
   }
 
   /// The SHA-256 digest of `data` as 64 lowercase hexadecimal digits.
-  static func hexDigest(_ data: Data) -> String {
+  package static func hexDigest(_ data: Data) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []
     text.reserveCapacity(64)

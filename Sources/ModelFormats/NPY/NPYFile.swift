@@ -9,8 +9,8 @@ package import NeuralCore
 /// Writing produces format 1.0, `<f4`, C order, header padded to 64 bytes as NumPy does.
 package enum NPYFile {
   /// The largest header accepted; NumPy itself refuses headers above 10,000 bytes by default.
-  private static let maximumHeaderBytes = 65_536
-  private static let magic: [UInt8] = [0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59]
+  static let maximumHeaderBytes = 65_536
+  static let magic: [UInt8] = [0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59]
 
   /// Reads a `.npy` file.
   ///
@@ -42,50 +42,20 @@ package enum NPYFile {
       throw ModelFormatsError(
         .limitExceeded, "npy: \(bytes.count) bytes, above the limit \(limits.maximumFileBytes)")
     }
-    guard bytes.count >= 10, Array(bytes[0..<6]) == magic else {
-      throw ModelFormatsError(.malformedFile, "npy: missing the \\x93NUMPY magic string")
-    }
-    let major = bytes[6]
-    let headerLength: Int
-    let headerStart: Int
-    switch major {
-    case 1:
-      headerLength = Int(bytes[8]) | Int(bytes[9]) << 8
-      headerStart = 10
-    case 2, 3:
-      guard bytes.count >= 12 else {
-        throw ModelFormatsError(.malformedFile, "npy: truncated header length")
-      }
-      headerLength = (0..<4).reduce(0) { $0 | Int(bytes[8 + $1]) << (8 * $1) }
-      headerStart = 12
-    default:
-      throw ModelFormatsError(.unsupported, "npy: format version \(major).\(bytes[7])")
-    }
-    guard headerLength <= maximumHeaderBytes, headerLength <= bytes.count - headerStart else {
-      throw ModelFormatsError(
-        .malformedFile, "npy: header of \(headerLength) bytes does not fit the file")
-    }
-    let headerText = String(
-      decoding: bytes[headerStart..<(headerStart + headerLength)], as: UTF8.self)
-    let header = try NPYHeader(parsing: headerText)
-    guard !header.isFortranOrder else {
-      throw ModelFormatsError(.unsupported, "npy: fortran_order arrays are not supported")
-    }
-    let type = try ElementType(descriptor: header.descriptor)
-    let count = try limits.checkedElementCount(of: header.shape, name: "npy array")
-    let dataStart = headerStart + headerLength
-    let (byteCount, overflow) = count.multipliedReportingOverflow(by: type.width)
-    guard !overflow, bytes.count - dataStart == byteCount else {
+    let layout = try Layout(prefix: bytes, limits: limits)
+    let (byteCount, overflow) = layout.count.multipliedReportingOverflow(by: layout.type.width)
+    guard !overflow, bytes.count - layout.dataStart == byteCount else {
       throw ModelFormatsError(
         .malformedFile,
-        "npy: \(bytes.count - dataStart) data bytes for \(count) elements of '\(header.descriptor)'"
-      )
+        "npy: \(bytes.count - layout.dataStart) data bytes for \(layout.count) elements of "
+          + "'\(layout.descriptor)'")
     }
+    let (count, type, dataStart) = (layout.count, layout.type, layout.dataStart)
     var scalars = [Float](repeating: 0, count: count)
     for index in 0..<count {
       scalars[index] = type.value(in: bytes, at: dataStart + index * type.width)
     }
-    return try Tensor(fileShape: header.shape, scalars: scalars)
+    return try Tensor(fileShape: layout.shape, scalars: scalars)
   }
 
   /// Encodes a tensor as a `.npy` file: format 1.0, `<f4`, C order.
@@ -125,7 +95,55 @@ package enum NPYFile {
   }
 
   /// An element type this reader converts, parsed from a descriptor such as `<f4`.
-  private struct ElementType {
+  /// What a file's header says: the shape, the element type and where the data starts.
+  struct Layout {
+    let shape: [Int]
+    let descriptor: String
+    let type: ElementType
+    let count: Int
+    let dataStart: Int
+
+    /// Parses the header at the start of `prefix` (the whole file, or at least its header).
+    init(prefix bytes: [UInt8], limits: ImportLimits) throws(ModelFormatsError) {
+      guard bytes.count >= 10, Array(bytes[0..<6]) == NPYFile.magic else {
+        throw ModelFormatsError(.malformedFile, "npy: missing the \\x93NUMPY magic string")
+      }
+      let major = bytes[6]
+      let headerLength: Int
+      let headerStart: Int
+      switch major {
+      case 1:
+        headerLength = Int(bytes[8]) | Int(bytes[9]) << 8
+        headerStart = 10
+      case 2, 3:
+        guard bytes.count >= 12 else {
+          throw ModelFormatsError(.malformedFile, "npy: truncated header length")
+        }
+        headerLength = (0..<4).reduce(0) { $0 | Int(bytes[8 + $1]) << (8 * $1) }
+        headerStart = 12
+      default:
+        throw ModelFormatsError(.unsupported, "npy: format version \(major).\(bytes[7])")
+      }
+      guard headerLength <= NPYFile.maximumHeaderBytes, headerLength <= bytes.count - headerStart
+      else {
+        throw ModelFormatsError(
+          .malformedFile, "npy: header of \(headerLength) bytes does not fit the file")
+      }
+      let headerText = String(
+        decoding: bytes[headerStart..<(headerStart + headerLength)], as: UTF8.self)
+      let header = try NPYHeader(parsing: headerText)
+      guard !header.isFortranOrder else {
+        throw ModelFormatsError(.unsupported, "npy: fortran_order arrays are not supported")
+      }
+      shape = header.shape
+      descriptor = header.descriptor
+      type = try ElementType(descriptor: header.descriptor)
+      count = try limits.checkedElementCount(of: header.shape, name: "npy array")
+      dataStart = headerStart + headerLength
+    }
+  }
+
+  struct ElementType {
     enum Kind {
       case float
       case signed
