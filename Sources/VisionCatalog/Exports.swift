@@ -5,3 +5,4 @@
 @_exported public import ModelFormats
 @_exported public import NeuralCore
 @_exported public import NeuralLayers
+@_exported public import VisualSearch

@@ -10,7 +10,7 @@ public struct VisionCatalogError: Error, Sendable, CustomStringConvertible {
   /// caller's `switch`; `description` is the stage's name, such as `image`.
   public struct Stage: Sendable, Hashable, CustomStringConvertible {
     private enum Kind: String, Sendable, Hashable {
-      case image, classification, noCategory, catalog, configuration
+      case image, classification, noCategory, catalog, configuration, search
     }
 
     private let kind: Kind
@@ -32,6 +32,8 @@ public struct VisionCatalogError: Error, Sendable, CustomStringConvertible {
     public static let catalog = Stage(.catalog)
     /// A bundled resource or a setting is wrong.
     public static let configuration = Stage(.configuration)
+    /// Opening, searching or writing a product index.
+    public static let search = Stage(.search)
   }
 
   /// The stage that failed.
