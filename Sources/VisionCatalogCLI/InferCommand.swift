@@ -60,32 +60,12 @@ struct InferCommand: Subcommand {
   /// - Returns: The output of the last run.
   private static func time(_ runner: ModelRunner, _ input: Tensor, runs: Int) throws -> Tensor {
     var result = input
-    var samples: [Double] = []
+    var times = RunTimes()
     let clock = ContinuousClock()
     for _ in 0..<runs {
-      let elapsed = try clock.measure { result = try runner.run(input) }
-      samples.append(
-        Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
+      times.record(try clock.measure { result = try runner.run(input) })
     }
-    samples.sort()
-    StandardError.write("kernels=\(runner.session.kernelSet) cpu=\(processorName)\n")
-    StandardError.write(
-      String(format: "runs=%d median_ms=%.3f min_ms=%.3f\n", runs, samples[runs / 2], samples[0]))
+    times.report("kernels=\(runner.session.kernelSet) cpu=\(RunTimes.processorName)")
     return result
-  }
-
-  /// The CPU's model name from /proc/cpuinfo, or the architecture where it has none.
-  static var processorName: String {
-    let text = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-    for line in text.split(separator: "\n") where line.hasPrefix("model name") {
-      if let colon = line.firstIndex(of: ":") {
-        return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-      }
-    }
-    #if arch(arm64)
-      return "aarch64"
-    #else
-      return "x86_64"
-    #endif
   }
 }

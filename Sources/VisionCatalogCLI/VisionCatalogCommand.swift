@@ -12,11 +12,13 @@ enum VisionCatalogCommand {
     DecodeCommand(),
     EvaluateCommand(),
     FindCommand(),
+    IndexCommand(),
     InferCommand(),
     PreprocessCommand(),
     ProductsCommand(),
     QuantizeCommand(),
     ServeCommand(),
+    SimilarCommand(),
     TrainCommand(),
   ]
 

@@ -94,7 +94,6 @@ package enum NPYFile {
     try FileBytes.write(encode(tensor), path: path)
   }
 
-  /// An element type this reader converts, parsed from a descriptor such as `<f4`.
   /// What a file's header says: the shape, the element type and where the data starts.
   struct Layout {
     let shape: [Int]
@@ -143,6 +142,7 @@ package enum NPYFile {
     }
   }
 
+  /// An element type this reader converts, parsed from a descriptor such as `<f4`.
   struct ElementType {
     enum Kind {
       case float

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A two-dimensional `.npy` array read a block of rows at a time, so an array larger than
-/// memory (a million feature prints) streams with bounded memory. A one-dimensional array is
-/// one row. Element types convert to float32 as ``NPYFile`` converts them.
+/// A two-dimensional `.npy` array read a block of rows at a time.
+///
+/// An array larger than memory (a million feature prints) streams with bounded memory. A
+/// one-dimensional array is one row. Element types convert to float32 as ``NPYFile`` converts them.
 package struct NPYRows {
   /// The number of rows.
   package let rows: Int

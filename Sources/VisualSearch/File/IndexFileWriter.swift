@@ -25,8 +25,9 @@ struct IndexFileWriter {
     var header = IndexFileHeader(
       dimensions: dimensions, encoding: encoding, count: pictures.count,
       recordsLength: records.count)
+    Self.removeAbandonedFiles(for: url)
     let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
+      "\(Self.partialPrefix(for: url))\(ProcessInfo.processInfo.processIdentifier)")
     guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
       throw SearchError(.storage, "cannot create \(temporary.path)")
     }
@@ -37,7 +38,9 @@ struct IndexFileWriter {
       let scales = try writeRows(to: handle, header: &header, row: row)
       if encoding == .int8 {
         let scaleBytes = scales.withUnsafeBytes { Array($0) }
-        header.scalesChecksum = scaleBytes.withUnsafeBytes { cnc_crc32(0, $0.baseAddress, $0.count) }
+        header.scalesChecksum = scaleBytes.withUnsafeBytes {
+          cnc_crc32(0, $0.baseAddress, $0.count)
+        }
         try handle.write(contentsOf: scaleBytes)
       }
       header.recordsChecksum = records.withUnsafeBytes { cnc_crc32(0, $0.baseAddress, $0.count) }
@@ -63,6 +66,24 @@ struct IndexFileWriter {
     }
   }
 
+  /// The start of a temporary file's name; the writer's process id follows.
+  static func partialPrefix(for url: URL) -> String {
+    ".\(url.lastPathComponent).partial-"
+  }
+
+  /// Removes temporary files of writers that were killed (their process is gone).
+  static func removeAbandonedFiles(for url: URL) {
+    let folder = url.deletingLastPathComponent()
+    let prefix = partialPrefix(for: url)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    for name in names where name.hasPrefix(prefix) {
+      guard let pid = Int(name.dropFirst(prefix.count)),
+        !FileManager.default.fileExists(atPath: "/proc/\(pid)")
+      else { continue }
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+    }
+  }
+
   /// Streams the rows in chunks of about 4 MB, checksumming them; returns the scales.
   private func writeRows(
     to handle: FileHandle, header: inout IndexFileHeader, row: (Int) throws(SearchError) -> Row
@@ -75,7 +96,8 @@ struct IndexFileWriter {
     for index in 0..<pictures.count {
       let (bytes, scale) = try row(index)
       guard bytes.count == rowLength else {
-        throw SearchError(.invalidArgument, "row \(index) has \(bytes.count) bytes, not \(rowLength)")
+        throw SearchError(
+          .invalidArgument, "row \(index) has \(bytes.count) bytes, not \(rowLength)")
       }
       chunk += bytes
       if encoding == .int8 { scales.append(scale ?? 1) }
