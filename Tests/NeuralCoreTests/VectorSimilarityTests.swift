@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import NeuralCore
 
@@ -100,7 +100,7 @@ import TestSupport
   @Test func int8EncodingClampsAndZeroesNaN() {
     for kernels in KernelSet.underTest {
       let (bytes, scale) = VectorSimilarity.int8Row(of: [1, -1, .nan, 0.5], kernels: kernels)
-      #expect(scale == 1 / 127)
+      #expect(scale == Float(1) / 127)
       #expect(bytes == [127, -127, 0, 64], "\(kernels)")
       #expect(VectorSimilarity.int8Row(of: [0, 0], kernels: kernels).scale == 1)
     }

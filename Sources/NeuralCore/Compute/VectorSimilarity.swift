@@ -126,7 +126,8 @@ package enum VectorSimilarity {
         nonisolated(unsafe) let values = queryValues
         Parallel.forEach(pieces, threads: pieces > 1 ? threads : 1) { piece in
           let first = piece * pieceRows
-          score(values, rows, first: first, count: min(pieceRows, rows.count - first),
+          score(
+            values, rows, first: first, count: min(pieceRows, rows.count - first),
             kernels: kernels, into: target + first)
         }
       }

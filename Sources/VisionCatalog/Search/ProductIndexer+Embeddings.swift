@@ -4,9 +4,11 @@ import NeuralCore
 import VisualSearch
 
 extension ProductIndexer {
-  /// Indexes feature prints made elsewhere: row `i` of a `.npy` array (`[N, D]`, any numeric
-  /// type) is a print of product `ids[i]`. The rows stream from the file, so an array larger
-  /// than memory indexes with bounded memory. The index is rebuilt from these rows alone.
+  /// Indexes feature prints made elsewhere.
+  ///
+  /// Row `i` of a `.npy` array (`[N, D]`, any numeric type) is a print of product `ids[i]`. The
+  /// rows stream from the file, so an array larger than memory indexes with bounded memory.
+  /// The index is rebuilt from these rows alone.
   ///
   /// - Parameters:
   ///   - file: The `.npy` file.
@@ -61,7 +63,8 @@ private final class BlockReader: @unchecked Sendable {
   }
 
   func row(_ index: Int) throws(SearchError) -> [Float] {
-    try lock.withLock { (state: inout (first: Int, block: [[Float]])) throws(SearchError) -> [Float] in
+    try lock.withLock {
+      (state: inout (first: Int, block: [[Float]])) throws(SearchError) -> [Float] in
       if index < state.first || index >= state.first + state.block.count {
         do {
           state = (index, try rows.read(first: index, count: min(4_096, rows.rows - index)))

@@ -23,7 +23,8 @@ final class IndexFile: @unchecked Sendable {
     do {
       data = try Data(contentsOf: url, options: .alwaysMapped)
     } catch {
-      throw SearchError(.storage, "cannot read the index \(url.path): \(error.localizedDescription)")
+      throw SearchError(
+        .storage, "cannot read the index \(url.path): \(error.localizedDescription)")
     }
     let parsed: (header: IndexFileHeader, embedder: String, pictures: [IndexedPicture])
     do {
@@ -121,7 +122,8 @@ final class IndexFile: @unchecked Sendable {
       let start = header.vectorsOffset + row * rowLength
       let raw = Array(bytes[start..<(start + rowLength)])
       guard header.encoding == .int8 else { return (raw, nil) }
-      let scale = bytes.loadUnaligned(fromByteOffset: header.scalesOffset + 4 * row, as: UInt32.self)
+      let scale = bytes.loadUnaligned(
+        fromByteOffset: header.scalesOffset + 4 * row, as: UInt32.self)
       return (raw, Float(bitPattern: UInt32(littleEndian: scale)))
     }
   }

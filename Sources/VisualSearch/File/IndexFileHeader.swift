@@ -1,7 +1,9 @@
 import CNative
 import NeuralCore
 
-/// The fixed 128 bytes at the start of an index file, little-endian:
+/// The fixed 128 bytes at the start of an index file.
+///
+/// Little-endian, laid out as:
 ///
 /// | offset | field |
 /// |---|---|

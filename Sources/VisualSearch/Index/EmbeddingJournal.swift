@@ -50,7 +50,11 @@ package struct EmbeddingJournal {
       }
       try handle.seekToEnd()
       return bytes.withUnsafeBytes { raw in
-        (0..<count).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+        (0..<count).map {
+          Float(
+            bitPattern: UInt32(
+              littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
+        }
       }
     } catch {
       return nil

@@ -60,7 +60,8 @@ package struct IndexUpdate: Sendable {
   /// Checks the sizes and the added pictures' fields.
   func validate() throws(SearchError) {
     guard (1...65_536).contains(dimensions) else {
-      throw SearchError(.invalidArgument, "feature prints of \(dimensions) values are not supported")
+      throw SearchError(
+        .invalidArgument, "feature prints of \(dimensions) values are not supported")
     }
     guard embedder.utf8.count <= 65_536 else {
       throw SearchError(.invalidArgument, "the embedder's description is over 64 KiB")
