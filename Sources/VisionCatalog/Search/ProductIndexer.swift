@@ -4,7 +4,7 @@ public import Foundation
 import ImagePipeline
 import VisualSearch
 
-/// Builds and updates a ``VisualSearch/ProductIndex`` from a catalog's product pictures or from
+/// Builds and updates a VisualSearch's `ProductIndex` from a catalog's product pictures or from
 /// folders of photos named by product id.
 ///
 /// Updates are incremental: a picture whose bytes have not changed (same product, same source,

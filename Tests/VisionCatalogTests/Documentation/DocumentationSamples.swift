@@ -316,3 +316,12 @@ func catalogTrainingSample(catalogURL: URL) async throws {
     model: try trained.classifier(), mapping: .identity, provider: try source.makeProvider())
   _ = finder
 }
+
+// VisualSearch.md (VisualSearch)
+func visualSearchSample(featurePrint: [Float]) async throws {
+  let index = try await ProductIndex.open("catalog.vcindex")
+  let matches = try await index.search(featurePrint, top: 5, category: "Notebooks")
+  for match in matches {
+    print(match.productId, match.score, match.name, match.picture)
+  }
+}
