@@ -922,6 +922,122 @@ static void check_activations(const cnk_kernel_set *s) {
   check_activation(s, (cnk_activation){CNK_ACTIVATION_CLAMP, 0, 0, 0.0f, 6.0f}, "relu6");
 }
 
+/* A half float's value by its definition (sign, exponent, fraction), for the similarity checks. */
+static double half_value(uint16_t h) {
+  int sign = h >> 15, exponent = (h >> 10) & 0x1F, fraction = h & 0x3FF;
+  double magnitude;
+  if (exponent == 0x1F) magnitude = fraction ? NAN : INFINITY;
+  else if (exponent == 0) magnitude = ldexp(fraction, -24);
+  else magnitude = ldexp(1024 + fraction, exponent - 25);
+  return sign ? -magnitude : magnitude;
+}
+
+static void check_similarity(const cnk_kernel_set *s, int64_t count, int64_t dimensions,
+                             int64_t stride) {
+  cases++;
+  float *query = random_array(dimensions), *values = random_array(count * stride);
+  uint16_t *halves = malloc((size_t)(count * stride) * sizeof(uint16_t));
+  int8_t *bytes = malloc((size_t)(count * stride));
+  float *scales = malloc((size_t)count * sizeof(float)), *scores = filled(count, NAN);
+  float *expected = malloc((size_t)count * sizeof(float));
+  s->to_half(values, count * stride, halves);
+  /* Each half is the nearest to its float, ties to the even fraction. */
+  for (int64_t i = 0; i < count * stride; i++) {
+    double x = values[i], here = fabs(half_value(halves[i]) - x);
+    double below = fabs(half_value((uint16_t)(halves[i] - 1)) - x);
+    double above = fabs(half_value((uint16_t)(halves[i] + 1)) - x);
+    if (here > below || here > above || (here == below && (halves[i] & 1)) ||
+        (here == above && (halves[i] & 1))) {
+      printf("FAIL %s to_half: %.9g gave %#06x\n", s->name, x, halves[i]);
+      failures++;
+      break;
+    }
+  }
+  for (int64_t r = 0; r < count; r++) {
+    double sum = 0;
+    for (int64_t d = 0; d < dimensions; d++) {
+      sum += (double)query[d] * half_value(halves[r * stride + d]);
+    }
+    expected[r] = (float)sum;
+  }
+  s->dot_half(query, halves, count, dimensions, stride, scores);
+  expect_close(s->name, "dot_half", scores, expected, count, 1e-5f);
+  for (int64_t r = 0; r < count; r++) {
+    scales[r] = 0.5f + 0.01f * (float)r;
+    s->to_int8(values + r * stride, stride, 1.0f / scales[r], bytes + r * stride);
+    double sum = 0;
+    for (int64_t d = 0; d < stride; d++) {
+      double scaled = fmin(127, fmax(-127, (double)values[r * stride + d] / scales[r]));
+      if ((double)bytes[r * stride + d] != rint((float)scaled) &&
+          fabs((double)bytes[r * stride + d] - scaled) > 0.5 + 1e-6) {
+        printf("FAIL %s to_int8: %.9g / %.9g gave %d\n", s->name, values[r * stride + d],
+               scales[r], bytes[r * stride + d]);
+        failures++;
+        break;
+      }
+      if (d < dimensions) sum += (double)query[d] * bytes[r * stride + d];
+    }
+    expected[r] = (float)(sum * scales[r]);
+  }
+  s->dot_int8(query, bytes, count, dimensions, stride, scales, scores);
+  expect_close(s->name, "dot_int8", scores, expected, count, 1e-5f);
+  free(query);
+  free(values);
+  free(halves);
+  free(bytes);
+  free(scales);
+  free(scores);
+  free(expected);
+}
+
+/* cnk_top_k against a selection written here: repeatedly the best remaining score (ties: the
+   lower index), over scores with many ties, a NaN and a mask. */
+static void check_top_k(void) {
+  enum { count = 3000 };
+  static float scores[count];
+  static uint8_t allowed[count];
+  for (int64_t i = 0; i < count; i++) {
+    scores[i] = (float)(int)(random_float() * 40) / 4;
+    allowed[i] = (uint8_t)(i % 7 != 3);
+  }
+  scores[11] = NAN;
+  int64_t ks[] = {1, 5, 64, 2999, 4000};
+  for (size_t c = 0; c < sizeof ks / sizeof ks[0]; c++) {
+    for (int masked = 0; masked < 2; masked++) {
+      cases++;
+      int64_t k = ks[c];
+      int64_t *indices = malloc((size_t)k * sizeof(int64_t));
+      float *values = malloc((size_t)k * sizeof(float));
+      int64_t kept = cnk_top_k(scores, count, masked ? allowed : NULL, k, indices, values);
+      static uint8_t taken[count];
+      memset(taken, 0, sizeof taken);
+      int64_t expected = 0;
+      for (int64_t rank = 0; rank < k; rank++) {
+        int64_t best = -1;
+        for (int64_t i = 0; i < count; i++) {
+          if (taken[i] || scores[i] != scores[i] || (masked && !allowed[i])) continue;
+          if (best < 0 || scores[i] > scores[best]) best = i;
+        }
+        if (best < 0) break;
+        taken[best] = 1;
+        expected++;
+        if (rank >= kept || indices[rank] != best || values[rank] != scores[best]) {
+          printf("FAIL top_k k %lld masked %d: rank %lld\n", (long long)k, masked, (long long)rank);
+          failures++;
+          break;
+        }
+      }
+      if (kept != expected) {
+        printf("FAIL top_k k %lld: kept %lld, expected %lld\n", (long long)k, (long long)kept,
+               (long long)expected);
+        failures++;
+      }
+      free(indices);
+      free(values);
+    }
+  }
+}
+
 static cnk_window window(int64_t kernel, int64_t stride, int64_t dilation, int64_t pad) {
   cnk_window w = {kernel, kernel, stride, stride, dilation, dilation, pad, pad};
   return w;
@@ -1012,6 +1128,9 @@ static void check_set(const cnk_kernel_set *s) {
   check_layout(s, 21, 13);
   check_layout(s, 8, 4);
   check_activations(s);
+  check_similarity(s, 37, 1280, 1280);
+  check_similarity(s, 6, 33, 40);
+  check_similarity(s, 5, 7, 7);
 }
 
 int main(int argc, char **argv) {
@@ -1036,6 +1155,7 @@ int main(int argc, char **argv) {
     check_set(sets[i]);
     checked++;
   }
+  check_top_k();
   int int8_cases = 0;
   failures += check_int8(argc, argv, &int8_cases);
   cases += int8_cases;
