@@ -21,7 +21,7 @@ cd "$root"
 
 seconds="${1:-120}"
 shift || true
-all_harnesses=(PNGDecode JPEGDecode WebPDecode HEIFDecode EXIFOrientation ONNXLoad CoreMLDecode MLPackageLoad PTHLoad NPYDecode ODataJSON ODataMetadata QueryRoundTrip BarcodeRead)
+all_harnesses=(PNGDecode JPEGDecode WebPDecode HEIFDecode EXIFOrientation ONNXLoad CoreMLDecode MLPackageLoad PTHLoad NPYDecode ODataJSON ODataMetadata QueryRoundTrip BarcodeRead IndexOpen)
 if [ $# -gt 0 ]; then harnesses=("$@"); else harnesses=("${all_harnesses[@]}"); fi
 
 if [ -z "${SWIFT_BIN:-}" ]; then

@@ -1,16 +1,18 @@
 import CNative
-import Foundation
-import NeuralCore
+package import Foundation
+package import NeuralCore
 
 /// An index file mapped into memory and checked: header, checksums of every section, and its
 /// records parsed (the layout is in ``IndexFileHeader``).
-final class IndexFile: @unchecked Sendable {
+package final class IndexFile: @unchecked Sendable {
   // Safety (@unchecked): every property is set once in init and never changes; `data` maps the
   // file read-only and nothing writes through the pointers derived from it.
 
-  let header: IndexFileHeader
+  /// The header, checked against the file.
+  package let header: IndexFileHeader
   let embedder: String
-  let pictures: [IndexedPicture]
+  /// The pictures, one per row.
+  package let pictures: [IndexedPicture]
   /// Per row, the category's position in `categories`.
   let categoryOfRow: [UInt32]
   let categories: [String: UInt32]
@@ -19,20 +21,27 @@ final class IndexFile: @unchecked Sendable {
   private let data: Data
 
   /// Maps and checks the file at `url`.
-  init(contentsOf url: URL) throws(SearchError) {
+  convenience init(contentsOf url: URL) throws(SearchError) {
+    let data: Data
     do {
       data = try Data(contentsOf: url, options: .alwaysMapped)
     } catch {
       throw SearchError(
         .storage, "cannot read the index \(url.path): \(error.localizedDescription)")
     }
+    try self.init(data: data)
+  }
+
+  /// Checks an index held in memory (the whole file, or its mapping).
+  package init(data: Data) throws(SearchError) {
+    self.data = data
     let parsed: (header: IndexFileHeader, embedder: String, pictures: [IndexedPicture])
     do {
       parsed = try data.withUnsafeBytes { try Self.parse($0) }
     } catch let error as SearchError {
       throw error
     } catch {
-      throw SearchError(.invalidIndex, "cannot read the index \(url.path): \(error)")
+      throw SearchError(.invalidIndex, "cannot read the index: \(error)")
     }
     header = parsed.header
     embedder = parsed.embedder
@@ -99,8 +108,8 @@ final class IndexFile: @unchecked Sendable {
       contentHash: ContentHash.hex(hash))
   }
 
-  /// Calls `body` with the rows as the similarity kernels read them.
-  func withRows<Result>(_ body: (VectorSimilarity.Rows?) -> Result) -> Result {
+  /// Calls `body` with the rows as the similarity kernels read them (`nil` for none).
+  package func withRows<Result>(_ body: (VectorSimilarity.Rows?) -> Result) -> Result {
     data.withUnsafeBytes { bytes in
       // The header was checked against this buffer, so both sections lie inside it.
       guard let start = bytes.baseAddress, header.count > 0 else { return body(nil) }

@@ -26,14 +26,15 @@ import NeuralCore
 /// to 32, zero-padded: 64-byte rows of half floats); then the scales (one f32 per row) for int8;
 /// then the records: the embedder, then per picture its product id, name, category, source
 /// (each a u32 length and UTF-8 bytes) and its 32-byte SHA-256 (zero when unknown).
-struct IndexFileHeader: Equatable {
+package struct IndexFileHeader: Equatable {
   static let size = 128
   static let magic = Array("VCSRCHIX".utf8)
   static let version: UInt32 = 1
   /// Values per row are a multiple of this.
   static let rowAlignment = 32
 
-  var dimensions: Int
+  /// Values in one feature print.
+  package var dimensions: Int
   var encoding: VectorSimilarity.Encoding
   var count: Int
   var stride: Int
