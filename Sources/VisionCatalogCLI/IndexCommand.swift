@@ -105,8 +105,10 @@ struct IndexCommand: Subcommand {
         guard parsed.value(CatalogOptions.service) == nil,
           parsed.value(CatalogOptions.catalog) == nil
         else { throw CLIError.usage("\(photos) cannot be combined with a catalog") }
-        return try await indexer.index(
+        let report = try await indexer.index(
           photos: URL(fileURLWithPath: folder), into: location, progress: step)
+        progress.withLock { $0.finish() }
+        return report
       }
       let selection = try CatalogOptions.source(from: parsed)
       guard selection.source != .bundled else {
