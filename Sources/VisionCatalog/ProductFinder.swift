@@ -3,6 +3,7 @@ public import CatalogClient
 public import ClassifierKit
 public import Foundation
 public import ImagePipeline
+public import VisualSearch
 
 /// The main job: classify a photo, map its best labels to a catalog category, and fetch that
 /// category's products; or, when the photo shows a barcode whose GTIN the catalog holds, that
@@ -31,6 +32,11 @@ public struct ProductFinder: Sendable {
   /// A barcode is looked up only when ``schema`` names the catalog's GTIN property (as
   /// `CatalogProvider/catalogSchema(entitySet:categoryProperty:gtinProperty:)` finds it).
   public var barcodeReader: BarcodeReader?
+  /// How many of the most similar products ``find(_:)`` returns when a visual-search index is
+  /// in use (``useIndex(_:threadCount:)``).
+  public var similarCount = 5
+  /// The index and the printer of its queries, when one is in use.
+  private var visualSearch: (index: ProductIndex, printer: FeaturePrinter)?
 
   /// The limits for decoding photos given as bytes or files; shorthand for
   /// `preparation.decoding`.
@@ -66,6 +72,27 @@ public struct ProductFinder: Sendable {
     self.preparation = preparation
   }
 
+  /// Searches a visual-search index too: ``find(_:)`` then returns the ``similarCount``
+  /// products whose pictures are closest to the photo (from any category) as
+  /// ``ProductSearchResult/similar``, and the category's products ranked by similarity.
+  ///
+  /// - Parameters:
+  ///   - index: An index `ProductIndexer` built.
+  ///   - threadCount: Threads one query print may use; `nil` means every active processor.
+  /// - Throws: ``VisionCatalogError`` with stage `search` when the index's printer cannot be
+  ///   made (another backbone than this installation's, or no weights).
+  public mutating func useIndex(_ index: ProductIndex, threadCount: Int? = nil)
+    throws(VisionCatalogError)
+  {
+    do {
+      let printer = try FeaturePrinter(identity: index.embedder, threadCount: threadCount)
+      visualSearch = (index, printer)
+    } catch {
+      throw VisionCatalogError(
+        .search, "cannot search the index \(index.location): \(error.message)", underlying: error)
+    }
+  }
+
   /// Finds the products for a photo: a file, encoded bytes or a decoded image.
   ///
   /// The photo is read once. Its barcodes are read (when ``schema`` names a GTIN property) while
@@ -85,10 +112,13 @@ public struct ProductFinder: Sendable {
     } catch {
       throw VisionCatalogError(.image, "\(source.name): \(error.message)", underlying: error)
     }
-    // The barcodes are read while the model classifies: the two share nothing but the bytes.
+    // The barcodes are read and the photo embedded while the model classifies: the three share
+    // nothing but the bytes.
     async let reading = timedBarcodes(photo)
+    async let printing = timedPrint(photo)
     let report = try await classify(photo)
     let (barcodes, barcodeTime) = try await reading.get()
+    let (print, printTime) = try await printing.get()
     var result: ProductSearchResult
     if let found = try await lookUp(barcodes, report: report) {
       result = found
@@ -97,7 +127,89 @@ public struct ProductFinder: Sendable {
       result.barcode = barcodes.first { $0.gtin != nil }
     }
     result.timings.barcodes = barcodeTime
+    if let print, let search = visualSearch {
+      let start = ContinuousClock.now
+      try await rankBySimilarity(&result, print: print, index: search.index)
+      result.timings.similarity = printTime + (ContinuousClock.now - start)
+    }
     return result
+  }
+
+  /// The products whose pictures are closest to a photo, from any category, best first: the
+  /// index in use searched with the photo's print; `nil` when no index is in use.
+  package func similarProducts(_ source: ImageSource, top: Int) async throws(VisionCatalogError)
+    -> [ProductMatch]?
+  {
+    guard let index = visualSearch?.index else { return nil }
+    let photo: ImageSource
+    do {
+      photo = try source.loaded(using: ImageDecoder(options: preparation.decoding))
+    } catch {
+      throw VisionCatalogError(.image, "\(source.name): \(error.message)", underlying: error)
+    }
+    guard let print = try await timedPrint(photo).get().0 else { return nil }
+    do {
+      return try await index.search(print.values, top: top)
+    } catch {
+      throw VisionCatalogError(
+        .search, "cannot search the index \(index.location): \(error.message)", underlying: error)
+    }
+  }
+
+  /// The photo's query print for the index in use, and how long it took; `nil` without one.
+  ///
+  /// The print runs on a `ComputeExecutor` worker, as the classification does.
+  private func timedPrint(_ photo: ImageSource) async -> Result<
+    (ImageFeaturePrint?, Duration), VisionCatalogError
+  > {
+    guard let printer = visualSearch?.printer else { return .success((nil, .zero)) }
+    do {
+      return try await ComputeExecutor.shared.run { Self.queryPrint(photo, with: printer) }
+    } catch {
+      return .failure(VisionCatalogError(.classification, error.message, underlying: error))
+    }
+  }
+
+  /// The photo's query print and how long it took, on the calling thread.
+  private static func queryPrint(_ photo: ImageSource, with printer: FeaturePrinter) -> Result<
+    (ImageFeaturePrint?, Duration), VisionCatalogError
+  > {
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      let print = try printer.featurePrint(of: photo, role: .query)
+      return .success((print, clock.now - start))
+    } catch {
+      return .failure(
+        VisionCatalogError(.image, "\(photo.name): \(error.message)", underlying: error))
+    }
+  }
+
+  /// Adds the most similar products and orders the category's products by the similarity of
+  /// their closest picture (products without a picture in the index keep their order, after).
+  private func rankBySimilarity(
+    _ result: inout ProductSearchResult, print: ImageFeaturePrint, index: ProductIndex
+  ) async throws(VisionCatalogError) {
+    do {
+      result.similar = try await index.search(print.values, top: similarCount)
+      let scored = try await index.search(
+        print.values, top: max(result.products.count, 1),
+        among: Set(result.products.map(\.productId)))
+      let scores = Dictionary(
+        scored.map { ($0.productId, $0.score) }, uniquingKeysWith: { first, _ in first })
+      let ranked = result.products.enumerated().sorted { a, b in
+        switch (scores[a.element.productId], scores[b.element.productId]) {
+        case (let x?, let y?): x != y ? x > y : a.offset < b.offset
+        case (.some, .none): true
+        case (.none, .some): false
+        case (.none, .none): a.offset < b.offset
+        }
+      }
+      result.products = ranked.map(\.element)
+    } catch {
+      throw VisionCatalogError(
+        .search, "cannot search the index \(index.location): \(error.message)", underlying: error)
+    }
   }
 
   /// The photo's barcodes and how long reading them took.

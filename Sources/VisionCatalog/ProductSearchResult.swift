@@ -2,6 +2,7 @@ public import Barcodes
 public import CatalogClient
 public import ClassifierKit
 package import ImagePipeline
+public import VisualSearch
 
 /// What ``ProductFinder`` found for one photo, with the provenance of every step.
 ///
@@ -69,6 +70,9 @@ public struct ProductSearchResult: Sendable, Hashable {
   /// The products of the chosen category, or the product with the barcode's GTIN, with the
   /// properties the query selects.
   public var products: [Product]
+  /// The products whose pictures are closest to the photo, from any category, best first, when
+  /// the finder searched a visual-search index; `nil` when it searched none.
+  public var similar: [ProductMatch]?
   /// The time of each stage.
   package var timings: SearchTimings
 

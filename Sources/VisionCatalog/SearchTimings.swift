@@ -8,6 +8,9 @@ package struct SearchTimings: Sendable, Hashable {
   package var catalog: Duration
   /// Reading the photo's barcodes, beside the classification; zero when the finder reads none.
   package var barcodes: Duration = .zero
+  /// Embedding the photo and searching the visual-search index, beside the classification;
+  /// zero without an index.
+  package var similarity: Duration = .zero
 
   /// Creates timings.
   ///
@@ -19,6 +22,7 @@ package struct SearchTimings: Sendable, Hashable {
     self.catalog = catalog
   }
 
-  /// The time of the stages, the barcodes counted beside the classification they overlap.
-  package var total: Duration { max(classification.total, barcodes) + catalog }
+  /// The time of the stages, the barcodes and the similarity counted beside the classification
+  /// they overlap.
+  package var total: Duration { max(classification.total, barcodes, similarity) + catalog }
 }

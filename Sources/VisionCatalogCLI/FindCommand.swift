@@ -9,6 +9,12 @@ struct FindCommand: Subcommand {
     help: #"the category of each model label, {"label": "category"} (default: the ImageNet "#
       + "table for an ImageNet model, else each label is its own category)")
 
+  /// `--index INDEX`: a visual-search index of the catalog's pictures.
+  static let index = Option.text(
+    "index", "INDEX",
+    help: "a visual-search index of the catalog's pictures (`vision-catalog index`): adds the "
+      + "most similar products and ranks the category's products by similarity")
+
   let name = "find"
   let summary = "Classify a photo and list the catalog's products for its category."
   let synopsis = "IMAGE"
@@ -19,9 +25,11 @@ struct FindCommand: Subcommand {
     one maps to nothing or finds no products) and lists that category's products. Without
     --service or --catalog it uses the bundled sample catalog. The catalog's GTIN property is
     found in $metadata (GTIN, EAN, UPC, ProductStandardID and the like) or named with
-    --gtin-property.
+    --gtin-property. With --index it also embeds IMAGE, lists the products whose pictures are
+    closest (from any category) and orders the category's products by similarity.
     """
-  let options = ModelOptions.all + CatalogOptions.all + [Self.mapping, JSONOutput.option]
+  let options =
+    ModelOptions.all + CatalogOptions.all + [Self.mapping, Self.index, JSONOutput.option]
 
   func run(_ parsed: CommandLineArguments) async throws(CLIError) {
     let path = try parsed.singlePositional(named: synopsis)
@@ -36,11 +44,14 @@ struct FindCommand: Subcommand {
       try parsed.value(Self.mapping).map { (path) throws(CLIError) in
         try MappingFile.read(path, labels: model.labels)
       } ?? CategoryMapping.suggested(forLabels: model.labels)
-    let finder = ProductFinder(
+    var finder = ProductFinder(
       model: model, mapping: mapping,
       provider: provider, schema: schema,
       classificationOptions: ClassificationOptions(maximumCount: top),
       preparation: ModelOptions.preparation(from: parsed))
+    if let location = parsed.value(Self.index) {
+      try await Self.use(location, in: &finder, threads: parsed.integer(ModelOptions.threads))
+    }
     let result: ProductSearchResult
     do {
       result = try await finder.find(photo)
@@ -51,6 +62,26 @@ struct FindCommand: Subcommand {
       try JSONOutput.print(JSONShapes.Find(result))
     } else {
       Self.printTable(result)
+    }
+  }
+
+  /// Opens the index and has the finder search it (`find` and `serve`).
+  static func use(_ location: String, in finder: inout ProductFinder, threads: Int?)
+    async throws(CLIError)
+  {
+    let index: ProductIndex
+    do {
+      index = try await ProductIndex.open(location, threadCount: threads)
+    } catch {
+      throw CLIError.failure("cannot open the index \(location): \(error.message)")
+    }
+    guard index.count > 0 else {
+      throw CLIError.failure("the index \(location) is empty or does not exist")
+    }
+    do {
+      try finder.useIndex(index, threadCount: threads)
+    } catch {
+      throw CLIError.failure(error.message)
     }
   }
 
@@ -71,5 +102,14 @@ struct FindCommand: Subcommand {
     print("\ncategory: \(result.category) (from '\(chosen?.label ?? "?")')\n")
     print(ProductTable(result.products).text)
     print("\n\(result.products.count) products via \(result.query)")
+    if let similar = result.similar {
+      print("\nmost similar:")
+      for (rank, match) in similar.enumerated() {
+        print(
+          String(format: "%2d  %.4f  ", rank + 1, match.score) + match.productId
+            + (match.name.isEmpty ? "" : "  \(match.name)")
+            + (match.category.isEmpty ? "" : "  [\(match.category)]"))
+      }
+    }
   }
 }

@@ -25,14 +25,15 @@ struct ServeCommand: Subcommand {
   let summary = "Serve classify, find, barcodes and categories over HTTP, with a web page."
   let synopsis = ""
   let discussion = """
-    Routes: POST /v1/classify, /v1/find and /v1/barcodes (the photo as the body or the
-    multipart field `image`; the same JSON as --json), GET /v1/categories, /healthz, /readyz
+    Routes: POST /v1/classify, /v1/find, /v1/barcodes and, with --index, /v1/similar (the
+    photo as the body or the multipart field `image`; the same JSON as --json), GET
+    /v1/categories, /healthz, /readyz
     (200 once the model and catalog are loaded), /metrics (Prometheus) and / (a web page).
     SIGTERM or Ctrl-C stops accepting, finishes the requests in flight within 10 s and exits 0.
     """
   let options =
     [Self.host, Self.port, Self.queueLimit, Self.connections] + ModelOptions.all
-    + CatalogOptions.all + [FindCommand.mapping]
+    + CatalogOptions.all + [FindCommand.mapping, FindCommand.index]
 
   func run(_ parsed: CommandLineArguments) async throws(CLIError) {
     try parsed.rejectPositionals()
@@ -76,9 +77,14 @@ struct ServeCommand: Subcommand {
       try parsed.value(FindCommand.mapping).map { (path) throws(CLIError) in
         try MappingFile.read(path, labels: model.labels)
       } ?? CategoryMapping.suggested(forLabels: model.labels)
-    return ProductFinder(
+    var finder = ProductFinder(
       model: model, mapping: mapping, provider: provider, schema: schema,
       classificationOptions: ClassificationOptions(maximumCount: top),
       preparation: ModelOptions.preparation(from: parsed))
+    if let location = parsed.value(FindCommand.index) {
+      try await FindCommand.use(
+        location, in: &finder, threads: parsed.integer(ModelOptions.threads))
+    }
+    return finder
   }
 }

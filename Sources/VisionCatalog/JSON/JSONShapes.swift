@@ -92,11 +92,13 @@ package enum JSONShapes {
     package let products: [Product]
     package let barcode: Barcode?
     package let provenance: String
+    /// The most similar products, present only when an index was searched.
+    package let similar: [Match]?
     package let timingsMs: [String: Double]
 
     enum CodingKeys: String, CodingKey {
       case image, crop, classifications, category, categoryAttempts, query, products, barcode
-      case provenance, timingsMs
+      case provenance, similar, timingsMs
     }
 
     package init(_ result: ProductSearchResult) {
@@ -109,11 +111,15 @@ package enum JSONShapes {
       products = result.products.map(Product.init)
       barcode = result.barcode.map(Barcode.init)
       provenance = result.provenance.rawValue
+      similar = result.similar.map { $0.map(Match.init) }
       let stages = result.timings.classification
       var timings = JSONShapes.milliseconds(stages)
       timings["classify"] = JSONShapes.milliseconds(stages.preprocess + stages.inference)
       timings["catalog"] = JSONShapes.milliseconds(result.timings.catalog)
       timings["barcodes"] = JSONShapes.milliseconds(result.timings.barcodes)
+      if result.similar != nil {
+        timings["similarity"] = JSONShapes.milliseconds(result.timings.similarity)
+      }
       timings["total"] = JSONShapes.milliseconds(result.timings.total)
       timingsMs = timings
     }
@@ -130,6 +136,7 @@ package enum JSONShapes {
       try container.encode(products, forKey: .products)
       try container.encode(barcode, forKey: .barcode)
       try container.encode(provenance, forKey: .provenance)
+      try container.encodeIfPresent(similar, forKey: .similar)
       try container.encode(timingsMs, forKey: .timingsMs)
     }
   }

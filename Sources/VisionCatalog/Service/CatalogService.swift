@@ -56,6 +56,7 @@ package struct CatalogService: Sendable {
       case .classify: return try await classify(request)
       case .find: return try await find(request)
       case .barcodes: return try await barcodes(request)
+      case .similar: return try await similar(request)
       case .categories: return try await categories()
       case .health: return Self.json(200, ["status": "ok"])
       case .ready: return Self.json(200, ["status": "ready"])
@@ -116,6 +117,20 @@ package struct CatalogService: Sendable {
     case .success(let barcodes): return try Self.encoded(JSONShapes.BarcodeList(barcodes))
     case .failure(let error): throw ServiceFailure(error)
     }
+  }
+
+  private func similar(_ request: WebRequest) async throws(ServiceFailure) -> WebResponse {
+    let source = try photo(request)
+    let matches: [ProductMatch]?
+    do {
+      matches = try await finder.similarProducts(source, top: finder.similarCount)
+    } catch {
+      throw ServiceFailure(error)
+    }
+    guard let matches else {
+      throw ServiceFailure(404, "no_index", "the service was started without --index")
+    }
+    return try Self.encoded(JSONShapes.Matches(matches))
   }
 
   private func categories() async throws(ServiceFailure) -> WebResponse {

@@ -91,7 +91,10 @@ enum ServicePageHTML {
       const image = document.createElement("img");
       image.alt = product.name ? "Picture of " + product.name : "Product picture";
       image.loading = "lazy";
-      if (product.pictureUrl) image.src = product.pictureUrl;
+      // A product's pictureUrl, or a match's picture when the index holds a catalog URL (an index
+      // of photo folders holds file paths, which the page cannot load).
+      const picture = product.pictureUrl || (/^(https?:)?\//.test(product.picture || "") ? product.picture : "");
+      if (picture) image.src = picture;
       const text = document.createElement("div");
       const name = document.createElement("strong");
       name.textContent = product.name || product.productId;

@@ -5,6 +5,7 @@ struct ServiceRoute: Sendable {
     case classify = "/v1/classify"
     case find = "/v1/find"
     case barcodes = "/v1/barcodes"
+    case similar = "/v1/similar"
     case categories = "/v1/categories"
     case health = "/healthz"
     case ready = "/readyz"
@@ -14,7 +15,7 @@ struct ServiceRoute: Sendable {
     /// The methods the route takes (`HEAD` answers as `GET` does, without the body).
     var methods: [String] {
       switch self {
-      case .classify, .find, .barcodes: ["POST"]
+      case .classify, .find, .barcodes, .similar: ["POST"]
       default: ["GET", "HEAD"]
       }
     }

@@ -22,7 +22,7 @@ struct FileIndexStore: IndexStore {
   var embedder: String { file?.embedder ?? "" }
   var count: Int { file?.header.count ?? 0 }
 
-  func search(_ query: [Float], top: Int, category: String?) async throws(SearchError)
+  func search(_ query: [Float], top: Int, filter: SearchFilter) async throws(SearchError)
     -> [ProductMatch]
   {
     guard let file, top > 0 else { return [] }
@@ -33,9 +33,13 @@ struct FileIndexStore: IndexStore {
           + "\(file.header.dimensions)")
     }
     var allowed: [Bool]?
-    if let category {
+    if let category = filter.category {
       guard let wanted = file.categories[category] else { return [] }
       allowed = file.categoryOfRow.map { $0 == wanted }
+    }
+    if let products = filter.productIds {
+      let kept = allowed ?? [Bool](repeating: true, count: file.pictures.count)
+      allowed = zip(kept, file.pictures).map { $0 && products.contains($1.productId) }
     }
     let scores = file.withRows { rows in
       rows.map { VectorSimilarity.scores(of: query, in: $0, threads: threads) } ?? []

@@ -12,7 +12,7 @@ package protocol IndexStore: Sendable {
   var count: Int { get }
 
   /// The products whose pictures are closest to `query`, best first, each product once.
-  func search(_ query: [Float], top: Int, category: String?) async throws(SearchError)
+  func search(_ query: [Float], top: Int, filter: SearchFilter) async throws(SearchError)
     -> [ProductMatch]
 
   /// Every picture, in the store's order.
@@ -21,6 +21,19 @@ package protocol IndexStore: Sendable {
   /// Replaces the index's content with `update` applied to it, all at once: a reader sees the
   /// old index or the new one, and a failure or a crash leaves the old one.
   func apply(_ update: IndexUpdate) async throws(SearchError)
+}
+
+/// Which pictures a search may return: those of one category, of some products, or both.
+package struct SearchFilter: Sendable {
+  /// Only pictures of this category, when set.
+  package var category: String?
+  /// Only pictures of these products, when set.
+  package var productIds: Set<String>?
+
+  package init(category: String? = nil, productIds: Set<String>? = nil) {
+    self.category = category
+    self.productIds = productIds
+  }
 }
 
 /// A change to an index: the pictures to drop, those to add with their feature prints, and what

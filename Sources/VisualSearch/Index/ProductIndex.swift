@@ -48,15 +48,20 @@ public struct ProductIndex: Sendable {
   ///   - featurePrint: A vector of ``dimensions`` values (normalized here).
   ///   - top: How many products to return at most.
   ///   - category: Only products of this category, when given.
+  ///   - productIds: Only these products, when given (to rank a list of products).
   /// - Returns: Up to `top` matches; fewer when the index holds fewer products.
   /// - Throws: ``SearchError`` with code `invalidArgument` for a vector of another length or
   ///   with non-finite values, `storeUnavailable` when the database fails.
-  public func search(_ featurePrint: [Float], top: Int = 5, category: String? = nil)
+  public func search(
+    _ featurePrint: [Float], top: Int = 5, category: String? = nil,
+    among productIds: Set<String>? = nil
+  )
     async throws(SearchError) -> [ProductMatch]
   {
     guard count > 0 else { return [] }
     return try await store.search(
-      try Self.normalized(featurePrint), top: min(max(top, 0), 10_000), category: category)
+      try Self.normalized(featurePrint), top: min(max(top, 0), 10_000),
+      filter: SearchFilter(category: category, productIds: productIds))
   }
 
   /// Every picture the index holds.

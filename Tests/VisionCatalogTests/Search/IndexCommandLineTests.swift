@@ -57,6 +57,32 @@ import VisionCatalog
     #expect(top.output.hasPrefix(" 1  "), "\(top.output)")
   }
 
+  @Test func findRanksTheCategoryBySimilarity() throws {
+    let tree = try PhotoTree("index-find")
+    defer { try? FileManager.default.removeItem(at: tree.root) }
+    // coffee.png is an espresso machine to the default model; the catalog's espresso machines
+    // are HT-1090, HT-1091 and HT-1092.
+    _ = try tree.file("photos/HT-1092/a.png", bytes: Data(contentsOf: Self.coffee))
+    _ = try tree.file("photos/HT-1000/b.jpg", bytes: Data(contentsOf: Self.espresso))
+    let index = tree.url("shop.vcindex").path
+    let built = try run(["index", "--photos", tree.url("photos").path, "--out", index])
+    #expect(built.status == 0, "\(built.error)")
+    let found = try run(["find", Self.coffee.path, "--index", index, "--json"])
+    #expect(found.status == 0, "\(found.error)")
+    let result = try json(found)
+    let similar = try #require(result["similar"] as? [[String: Any]])
+    #expect(similar.first?["productId"] as? String == "HT-1092")
+    let products = try #require(result["products"] as? [[String: Any]])
+    #expect(products.map { $0["productId"] as? String } == ["HT-1092", "HT-1090", "HT-1091"])
+    let timings = try #require(result["timingsMs"] as? [String: Double])
+    #expect(timings["similarity"] != nil)
+    let plain = try json(try run(["find", Self.coffee.path, "--json"]))
+    #expect(plain["similar"] == nil)
+    let missing = try run(["find", Self.coffee.path, "--index", tree.url("none/x").path])
+    #expect(missing.status == 1)
+    #expect(errorLines(missing).count == 1, "\(missing.error)")
+  }
+
   @Test func vectorsFromElsewhereAreIndexedAndTimed() throws {
     let tree = try PhotoTree("index-embeddings")
     defer { try? FileManager.default.removeItem(at: tree.root) }

@@ -116,6 +116,44 @@ import VisionCatalog
     await server.stop(within: .seconds(2))
   }
 
+  @Test(.enabled(if: DefaultModelFixture.model != nil, "needs the default model"))
+  func similarAnswersWithAnIndexAndNotWithout() async throws {
+    let tree = try PhotoTree("serve-similar")
+    defer { try? FileManager.default.removeItem(at: tree.root) }
+    _ = try tree.file("photos/HT-1091/shelf.jpg", bytes: Data(contentsOf: Self.sample))
+    _ = try tree.file("photos/HT-1000/coffee.png", bytes: Data(contentsOf: PhotoTree.samplePhoto))
+    let location = tree.url("shop.vcindex").path
+    _ = try await ProductIndexer(printer: try FeaturePrinter(threadCount: 1)).index(
+      photos: tree.url("photos"), into: location)
+    var finder = ProductFinder(
+      model: try DummyClassifier(labels: ["Espresso Machines"]), mapping: .identity,
+      provider: try OfflineCatalogProvider.bundled())
+    try finder.useIndex(try await ProductIndex.open(location), threadCount: 1)
+    let server = try CatalogServer(host: "127.0.0.1", port: 0)
+    server.ready(finder)
+    let photo = try Data(contentsOf: Self.sample)
+    let similar = try await Self.request(server.port, "/v1/similar", method: "POST", body: photo)
+    #expect(similar.status == 200, "\(similar.text)")
+    let matches = try #require(try similar.json()["matches"] as? [[String: Any]])
+    #expect(matches.first?["productId"] as? String == "HT-1091")
+    #expect(matches.count == 2)
+    let find = try await Self.request(server.port, "/v1/find", method: "POST", body: photo)
+    let found = try find.json()
+    #expect((found["similar"] as? [[String: Any]])?.first?["productId"] as? String == "HT-1091")
+    // The category's products come ranked: the one whose picture is closest first.
+    let products = try #require(found["products"] as? [[String: Any]])
+    #expect(products.first?["productId"] as? String == "HT-1091")
+    await server.stop(within: .seconds(2))
+
+    let plain = try Self.readyServer()
+    let none = try await Self.request(plain.port, "/v1/similar", method: "POST", body: photo)
+    #expect(none.status == 404)
+    #expect(none.text.contains("\"code\":\"no_index\""))
+    let plainFind = try await Self.request(plain.port, "/v1/find", method: "POST", body: photo)
+    #expect(try plainFind.json()["similar"] == nil)
+    await plain.stop(within: .seconds(2))
+  }
+
   @Test func readinessWaitsForTheModelAndThePageIsServed() async throws {
     let server = try CatalogServer(host: "127.0.0.1", port: 0)
     #expect(try await Self.request(server.port, "/healthz").status == 200)
