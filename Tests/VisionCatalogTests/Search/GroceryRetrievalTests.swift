@@ -65,7 +65,8 @@ struct GroceryRetrievalTests {
         at: folder.appendingPathComponent(product.iconic.lastPathComponent),
         withDestinationURL: product.iconic)
     }
-    let printer = try FeaturePrinter()
+    // One thread: the suite runs beside the others, and the figures do not depend on it.
+    let printer = try FeaturePrinter(threadCount: 1)
     let location = tree.url("grocery.vcindex").path
     let report = try await ProductIndexer(printer: printer).index(
       photos: tree.url("iconic"), into: location)

@@ -142,8 +142,10 @@ import VisionCatalog
     var generator = SeededGenerator(seed: 5)
     let dimensions = 128
     func write(rows: Int, to name: String) throws -> String {
-      let values = (0..<(rows * dimensions)).map { _ in Float.random(in: -1...1, using: &generator)
-      }
+      // Cheap distinct rows: random generation of 25 million values would hold a cooperative
+      // thread for many seconds in a debug build.
+      let base = (0..<dimensions).map { _ in Float.random(in: -1...1, using: &generator) }
+      let values = (0..<(rows * dimensions)).map { base[$0 % dimensions] + Float($0 / dimensions) }
       try NPYFile.write(
         try Tensor(shape: [rows, dimensions], scalars: values), toFile: tree.url(name).path)
       _ = try tree.file(
@@ -151,7 +153,7 @@ import VisionCatalog
       return tree.url(name).path
     }
     let small = try write(rows: 10, to: "small.npy")
-    let large = try write(rows: 200_000, to: "large.npy")
+    let large = try write(rows: 120_000, to: "large.npy")
     let index = tree.url("kept.vcindex").path
     let built = try run(["index", "--embeddings", small, "--ids", small + ".ids", "--out", index])
     #expect(built.status == 0, "\(built.error)")
@@ -172,7 +174,7 @@ import VisionCatalog
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       let reopened = try await ProductIndex.open(index)
-      #expect([10, 200_000].contains(reopened.count), "after \(delay) s: \(reopened.count)")
+      #expect([10, 120_000].contains(reopened.count), "after \(delay) s: \(reopened.count)")
     }
     let rebuilt = try run(["index", "--embeddings", small, "--ids", small + ".ids", "--out", index])
     #expect(rebuilt.status == 0, "\(rebuilt.error)")
