@@ -11,10 +11,23 @@ public struct ScriptRun: Sendable {
 
   /// Runs `executable` with `arguments` and waits for it to exit, reading both pipes as it runs
   /// (so a chatty script cannot fill a pipe and stall).
-  public static func run(_ executable: URL, _ arguments: [String]) async throws -> ScriptRun {
+  ///
+  /// - Parameters:
+  ///   - executable: The program.
+  ///   - arguments: Its arguments.
+  ///   - environment: The whole environment of the program; nil inherits the test process's.
+  ///   - folder: The working folder; nil keeps the test process's.
+  /// - Returns: The exit status and what the program printed.
+  /// - Throws: The error of `Process.run()` when the program cannot start.
+  public static func run(
+    _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+    in folder: URL? = nil
+  ) async throws -> ScriptRun {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let folder { process.currentDirectoryURL = folder }
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

@@ -32,8 +32,8 @@ struct BarcodeFindCommandLineTests: CommandLineRunning {
   }
 
   @Test(.timeLimit(.minutes(3)))
-  func theBundledCatalogGivesTheBarcodesProduct() throws {
-    let outcome = try run(["find", Self.photo, "--json"])
+  func theBundledCatalogGivesTheBarcodesProduct() async throws {
+    let outcome = try await run(["find", Self.photo, "--json"])
     #expect(outcome.status == 0, "\(outcome.error)")
     let object = try Self.json(outcome)
     Self.expectBarcodeProduct(object, id: "HT-1091")
@@ -42,8 +42,8 @@ struct BarcodeFindCommandLineTests: CommandLineRunning {
   }
 
   @Test(.timeLimit(.minutes(3)))
-  func aPhotoWithoutBarcodeSaysSoAndFindsTheCategory() throws {
-    let outcome = try run(["find", "Samples/coffee.png", "--json"])
+  func aPhotoWithoutBarcodeSaysSoAndFindsTheCategory() async throws {
+    let outcome = try await run(["find", "Samples/coffee.png", "--json"])
     #expect(outcome.status == 0, "\(outcome.error)")
     let object = try Self.json(outcome)
     #expect(object["provenance"] as? String == "classification")
@@ -55,10 +55,10 @@ struct BarcodeFindCommandLineTests: CommandLineRunning {
     .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
     .timeLimit(.minutes(3)),
     arguments: [(Shape.espm, "2"), (.espm, "4"), (.s4, "2"), (.s4, "4")])
-  func servicesGiveTheBarcodesProduct(_ shape: Shape, _ version: String) throws {
+  func servicesGiveTheBarcodesProduct(_ shape: Shape, _ version: String) async throws {
     let root = try ODataTestServers.shared(version == "2" ? .v2 : .v4, shape: shape).serviceRoot
       .absoluteString
-    let outcome = try run([
+    let outcome = try await run([
       "find", Self.photo, "--service", root, "--odata-version", version, "--json",
     ])
     #expect(outcome.status == 0, "\(outcome.error)")
@@ -68,8 +68,8 @@ struct BarcodeFindCommandLineTests: CommandLineRunning {
   }
 
   @Test(.timeLimit(.minutes(3)))
-  func barcodesPrintsTheCodeAndAFolderGivesJSONLines() throws {
-    let single = try run(["barcodes", Self.photo, "--json"])
+  func barcodesPrintsTheCodeAndAFolderGivesJSONLines() async throws {
+    let single = try await run(["barcodes", Self.photo, "--json"])
     #expect(single.status == 0, "\(single.error)")
     let codes = try #require(try Self.json(single)["barcodes"] as? [[String: Any]])
     #expect(codes.count == 1)
@@ -85,7 +85,7 @@ struct BarcodeFindCommandLineTests: CommandLineRunning {
     try FileManager.default.copyItem(
       atPath: "Samples/coffee.png", toPath: folder.appendingPathComponent("b.png").path)
     try Data("not a photo".utf8).write(to: folder.appendingPathComponent("c.jpg"))
-    let batch = try run(["barcodes", folder.path])
+    let batch = try await run(["barcodes", folder.path])
     #expect(batch.status == 1, "one photo is broken")
     let lines = batch.output.split(separator: "\n").compactMap {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

@@ -38,12 +38,12 @@ import Testing
     }
   }
 
-  @Test func aFolderGivesOneLinePerPhotoAndGoesOnPastAFailure() throws {
+  @Test func aFolderGivesOneLinePerPhotoAndGoesOnPastAFailure() async throws {
     let folder = try Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let single = try run(["classify", "Samples/coffee.png", "--top", "3", "--json"])
+    let single = try await run(["classify", "Samples/coffee.png", "--top", "3", "--json"])
     let expected = try JSONDecoder().decode(Line.self, from: Data(single.output.utf8))
-    let batch = try run(["classify", folder.path, "--top", "3"])
+    let batch = try await run(["classify", folder.path, "--top", "3"])
     #expect(batch.status == 1, "\(batch.error)")
     #expect(batch.error.contains("error: 1 of 4 photos could not be classified"), "\(batch.error)")
     let lines = try Self.lines(batch.output)
@@ -57,25 +57,25 @@ import Testing
     #expect(broken.error?.contains("truncated") == true, "\(String(describing: broken.error))")
   }
 
-  @Test func shardsCoverEveryPhotoOnceInOrder() throws {
+  @Test func shardsCoverEveryPhotoOnceInOrder() async throws {
     let folder = try Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let whole = try Self.lines(run(["classify", folder.path, "--top", "1"]).output)
+    let whole = try await Self.lines(run(["classify", folder.path, "--top", "1"]).output)
     #expect(whole.count == 4)
     var joined: [String?] = []
     for index in 1...3 {
-      let outcome = try run(["classify", folder.path, "--top", "1", "--shard", "\(index)/3"])
+      let outcome = try await run(["classify", folder.path, "--top", "1", "--shard", "\(index)/3"])
       joined += try Self.lines(outcome.output).map(\.file)
     }
     #expect(joined == whole.map(\.file))
-    let single = try run(["classify", "Samples/coffee.png", "--shard", "1/1", "--top", "1"])
+    let single = try await run(["classify", "Samples/coffee.png", "--shard", "1/1", "--top", "1"])
     #expect(single.status == 0, "\(single.error)")
     #expect(try Self.lines(single.output).count == 1)
   }
 
-  @Test func aBadShardIsAUsageError() throws {
+  @Test func aBadShardIsAUsageError() async throws {
     for shard in ["0/3", "4/3", "1/0", "x", "1/2/3"] {
-      let outcome = try run(["classify", "Samples/coffee.png", "--shard", shard])
+      let outcome = try await run(["classify", "Samples/coffee.png", "--shard", shard])
       #expect(outcome.status == 2, "\(shard): \(outcome.error)")
     }
   }

@@ -31,11 +31,11 @@ struct CatalogShapesCommandLineTests: CommandLineRunning {
 
   @Test(.timeLimit(.minutes(3)), arguments: recognized)
   func productsAndCategoriesNeedNoSchemaOptions(_ shape: Shape, _ version: String, _ ids: [String])
-    throws
+    async throws
   {
     let root = try Self.root(shape, version)
     let service = ["--service", root, "--odata-version", version, "--json"]
-    let products = try run(["products", "--category", "Telephones"] + service)
+    let products = try await run(["products", "--category", "Telephones"] + service)
     #expect(products.status == 0, "\(products.error)")
     let listing = try Self.json(products)
     #expect(Self.productIds(listing) == ids)
@@ -44,7 +44,7 @@ struct CatalogShapesCommandLineTests: CommandLineRunning {
       Set(first.keys).isSubset(
         of: ["productId", "name", "categoryName", "price", "currencyCode", "pictureUrl"]))
     #expect(first["categoryName"] as? String == "Telephones")
-    let categories = try run(["categories"] + service)
+    let categories = try await run(["categories"] + service)
     #expect(categories.status == 0, "\(categories.error)")
     let counts = try #require(try Self.json(categories)["categories"] as? [[String: Any]])
     #expect(counts.count == 15)
@@ -54,9 +54,9 @@ struct CatalogShapesCommandLineTests: CommandLineRunning {
   @Test(
     .enabled(if: DefaultModelFixture.model != nil, "needs the default model"),
     .timeLimit(.minutes(3)), arguments: [(Shape.northwind, "4"), (.gateway, "2")])
-  func findWorksOnOtherShapes(_ shape: Shape, _ version: String) throws {
+  func findWorksOnOtherShapes(_ shape: Shape, _ version: String) async throws {
     let root = try Self.root(shape, version)
-    let outcome = try run([
+    let outcome = try await run([
       "find", "Samples/coffee.png", "--service", root, "--odata-version", version, "--json",
     ])
     #expect(outcome.status == 0, "\(outcome.error)")
@@ -67,15 +67,15 @@ struct CatalogShapesCommandLineTests: CommandLineRunning {
   }
 
   @Test(.timeLimit(.minutes(3)), arguments: ["2", "4"])
-  func unrecognizedNamesAreGivenOrWrittenInAFile(_ version: String) throws {
+  func unrecognizedNamesAreGivenOrWrittenInAFile(_ version: String) async throws {
     let root = try Self.root(.custom, version)
     let service = ["--service", root, "--odata-version", version]
-    let alone = try run(["products", "--category", "Mugs"] + service)
+    let alone = try await run(["products", "--category", "Mugs"] + service)
     #expect(alone.status == 1)
     #expect(errorLines(alone).count == 1, "\(alone.error)")
     #expect(alone.error.contains("--entity-set"))
 
-    let named = try run(
+    let named = try await run(
       [
         "products", "--category", "Mugs", "--entity-set", "Artikel", "--category-property",
         "Warengruppe", "--json",
@@ -93,22 +93,22 @@ struct CatalogShapesCommandLineTests: CommandLineRunning {
       #"{"entitySet": "Artikel", "key": "Nummer", "category": "Warengruppe", "name": "Bezeichnung", "price": "Preis", "currency": "Waehrung", "picture": "$value"}"#
         .utf8
     ).write(to: file)
-    let written = try run(
+    let written = try await run(
       ["products", "--category", "Mugs", "--schema", file.path, "--json"] + service)
     #expect(written.status == 0, "\(written.error)")
     let product = try #require((try Self.json(written)["products"] as? [[String: Any]])?.first)
     #expect(product["name"] as? String != nil)
     #expect(product["currencyCode"] as? String != nil)
     #expect(product["price"] != nil)
-    let categories = try run(["categories", "--schema", file.path] + service)
+    let categories = try await run(["categories", "--schema", file.path] + service)
     #expect(categories.status == 0, "\(categories.error)")
     #expect(categories.output.contains("Mugs"))
   }
 
   @Test(.timeLimit(.minutes(3)))
-  func aWrongNameIsOneClearLine() throws {
+  func aWrongNameIsOneClearLine() async throws {
     let root = try Self.root(.gateway, "2")
-    let outcome = try run([
+    let outcome = try await run([
       "products", "--category", "Mugs", "--service", root, "--odata-version", "2",
       "--category-property", "Kategorie",
     ])
@@ -117,7 +117,7 @@ struct CatalogShapesCommandLineTests: CommandLineRunning {
     #expect(lines.count == 1, "\(outcome.error)")
     #expect(lines.first?.contains("no property 'Kategorie'") == true)
     #expect(lines.first?.contains("Category") == true)
-    let combined = try run([
+    let combined = try await run([
       "products", "--category", "Mugs", "--schema", "x.json", "--entity-set", "ProductSet",
     ])
     #expect(combined.status == 2)

@@ -32,40 +32,30 @@ extension CommandLineRunning {
   ///
   /// The `VISION_CATALOG_*` variables of the test process are not passed on, so only
   /// `environment` decides what the run sees.
-  func run(_ arguments: [String], environment: [String: String] = [:]) throws
+  func run(_ arguments: [String], environment: [String: String] = [:]) async throws
     -> CommandLineOutcome
   {
     guard let executable = commandLineExecutable else {
       throw CommandLineTestError(description: "the vision-catalog executable is not built")
     }
-    return try run(program: executable, arguments, environment: environment)
+    return try await run(program: executable, arguments, environment: environment)
   }
 
   /// Runs another program, such as a script of the package that drives the executable, in the
   /// package root, with the environment ``run(_:environment:)`` gives the executable.
-  func run(program: URL, _ arguments: [String], environment: [String: String] = [:]) throws
+  func run(program: URL, _ arguments: [String], environment: [String: String] = [:]) async throws
     -> CommandLineOutcome
   {
-    let process = Process()
-    process.executableURL = program
-    process.arguments = arguments
-    process.currentDirectoryURL = ODataTestServer.packageRoot
     var inherited = ProcessInfo.processInfo.environment.filter {
       !$0.key.hasPrefix("VISION_CATALOG_")
     }
     inherited.merge(environment) { _, given in given }
-    process.environment = inherited
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    // Off the cooperative threads: a test waiting for a long run holds none of them.
+    let result = try await ScriptRun.run(
+      program, arguments, environment: inherited, in: ODataTestServer.packageRoot)
     return CommandLineOutcome(
-      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      error: String(decoding: errorData, as: UTF8.self))
+      status: result.status, output: String(decoding: result.output, as: UTF8.self),
+      error: result.errors)
   }
 
   /// The lines of standard error that start with `error:`.

@@ -28,7 +28,7 @@ struct CoreMLCommandLineTests: CommandLineRunning {
   }
 
   @Test(arguments: CoreMLFixtures.runnable.filter { !$0.isMLProgram })
-  func classifyGivesPyTorchsTopFive(_ fixture: CoreMLFixtures.Case) throws {
+  func classifyGivesPyTorchsTopFive(_ fixture: CoreMLFixtures.Case) async throws {
     // One batch run per fixture (JSON Lines, one per photo). Debug builds, whose kernels are
     // unoptimized, take the first photo; release takes every photo.
     #if DEBUG
@@ -36,7 +36,7 @@ struct CoreMLCommandLineTests: CommandLineRunning {
     #else
       let names = fixture.photos
     #endif
-    let result = try run(
+    let result = try await run(
       ["classify"] + names.map(Self.photo)
         + ["--model", fixture.model.path, "--exact", "--top", "5", "--shard", "1/1"])
     #expect(result.status == 0, "\(fixture.name): \(result.error)")
@@ -58,7 +58,7 @@ struct CoreMLCommandLineTests: CommandLineRunning {
   /// own set): the reference's five best labels, near ties within 1e-3 of the score scale
   /// allowed, since the references are float64.
   @Test(arguments: CoreMLFixtures.runnable.filter(\.isMLProgram))
-  func classifyRunsMLProgramsLikeTheirReference(_ fixture: CoreMLFixtures.Case) throws {
+  func classifyRunsMLProgramsLikeTheirReference(_ fixture: CoreMLFixtures.Case) async throws {
     #if DEBUG
       let names = Array(fixture.photos.prefix(1))
       let kernelSets = [KernelSet.active]
@@ -70,7 +70,7 @@ struct CoreMLCommandLineTests: CommandLineRunning {
     let expected = try NPYFile.read(contentsOfFile: fixture.outputs.path)
     let classes = expected.shape[1]
     for kernels in kernelSets {
-      let result = try run(
+      let result = try await run(
         ["classify"] + names.map(Self.photo)
           + ["--model", fixture.model.path, "--exact", "--top", "5", "--json"],
         environment: ["VISION_CATALOG_KERNELS": kernels.rawValue])
@@ -91,8 +91,8 @@ struct CoreMLCommandLineTests: CommandLineRunning {
   /// `infer --model X.mlpackage` gives an ML Program's scores within 1e-3 of max(1, max |ref|)
   /// of the float64 reference, for every photo at once.
   @Test(arguments: CoreMLFixtures.runnable.filter(\.isMLProgram))
-  func inferGivesAnMLProgramsScores(_ fixture: CoreMLFixtures.Case) throws {
-    let (scores, expected) = try infer(fixture)
+  func inferGivesAnMLProgramsScores(_ fixture: CoreMLFixtures.Case) async throws {
+    let (scores, expected) = try await infer(fixture)
     #expect(scores.shape == expected.shape)
     let scale = max(1, expected.scalars.map(abs).max() ?? 0)
     let largest = zip(scores.scalars, expected.scalars).map { abs($0 - $1) }.max() ?? .infinity
@@ -105,15 +105,15 @@ struct CoreMLCommandLineTests: CommandLineRunning {
     arguments: CoreMLFixtures.cases.filter {
       $0.architecture.hasPrefix("layers_") && !$0.isMLProgram
     })
-  func inferTakesRGBPixelsAndGivesTheScores(_ fixture: CoreMLFixtures.Case) throws {
-    let (scores, expected) = try infer(fixture)
+  func inferTakesRGBPixelsAndGivesTheScores(_ fixture: CoreMLFixtures.Case) async throws {
+    let (scores, expected) = try await infer(fixture)
     #expect(scores.shape == expected.shape)
     let largest = zip(scores.scalars, expected.scalars).map { abs($0 - $1) }.max() ?? .infinity
     #expect(largest <= 1e-5, "\(fixture.name): largest difference \(largest)")
   }
 
   /// Runs `infer` on a fixture's photos (RGB planes); returns its scores and the reference's.
-  func infer(_ fixture: CoreMLFixtures.Case) throws -> (scores: Tensor, expected: Tensor) {
+  func infer(_ fixture: CoreMLFixtures.Case) async throws -> (scores: Tensor, expected: Tensor) {
     let pixels = try NPYFile.read(contentsOfFile: fixture.pixels.path)
     // Debug builds run one photo through an ML Program; the small hand-built networks take all.
     #if DEBUG
@@ -138,7 +138,7 @@ struct CoreMLCommandLineTests: CommandLineRunning {
     let input = folder.appendingPathComponent("in.npy").path
     let output = folder.appendingPathComponent("out.npy").path
     try NPYFile.write(Tensor(shape: [count, 3, side, side], scalars: planes), toFile: input)
-    let result = try run([
+    let result = try await run([
       "infer", "--model", fixture.model.path, "--input", input, "--output", output,
     ])
     #expect(result.status == 0, "\(result.error)")
@@ -151,9 +151,9 @@ struct CoreMLCommandLineTests: CommandLineRunning {
   }
 
   /// A Create ML image classifier is refused in one line that names the way to retrain it.
-  @Test func aCreateMLClassifierGivesOneClearLine() throws {
+  @Test func aCreateMLClassifierGivesOneClearLine() async throws {
     let model = CoreMLFixtures.root.appendingPathComponent("createml-scene-print.mlmodel").path
-    let result = try run(["classify", "Samples/coffee.png", "--model", model])
+    let result = try await run(["classify", "Samples/coffee.png", "--model", model])
     #expect(result.status == 1)
     let errors = result.error.split(separator: "\n").filter { $0.hasPrefix("error:") }
     #expect(errors.count == 1, "\(result.error)")
@@ -168,7 +168,7 @@ struct CoreMLCommandLineTests: CommandLineRunning {
     "weights cut in half", "program cut short", "sentinel broken", "manifest not JSON",
     "manifest missing", "weights a folder",
   ])
-  func aDamagedPackageGivesOneErrorLine(_ damage: String) throws {
+  func aDamagedPackageGivesOneErrorLine(_ damage: String) async throws {
     let source = CoreMLFixtures.root.appendingPathComponent("mlprogram-vit-fp16-rgb.mlpackage")
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("vision-catalog-damaged-\(UUID().uuidString)")
@@ -199,7 +199,7 @@ struct CoreMLCommandLineTests: CommandLineRunning {
       try FileManager.default.removeItem(at: weights)
       try FileManager.default.createDirectory(at: weights, withIntermediateDirectories: false)
     }
-    let result = try run(["classify", Self.photo("coffee.png"), "--model", package.path])
+    let result = try await run(["classify", Self.photo("coffee.png"), "--model", package.path])
     #expect(result.status == 1, "\(damage): \(result.output) \(result.error)")
     let errors = result.error.split(separator: "\n").filter { $0.hasPrefix("error:") }
     #expect(errors.count == 1, "\(damage): \(result.error)")

@@ -19,7 +19,7 @@ struct Int8CommandLineTests: CommandLineRunning {
   static let cases = ["lite0-qop-u8s8", "lite0-qdq-s8s8", "lite0-qdq-u8s8"]
 
   @Test(arguments: cases)
-  func classifyRunsAnInt8Model(_ fixture: String) throws {
+  func classifyRunsAnInt8Model(_ fixture: String) async throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("int8-\(fixture)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -34,7 +34,7 @@ struct Int8CommandLineTests: CommandLineRunning {
        "labels": "\(labels.path)", "inputName": "input", "outputName": "logits"}
       """
     try Data(sidecar.utf8).write(to: folder.appendingPathComponent("\(fixture).json"))
-    let result = try run([
+    let result = try await run([
       "classify", "Samples/coffee.png", "--model", model.path, "--top", "3", "--exact", "--json",
     ])
     #expect(result.status == 0, "\(fixture): \(result.error)")

@@ -19,11 +19,11 @@ import Testing
     return url
   }
 
-  @Test func aMappingChoosesTheCategory() throws {
+  @Test func aMappingChoosesTheCategory() async throws {
     // Without the file, the sample photo ("espresso") finds "Espresso Machines".
     let mapping = try Self.file(#"{"espresso": "Notebooks", "cup": "Notebooks"}"#)
     defer { try? FileManager.default.removeItem(at: mapping) }
-    let outcome = try run(["find", "Samples/coffee.png", "--mapping", mapping.path, "--json"])
+    let outcome = try await run(["find", "Samples/coffee.png", "--mapping", mapping.path, "--json"])
     #expect(outcome.status == 0, "\(outcome.error)")
     let found = try JSONDecoder().decode(Found.self, from: Data(outcome.output.utf8))
     #expect(found.category == "Notebooks")
@@ -36,17 +36,19 @@ import Testing
     (#"["espresso"]"#, "not a JSON object"),
     (#"{"not a label": "Notebooks"}"#, "none of its 1 labels"),
   ])
-  func aMappingThatCannotBeUsedIsOneLineAndExitOne(text: String, reason: String) throws {
+  func aMappingThatCannotBeUsedIsOneLineAndExitOne(text: String, reason: String) async throws {
     let mapping = try Self.file(text)
     defer { try? FileManager.default.removeItem(at: mapping) }
-    let outcome = try run(["find", "Samples/coffee.png", "--mapping", mapping.path])
+    let outcome = try await run(["find", "Samples/coffee.png", "--mapping", mapping.path])
     #expect(outcome.status == 1)
     let errors = outcome.error.split(separator: "\n").filter { $0.hasPrefix("error:") }
     #expect(errors.count == 1 && errors[0].contains(reason), "\(outcome.error)")
   }
 
-  @Test func aMissingMappingFileIsOneLineAndExitOne() throws {
-    let outcome = try run(["find", "Samples/coffee.png", "--mapping", "/nonexistent/map.json"])
+  @Test func aMissingMappingFileIsOneLineAndExitOne() async throws {
+    let outcome = try await run([
+      "find", "Samples/coffee.png", "--mapping", "/nonexistent/map.json",
+    ])
     #expect(outcome.status == 1)
     #expect(outcome.error.contains("no such mapping file"), "\(outcome.error)")
   }

@@ -29,7 +29,7 @@ struct PhotoFolderCommandLineTests: CommandLineRunning {
   /// The links lead to a photo, to a folder that links back (a cycle, entered once), to nothing
   /// (an error line) and, hidden, to a photo (left out).
   @Test(.enabled(if: hasDefaultModel, noDefaultModel))
-  func aFolderOfLinksGivesOneLinePerPhotoNamedAsGiven() throws {
+  func aFolderOfLinksGivesOneLinePerPhotoNamedAsGiven() async throws {
     let tree = try PhotoTree("classify-links")
     defer { tree.remove() }
     try tree.file("store/coffee.png")
@@ -39,7 +39,7 @@ struct PhotoFolderCommandLineTests: CommandLineRunning {
     try tree.link("photos/gone.png", to: "../store/missing.png")
     try tree.link("photos/.hidden.png", to: "../store/coffee.png")
     let folder = tree.url("photos").path
-    let outcome = try run(["classify", folder, "--top", "1"])
+    let outcome = try await run(["classify", folder, "--top", "1"])
     #expect(outcome.status == 1, "\(outcome.error)")
     #expect(errorLines(outcome) == ["error: 1 of 3 photos could not be classified"])
     let lines = try BatchClassifyCommandLineTests.lines(outcome.output)
@@ -54,23 +54,23 @@ struct PhotoFolderCommandLineTests: CommandLineRunning {
   /// A broken link given among other photos is that photo's error line; a path that names
   /// nothing at all is still refused before any work, as a typo.
   @Test(.enabled(if: hasDefaultModel, noDefaultModel))
-  func aBrokenLinkGivenIsAnErrorLine() throws {
+  func aBrokenLinkGivenIsAnErrorLine() async throws {
     let tree = try PhotoTree("classify-broken")
     defer { tree.remove() }
     let gone = try tree.link("gone.png", to: "missing.png").path
-    let outcome = try run(["classify", PhotoTree.samplePhoto.path, gone, "--top", "1"])
+    let outcome = try await run(["classify", PhotoTree.samplePhoto.path, gone, "--top", "1"])
     #expect(outcome.status == 1, "\(outcome.error)")
     let lines = try BatchClassifyCommandLineTests.lines(outcome.output)
     try #require(lines.map(\.file) == [PhotoTree.samplePhoto.path, gone])
     #expect(lines[0].error == nil && lines[1].error != nil)
 
-    let typo = try run(["classify", PhotoTree.samplePhoto.path, tree.url("nothing.png").path])
+    let typo = try await run(["classify", PhotoTree.samplePhoto.path, tree.url("nothing.png").path])
     #expect(typo.status == 1 && typo.output.isEmpty)
     #expect(errorLines(typo).count == 1 && errorLines(typo)[0].contains("no such file"))
   }
 
   /// No model is loaded: the folder is refused first, alone or among photos.
-  @Test func aFolderWithoutPhotosIsAnErrorNamingIt() throws {
+  @Test func aFolderWithoutPhotosIsAnErrorNamingIt() async throws {
     let tree = try PhotoTree("classify-empty")
     defer { tree.remove() }
     try tree.folder("empty/sub")
@@ -79,7 +79,7 @@ struct PhotoFolderCommandLineTests: CommandLineRunning {
     try tree.link("links/gone", to: "../missing")
     for folder in [empty, tree.url("texts").path, tree.url("links").path] {
       for arguments in [[folder], [PhotoTree.samplePhoto.path, folder]] {
-        let outcome = try run(["classify"] + arguments + ["--top", "1"])
+        let outcome = try await run(["classify"] + arguments + ["--top", "1"])
         #expect(outcome.status == 1, "\(arguments): \(outcome.error)")
         #expect(outcome.output.isEmpty, "\(arguments): \(outcome.output)")
         let errors = errorLines(outcome)
@@ -93,7 +93,7 @@ struct PhotoFolderCommandLineTests: CommandLineRunning {
   /// `train` and `evaluate` on a dataset made only of links: a label folder that is a link, a
   /// photo that is a link, and a broken link, which both list as skipped.
   @Test(.enabled(if: hasDefaultModel, noDefaultModel))
-  func trainAndEvaluateOnAFolderOfLinks() throws {
+  func trainAndEvaluateOnAFolderOfLinks() async throws {
     struct Outcome: Decodable {
       var classes: [String]
       var skipped: [[String: String]]
@@ -108,7 +108,7 @@ struct PhotoFolderCommandLineTests: CommandLineRunning {
     try tree.link("data/gradient/gone.png", to: "../../store/missing.png")
     let data = tree.url("data").path
     let model = tree.url("links.onnx").path
-    let trained = try run([
+    let trained = try await run([
       "train", data, "--out", model, "--no-cache", "--iterations", "20", "--json",
     ])
     #expect(trained.status == 0, "\(trained.error)")
@@ -116,7 +116,7 @@ struct PhotoFolderCommandLineTests: CommandLineRunning {
     #expect(training.classes == ["coffee", "gradient"])
     #expect(training.skipped.map { $0["file"] } == ["\(data)/gradient/gone.png"])
 
-    let evaluated = try run(["evaluate", "--model", model, data, "--json"])
+    let evaluated = try await run(["evaluate", "--model", model, data, "--json"])
     #expect(evaluated.status == 0, "\(evaluated.error)")
     let evaluation = try JSONDecoder().decode(Outcome.self, from: Data(evaluated.output.utf8))
     #expect(evaluation.classes == ["coffee", "gradient"])
@@ -125,7 +125,7 @@ struct PhotoFolderCommandLineTests: CommandLineRunning {
     #expect(!evaluated.error.contains("deprecated"))
 
     // The positional form of earlier releases still works, with a note.
-    let positional = try run(["evaluate", model, data, "--json"])
+    let positional = try await run(["evaluate", model, data, "--json"])
     #expect(positional.status == 0, "\(positional.error)")
     #expect(positional.output == evaluated.output)
     #expect(positional.error.contains("'evaluate MODEL DATA_DIR' is deprecated"))

@@ -44,20 +44,20 @@ struct QuantizeCommandTests: CommandLineRunning {
     return url
   }
 
-  @Test func helpListsTheOptionsAndTheOverviewTheSubcommand() throws {
-    let help = try run(["quantize", "--help"])
+  @Test func helpListsTheOptionsAndTheOverviewTheSubcommand() async throws {
+    let help = try await run(["quantize", "--help"])
     #expect(help.status == 0)
     #expect(help.output.contains("USAGE: vision-catalog quantize MODEL --calibrate PHOTO_DIR"))
     for option in ["--out OUT.onnx", "--method percentile|entropy", "--percentile P", "--json"] {
       #expect(help.output.contains(option), "\(option)")
     }
-    #expect(try run(["--help"]).output.contains("quantize "))
-    #expect(try run(["train", "--help"]).output.contains("--int8"))
+    #expect(try await run(["--help"]).output.contains("quantize "))
+    #expect(try await run(["train", "--help"]).output.contains("--int8"))
   }
 
   /// Every refusal is one `error:` line with exit code 1 (bad input) or 2 (usage), and comes
   /// before any photo is decoded or network run.
-  @Test func refusesBadInputWithOneLine() throws {
+  @Test func refusesBadInputWithOneLine() async throws {
     let work = try Self.folder("quantize-bad")
     defer { try? FileManager.default.removeItem(at: work) }
     let manager = FileManager.default
@@ -121,7 +121,7 @@ struct QuantizeCommandTests: CommandLineRunning {
       ),
     ]
     for (arguments, status, fragment) in cases {
-      let outcome = try run(["quantize"] + arguments)
+      let outcome = try await run(["quantize"] + arguments)
       let lines = errorLines(outcome)
       #expect(outcome.status == status, "\(arguments): \(outcome.error)")
       #expect(lines.count == 1, "\(arguments): \(outcome.error)")
@@ -132,11 +132,11 @@ struct QuantizeCommandTests: CommandLineRunning {
 
   /// Photos that all fail to decode are an error, not an empty calibration.
   @Test(.enabled(if: QuantizeFixtures.hasCheckpoint, QuantizeFixtures.checkpointSkipReason))
-  func undecodablePhotosAreAnError() throws {
+  func undecodablePhotosAreAnError() async throws {
     let work = try Self.folder("quantize-undecodable")
     defer { try? FileManager.default.removeItem(at: work) }
     try Data("not a jpeg".utf8).write(to: work.appendingPathComponent("broken.jpg"))
-    let outcome = try run([
+    let outcome = try await run([
       "quantize", "default", "--calibrate", work.path, "--out",
       work.appendingPathComponent("m.onnx").path,
     ])
@@ -179,7 +179,7 @@ struct QuantizeCommandTests: CommandLineRunning {
       defer { try? FileManager.default.removeItem(at: work) }
       let photos = try QuantizeFixtures.referencePhotos(copiedInto: work)
       let out = work.appendingPathComponent("lite0-int8.onnx")
-      let outcome = try run([
+      let outcome = try await run([
         "quantize", "default", "--calibrate", photos.path, "--out", out.path, "--json",
       ])
       try #require(outcome.status == 0, "\(outcome.error)")
@@ -195,8 +195,8 @@ struct QuantizeCommandTests: CommandLineRunning {
       #expect(summary.top1Agreement >= 0.95, "\(summary)")
 
       let photo = photos.appendingPathComponent("rocket.jpg").path
-      let quantized = try run(["classify", photo, "--model", out.path, "--top", "1"])
-      let float = try run(["classify", photo, "--top", "1"])
+      let quantized = try await run(["classify", photo, "--model", out.path, "--top", "1"])
+      let float = try await run(["classify", photo, "--top", "1"])
       #expect(quantized.status == 0, "\(quantized.error)")
       // `NN.NN%   812  space shuttle`: the same class index and label, whatever the confidence.
       let label = { (outcome: CommandLineOutcome) in
@@ -216,7 +216,7 @@ struct QuantizeCommandTests: CommandLineRunning {
       defer { try? FileManager.default.removeItem(at: work) }
       let data = try TrainCommandLineTests.dataset(in: work)
       let model = work.appendingPathComponent("int8.onnx")
-      let outcome = try run([
+      let outcome = try await run([
         "train", data.train.path, "--validation", data.test.path, "--no-cache", "--int8",
         "--out", model.path, "--json",
       ])
@@ -232,7 +232,7 @@ struct QuantizeCommandTests: CommandLineRunning {
       let coffee = data.test.appendingPathComponent("coffee")
       let photo = try #require(
         try FileManager.default.contentsOfDirectory(atPath: coffee.path).sorted().first)
-      let classified = try run([
+      let classified = try await run([
         "classify", coffee.appendingPathComponent(photo).path, "--model", model.path, "--top", "1",
       ])
       #expect(classified.status == 0, "\(classified.error)")
@@ -366,7 +366,7 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
       defer { try? FileManager.default.removeItem(at: work) }
       let data = try TrainCommandLineTests.dataset(in: work)
       let model = work.appendingPathComponent("trained.onnx")
-      let trained = try run(["train", data.train.path, "--no-cache", "--out", model.path])
+      let trained = try await run(["train", data.train.path, "--no-cache", "--out", model.path])
       try #require(trained.status == 0, "\(trained.error)")
       let paths = try PhotoFolder.photos(under: data.train).sorted { $0.path < $1.path }
       let checks = try Self.quantizeAndCheck(
@@ -382,7 +382,7 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
   /// photos, and returns ONNX Runtime's checks in that order.
   static func quantizeAndCheck(
     _ paths: [URL], source given: QuantizableClassifier? = nil, in work: URL, also: URL? = nil
-  ) throws -> [Check] {
+  ) async throws -> [Check] {
     let source = try given ?? QuantizableClassifier.efficientNetLite0()
     let calibration = try ClassifierQuantizer().calibrate(
       source, photos: paths.map { ImageSource.file($0) })
@@ -407,7 +407,7 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
     }
     models += also.map { [("the quantizer's choice", $0)] } ?? []
     for (name, written) in models {
-      let outcome = try QuantizeCommandTests().run(
+      let outcome = try await QuantizeCommandTests().run(
         program: QuantizeFixtures.python,
         [QuantizeFixtures.script.path, "--fp32", float.path, "--int8", written.path, "--baseline"]
           + inputs)

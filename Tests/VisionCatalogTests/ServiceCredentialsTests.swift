@@ -36,17 +36,17 @@ import Testing
     arguments: [ODataTestServer.Kind.v4, .v2])
   func theRightPasswordFromTheEnvironmentOrAFileListsTheProducts(
     _ kind: ODataTestServer.Kind
-  ) throws {
-    let expected = try productIds(run(["products", "--category", "Notebooks", "--json"]))
+  ) async throws {
+    let expected = try await productIds(run(["products", "--category", "Notebooks", "--json"]))
     #expect(expected.count == 6, "Notebooks spans two pages of five")
-    let viaEnvironment = try run(
+    let viaEnvironment = try await run(
       products(kind, ["--user", Self.credentials.user]), environment: Self.password)
     #expect(viaEnvironment.status == 0, "\(viaEnvironment.error)")
     #expect(try productIds(viaEnvironment) == expected)
     for ending in ["\n", "\r\n", "\nsecond line ignored\n"] {
       let file = try temporaryFile(Self.credentials.password + ending)
       defer { try? FileManager.default.removeItem(at: file) }
-      let viaFile = try run(
+      let viaFile = try await run(
         products(kind, ["--user", Self.credentials.user, "--password-file", file.path]))
       #expect(viaFile.status == 0, "\(viaFile.error)")
       #expect(try productIds(viaFile) == expected)
@@ -56,9 +56,9 @@ import Testing
   @Test(
     .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
     arguments: [ODataTestServer.Kind.v4, .v2])
-  func aWrongPasswordIsOneErrorLineWithoutTheSecret(_ kind: ODataTestServer.Kind) throws {
+  func aWrongPasswordIsOneErrorLineWithoutTheSecret(_ kind: ODataTestServer.Kind) async throws {
     let wrong = "not-the-Password-93"
-    let outcome = try run(
+    let outcome = try await run(
       products(kind, ["--user", Self.credentials.user]),
       environment: ["VISION_CATALOG_PASSWORD": wrong])
     #expect(outcome.status == 1)
@@ -79,12 +79,13 @@ import Testing
     arguments: [ODataTestServer.Kind.v4, .v2])
   func aBearerTokenFromTheEnvironmentWorksAndAWrongOneIsOneLine(
     _ kind: ODataTestServer.Kind
-  ) throws {
+  ) async throws {
     let token = try #require(Self.credentials.bearerToken)
-    let good = try run(products(kind, []), environment: ["VISION_CATALOG_TOKEN": token])
+    let good = try await run(products(kind, []), environment: ["VISION_CATALOG_TOKEN": token])
     #expect(good.status == 0, "\(good.error)")
     #expect(try productIds(good).count == 6)
-    let bad = try run(products(kind, []), environment: ["VISION_CATALOG_TOKEN": "wrong-token-1"])
+    let bad = try await run(
+      products(kind, []), environment: ["VISION_CATALOG_TOKEN": "wrong-token-1"])
     #expect(bad.status == 1)
     #expect(errorLines(bad).count == 1, "\(bad.error)")
     #expect(bad.error.contains("401") && bad.error.contains("VISION_CATALOG_TOKEN"))
@@ -94,8 +95,8 @@ import Testing
   @Test(
     .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"),
     arguments: [ODataTestServer.Kind.v4, .v2])
-  func noCredentialsIsOneLineAboutAuthentication(_ kind: ODataTestServer.Kind) throws {
-    let outcome = try run(products(kind, []))
+  func noCredentialsIsOneLineAboutAuthentication(_ kind: ODataTestServer.Kind) async throws {
+    let outcome = try await run(products(kind, []))
     #expect(outcome.status == 1)
     let lines = errorLines(outcome)
     #expect(lines.count == 1, "\(outcome.error)")
@@ -106,22 +107,22 @@ import Testing
   @Test(
     .enabled(if: DefaultModelFixture.model != nil, "needs the default model"),
     .enabled(if: ODataTestServer.isAvailable, "needs Scripts/odata-servers/setup-venv.sh"))
-  func findTakesTheSameCredentials() throws {
+  func findTakesTheSameCredentials() async throws {
     let root = try ODataTestServers.protected(.v4).serviceRoot.absoluteString
     let arguments = ["find", "Samples/coffee.png", "--service", root, "--json"]
-    let outcome = try run(
+    let outcome = try await run(
       arguments + ["--user", Self.credentials.user], environment: Self.password)
     #expect(outcome.status == 0, "\(outcome.error)")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
     #expect(object["category"] as? String == "Espresso Machines")
-    let refused = try run(arguments)
+    let refused = try await run(arguments)
     #expect(refused.status == 1)
     #expect(errorLines(refused).count == 1, "\(refused.error)")
     #expect(refused.error.contains("requires authentication"))
   }
 
-  @Test func contradictoryOrMissingCredentialsAreUsageErrors() throws {
+  @Test func contradictoryOrMissingCredentialsAreUsageErrors() async throws {
     let service = ["--service", "http://127.0.0.1:1/odata/"]
     let file = try temporaryFile("from-the-file\n")
     defer { try? FileManager.default.removeItem(at: file) }
@@ -142,7 +143,7 @@ import Testing
     ]
     for (arguments, environment, message) in cases {
       for command in [["products", "--category", "Mice"], ["find", "Samples/coffee.png"]] {
-        let outcome = try run(command + arguments, environment: environment)
+        let outcome = try await run(command + arguments, environment: environment)
         #expect(outcome.status == 2, "\(command + arguments): \(outcome.error)")
         #expect(errorLines(outcome).first?.contains(message) == true, "\(outcome.error)")
         #expect(!outcome.error.contains("on-the-line"))

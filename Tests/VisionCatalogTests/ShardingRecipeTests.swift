@@ -79,8 +79,8 @@ import Testing
   }
 
   /// One unsharded run over the folder: the lines a merge must reproduce.
-  func unsharded(_ workspace: Workspace) throws -> [String] {
-    let whole = try run(["classify", workspace.photos.path, "--top", "3", "--threads", "1"])
+  func unsharded(_ workspace: Workspace) async throws -> [String] {
+    let whole = try await run(["classify", workspace.photos.path, "--top", "3", "--threads", "1"])
     #expect(whole.status == 0, "\(whole.error)")
     #expect(try Self.files(whole.output) == workspace.expected)
     return try whole.output.split(separator: "\n").map(Self.comparable)
@@ -88,8 +88,8 @@ import Testing
 
   /// Merges the shards with `merge.sh` and checks each photo is there once, in the unsharded
   /// run's lines and order.
-  func expectMergeEquals(_ whole: [String], _ workspace: Workspace) throws {
-    let merged = try run(
+  func expectMergeEquals(_ whole: [String], _ workspace: Workspace) async throws {
+    let merged = try await run(
       program: Self.scripts.appendingPathComponent("merge.sh"),
       [workspace.shards.path, workspace.photos.path])
     #expect(merged.status == 0, "\(merged.error)")
@@ -104,12 +104,12 @@ import Testing
     .enabled(
       if: ShardingRecipeTests.hasGNUParallel,
       "GNU parallel is not installed (Scripts/setup --test-tools installs it): skipped"))
-  func gnuParallelShardsMergeToTheUnshardedRun() throws {
+  func gnuParallelShardsMergeToTheUnshardedRun() async throws {
     let workspace = try Workspace()
     defer { workspace.remove() }
-    let whole = try unsharded(workspace)
+    let whole = try await unsharded(workspace)
     let executable = try #require(commandLineExecutable)
-    let sharded = try run(
+    let sharded = try await run(
       program: Self.scripts.appendingPathComponent("classify-parallel.sh"),
       [workspace.photos.path, "3", workspace.shards.path, "--top", "3"],
       environment: ["VISION_CATALOG": executable.path, "JOBS": "2", "THREADS": "1"])
@@ -117,18 +117,18 @@ import Testing
     let log = try String(
       contentsOf: workspace.shards.appendingPathComponent("parallel.log"), encoding: .utf8)
     #expect(log.split(separator: "\n").count == 4, "a header and one line per shard: \(log)")
-    try expectMergeEquals(whole, workspace)
+    try await expectMergeEquals(whole, workspace)
 
     // The merge refuses a shard counted twice and a shard that is missing.
     let merge = Self.scripts.appendingPathComponent("merge.sh")
     let second = workspace.shards.appendingPathComponent("shard-2.jsonl")
     let extra = workspace.shards.appendingPathComponent("shard-4.jsonl")
     try FileManager.default.copyItem(at: second, to: extra)
-    let twice = try run(program: merge, [workspace.shards.path, workspace.photos.path])
+    let twice = try await run(program: merge, [workspace.shards.path, workspace.photos.path])
     #expect(twice.status == 1 && twice.error.contains("more than once"), "\(twice.error)")
     try FileManager.default.removeItem(at: extra)
     try FileManager.default.removeItem(at: second)
-    let missing = try run(program: merge, [workspace.shards.path, workspace.photos.path])
+    let missing = try await run(program: merge, [workspace.shards.path, workspace.photos.path])
     #expect(missing.status == 1, "\(missing.error)")
     #expect(missing.error.contains("shard 2 of 3 is missing"), "\(missing.error)")
     #expect(missing.error.contains("photos of \(workspace.photos.path) are missing"))
@@ -136,13 +136,13 @@ import Testing
 
   /// There is no Slurm controller here, so the job array's script runs as its tasks would:
   /// three times, with the variables `sbatch --array=1-3 --cpus-per-task=1` gives each task.
-  @Test func slurmArrayTasksMergeToTheUnshardedRun() throws {
+  @Test func slurmArrayTasksMergeToTheUnshardedRun() async throws {
     let workspace = try Workspace()
     defer { workspace.remove() }
-    let whole = try unsharded(workspace)
+    let whole = try await unsharded(workspace)
     let executable = try #require(commandLineExecutable)
     for task in 1...3 {
-      let outcome = try run(
+      let outcome = try await run(
         program: Self.scripts.appendingPathComponent("classify-slurm.sbatch"),
         [workspace.photos.path, workspace.shards.path, "--top", "3"],
         environment: [
@@ -153,6 +153,6 @@ import Testing
         ])
       #expect(outcome.status == 0, "task \(task): \(outcome.error)")
     }
-    try expectMergeEquals(whole, workspace)
+    try await expectMergeEquals(whole, workspace)
   }
 }

@@ -32,13 +32,13 @@ struct TorchvisionZooCommandLineTests: CommandLineRunning {
   }
 
   @Test(arguments: runnable())
-  func inferAndClassifyRunTheExport(_ name: String) throws {
+  func inferAndClassifyRunTheExport(_ name: String) async throws {
     let folder = TorchvisionZoo.root.appendingPathComponent(name)
     let model = folder.appendingPathComponent("model.onnx").path
     let logits = FileManager.default.temporaryDirectory
       .appendingPathComponent("zoo-\(name)-\(UUID().uuidString).npy").path
     defer { try? FileManager.default.removeItem(atPath: logits) }
-    let infer = try run([
+    let infer = try await run([
       "infer", "--model", model, "--input", folder.appendingPathComponent("input.npy").path,
       "--output", logits,
     ])
@@ -52,7 +52,7 @@ struct TorchvisionZooCommandLineTests: CommandLineRunning {
     let difference = zip(ours.scalars, reference.scalars).map { abs($0 - $1) }.max() ?? 0
     #expect(difference <= tolerance, "\(name): infer differs by \(difference)")
 
-    let classify = try run([
+    let classify = try await run([
       "classify", "Samples/coffee.png", "--model", model, "--top", "3", "--json",
     ])
     #expect(classify.status == 0, "\(name): \(classify.error)")

@@ -84,7 +84,7 @@ struct TrainCommandLineTests: CommandLineRunning {
 
   /// Train with held-out photos, then `evaluate` gives the same accuracy on them, and `classify`
   /// loads the model too; a second run with the same seed writes the same bytes (from the cache).
-  @Test func trainEvaluateClassifyAndTheSameSeedGivesTheSameFiles() throws {
+  @Test func trainEvaluateClassifyAndTheSameSeedGivesTheSameFiles() async throws {
     let work = try Self.folder("train")
     defer { try? FileManager.default.removeItem(at: work) }
     let data = try Self.dataset(in: work)
@@ -94,7 +94,8 @@ struct TrainCommandLineTests: CommandLineRunning {
       work.appendingPathComponent("cache").path, "--augment", "flip,exposure", "--seed", "5",
       "--json",
     ]
-    let first = try run(["train"] + common + ["--out", work.appendingPathComponent("a.onnx").path])
+    let first = try await run(
+      ["train"] + common + ["--out", work.appendingPathComponent("a.onnx").path])
     #expect(first.status == 0, "\(first.error)")
     let trained = try decode(Metrics.self, first)
     #expect(trained.classes.count == data.labels)
@@ -105,7 +106,7 @@ struct TrainCommandLineTests: CommandLineRunning {
         && trained.confusion.allSatisfy { $0.count == data.labels })
     #expect(trained.perClass.values.reduce(0) { $0 + $1.count } == data.held)
 
-    let second = try run(
+    let second = try await run(
       ["train"] + common + ["--out", work.appendingPathComponent("b.onnx").path])
     #expect(second.status == 0, "\(second.error)")
     for ext in ["onnx", "json"] {
@@ -115,7 +116,7 @@ struct TrainCommandLineTests: CommandLineRunning {
     }
 
     let model = work.appendingPathComponent("a.onnx").path
-    let evaluated = try run(["evaluate", "--model", model, test, "--json"])
+    let evaluated = try await run(["evaluate", "--model", model, test, "--json"])
     #expect(evaluated.status == 0, "\(evaluated.error)")
     let metrics = try decode(Metrics.self, evaluated)
     #expect(abs((metrics.accuracy ?? -1) - validation) < 1e-9)
@@ -124,14 +125,14 @@ struct TrainCommandLineTests: CommandLineRunning {
     let coffee = data.test.appendingPathComponent("coffee")
     let photo = try #require(
       try FileManager.default.contentsOfDirectory(atPath: coffee.path).sorted().first)
-    let classified = try run([
+    let classified = try await run([
       "classify", coffee.appendingPathComponent(photo).path, "--model", model, "--top", "3",
     ])
     #expect(classified.status == 0, "\(classified.error)")
     #expect(classified.output.split(separator: "\n").first?.hasSuffix("coffee") == true)
 
     // An existing model is kept unless --force is given.
-    let again = try run(["train"] + common + ["--out", model])
+    let again = try await run(["train"] + common + ["--out", model])
     #expect(again.status == 1 && errorLines(again).first?.contains("--force") == true)
   }
 
@@ -149,7 +150,7 @@ struct TrainCommandLineTests: CommandLineRunning {
   /// products without a picture or with a broken one are skipped, and `find` with the model
   /// returns a held-out photo's category and its products.
   @Test(arguments: serviceKinds)
-  func trainFromAServiceThenFind(kind: ODataTestServer.Kind) throws {
+  func trainFromAServiceThenFind(kind: ODataTestServer.Kind) async throws {
     try #require(ODataTestServer.isAvailable, "the OData test servers are not set up")
     let server = try ODataTestServer.start(
       kind, pageSize: 7, catalog: TrainingFixtures.catalog,
@@ -157,7 +158,7 @@ struct TrainCommandLineTests: CommandLineRunning {
     defer { server.stop() }
     let version = kind == .v2 ? "2" : "4"
     let service = ["--service", server.serviceRoot.absoluteString, "--odata-version", version]
-    try trainFromCatalogThenFind(service, name: "service-v\(version)")
+    try await trainFromCatalogThenFind(service, name: "service-v\(version)")
   }
 
   #if !DEBUG
@@ -167,11 +168,11 @@ struct TrainCommandLineTests: CommandLineRunning {
     }
   #endif
 
-  func trainFromCatalogThenFind(_ source: [String], name: String) throws {
+  func trainFromCatalogThenFind(_ source: [String], name: String) async throws {
     let work = try Self.folder("catalog-\(name)")
     defer { try? FileManager.default.removeItem(at: work) }
     let model = work.appendingPathComponent("catalog.onnx").path
-    let trained = try run(
+    let trained = try await run(
       ["train", "--from-catalog"] + source + ["--out", model, "--no-cache", "--json"])
     #expect(trained.status == 0, "\(trained.error)")
     let metrics = try decode(Metrics.self, trained)
@@ -184,7 +185,7 @@ struct TrainCommandLineTests: CommandLineRunning {
       let held = TrainingFixtures.photos.appendingPathComponent("test/\(folder)")
       let photo = try #require(
         try FileManager.default.contentsOfDirectory(atPath: held.path).sorted().last)
-      let found = try run(
+      let found = try await run(
         ["find", held.appendingPathComponent(photo).path, "--model", model] + source + ["--json"])
       #expect(found.status == 0, "\(found.error)")
       let result = try decode(Found.self, found)
@@ -194,7 +195,7 @@ struct TrainCommandLineTests: CommandLineRunning {
     }
   }
 
-  @Test func badInputIsOneLineAndLosesNothing() throws {
+  @Test func badInputIsOneLineAndLosesNothing() async throws {
     let work = try Self.folder("bad")
     defer { try? FileManager.default.removeItem(at: work) }
     let out = work.appendingPathComponent("m.onnx").path
@@ -222,7 +223,7 @@ struct TrainCommandLineTests: CommandLineRunning {
       ),
     ]
     for (arguments, reason) in cases {
-      let outcome = try run(arguments)
+      let outcome = try await run(arguments)
       #expect(outcome.status != 0)
       let errors = errorLines(outcome)
       #expect(errors.count == 1 && errors[0].contains(reason), "\(arguments): \(outcome.error)")

@@ -16,7 +16,7 @@ struct ReportBrowserTests: CommandLineRunning {
     defer { try? FileManager.default.removeItem(at: work) }
     let data = try TrainCommandLineTests.dataset(in: work)
     let model = work.appendingPathComponent("m.onnx").path
-    let trained = try run([
+    let trained = try await run([
       "train", data.train.path, "--out", model, "--cache",
       work.appendingPathComponent("cache").path,
     ])
@@ -29,7 +29,9 @@ struct ReportBrowserTests: CommandLineRunning {
       at: coffee.appendingPathComponent(photo),
       to: data.test.appendingPathComponent("chelsea/filed-wrongly-\(photo)"))
     let report = work.appendingPathComponent("report.html")
-    let evaluated = try run(["evaluate", "--model", model, data.test.path, "--report", report.path])
+    let evaluated = try await run([
+      "evaluate", "--model", model, data.test.path, "--report", report.path,
+    ])
     #expect(evaluated.status == 0, "\(evaluated.error)")
     let html = try String(contentsOf: report, encoding: .utf8)
     #expect(html.contains("<svg") && html.contains("id=\"classes\""))

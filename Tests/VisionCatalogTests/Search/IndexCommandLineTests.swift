@@ -19,14 +19,14 @@ import VisionCatalog
       "\(outcome.output)\n\(outcome.error)")
   }
 
-  @Test func photoFoldersIndexIncrementallyAndFindTheirProduct() throws {
+  @Test func photoFoldersIndexIncrementallyAndFindTheirProduct() async throws {
     let tree = try PhotoTree("index-photos")
     defer { try? FileManager.default.removeItem(at: tree.root) }
     let photos = try tree.folder("photos")
     _ = try tree.file("photos/COFFEE-1/front.png", bytes: Data(contentsOf: Self.coffee))
     _ = try tree.file("photos/ESPRESSO-2/shelf.jpg", bytes: Data(contentsOf: Self.espresso))
     let index = tree.url("catalog.vcindex").path
-    let first = try run(["index", "--photos", photos.path, "--out", index, "--json"])
+    let first = try await run(["index", "--photos", photos.path, "--out", index, "--json"])
     #expect(first.status == 0, "\(first.error)")
     let report = try json(first)
     #expect(report["products"] as? Int == 2)
@@ -35,7 +35,8 @@ import VisionCatalog
     #expect(report["index"] as? String == index)
     #expect(!FileManager.default.fileExists(atPath: index + ".journal"))
 
-    let again = try json(try run(["index", "--photos", photos.path, "--out", index, "--json"]))
+    let again = try json(
+      try await run(["index", "--photos", photos.path, "--out", index, "--json"]))
     #expect(again["unchanged"] as? Int == 2)
     #expect(again["added"] as? Int == 0)
 
@@ -43,21 +44,22 @@ import VisionCatalog
     try Data(contentsOf: Self.coffee).write(to: tree.url("photos/ESPRESSO-2/shelf.jpg"))
     _ = try tree.file("photos/TEA-3/tea.png", bytes: Data(contentsOf: Self.espresso))
     try FileManager.default.removeItem(at: tree.url("photos/COFFEE-1"))
-    let changed = try json(try run(["index", "--photos", photos.path, "--out", index, "--json"]))
+    let changed = try json(
+      try await run(["index", "--photos", photos.path, "--out", index, "--json"]))
     #expect(changed["added"] as? Int == 2)
     #expect(changed["removed"] as? Int == 2)
     #expect(changed["products"] as? Int == 2)
 
-    let similar = try run(["similar", Self.espresso.path, "--index", index, "--json"])
+    let similar = try await run(["similar", Self.espresso.path, "--index", index, "--json"])
     #expect(similar.status == 0, "\(similar.error)")
     let matches = try #require(try json(similar)["matches"] as? [[String: Any]])
     #expect(matches.first?["productId"] as? String == "TEA-3")
     #expect(matches.count == 2)
-    let top = try run(["similar", Self.espresso.path, "--index", index])
+    let top = try await run(["similar", Self.espresso.path, "--index", index])
     #expect(top.output.hasPrefix(" 1  "), "\(top.output)")
   }
 
-  @Test func findRanksTheCategoryBySimilarity() throws {
+  @Test func findRanksTheCategoryBySimilarity() async throws {
     let tree = try PhotoTree("index-find")
     defer { try? FileManager.default.removeItem(at: tree.root) }
     // coffee.png is an espresso machine to the default model; the catalog's espresso machines
@@ -65,9 +67,9 @@ import VisionCatalog
     _ = try tree.file("photos/HT-1092/a.png", bytes: Data(contentsOf: Self.coffee))
     _ = try tree.file("photos/HT-1000/b.jpg", bytes: Data(contentsOf: Self.espresso))
     let index = tree.url("shop.vcindex").path
-    let built = try run(["index", "--photos", tree.url("photos").path, "--out", index])
+    let built = try await run(["index", "--photos", tree.url("photos").path, "--out", index])
     #expect(built.status == 0, "\(built.error)")
-    let found = try run(["find", Self.coffee.path, "--index", index, "--json"])
+    let found = try await run(["find", Self.coffee.path, "--index", index, "--json"])
     #expect(found.status == 0, "\(found.error)")
     let result = try json(found)
     let similar = try #require(result["similar"] as? [[String: Any]])
@@ -76,14 +78,14 @@ import VisionCatalog
     #expect(products.map { $0["productId"] as? String } == ["HT-1092", "HT-1090", "HT-1091"])
     let timings = try #require(result["timingsMs"] as? [String: Double])
     #expect(timings["similarity"] != nil)
-    let plain = try json(try run(["find", Self.coffee.path, "--json"]))
+    let plain = try json(try await run(["find", Self.coffee.path, "--json"]))
     #expect(plain["similar"] == nil)
-    let missing = try run(["find", Self.coffee.path, "--index", tree.url("none/x").path])
+    let missing = try await run(["find", Self.coffee.path, "--index", tree.url("none/x").path])
     #expect(missing.status == 1)
     #expect(errorLines(missing).count == 1, "\(missing.error)")
   }
 
-  @Test func vectorsFromElsewhereAreIndexedAndTimed() throws {
+  @Test func vectorsFromElsewhereAreIndexedAndTimed() async throws {
     let tree = try PhotoTree("index-embeddings")
     defer { try? FileManager.default.removeItem(at: tree.root) }
     var generator = SeededGenerator(seed: 21)
@@ -95,7 +97,7 @@ import VisionCatalog
     let ids = (0..<rows).map { "SKU-\($0 % 100)" }
     _ = try tree.file("ids.txt", bytes: Data(ids.joined(separator: "\n").utf8))
     let index = tree.url("vectors.vcindex").path
-    let built = try run([
+    let built = try await run([
       "index", "--embeddings", embeddings, "--ids", tree.url("ids.txt").path, "--out", index,
       "--json",
     ])
@@ -106,7 +108,7 @@ import VisionCatalog
     let query = tree.url("q.npy").path
     let row = Array(values[(157 * dimensions)..<(158 * dimensions)])
     try NPYFile.write(try Tensor(shape: [1, dimensions], scalars: row), toFile: query)
-    let timed = try run([
+    let timed = try await run([
       "similar", "--index", index, "--embedding", query, "--top", "3", "--runs", "4", "--json",
     ])
     #expect(timed.status == 0, "\(timed.error)")
@@ -118,18 +120,18 @@ import VisionCatalog
 
     // Ids that do not match the rows, a query of another length, a damaged index.
     _ = try tree.file("short.txt", bytes: Data("A\nB\n".utf8))
-    let mismatch = try run([
+    let mismatch = try await run([
       "index", "--embeddings", embeddings, "--ids", tree.url("short.txt").path, "--out", index,
     ])
     #expect(mismatch.status == 1)
     #expect(errorLines(mismatch).count == 1, "\(mismatch.error)")
     try NPYFile.write(try Tensor(shape: [3], scalars: [1, 2, 3]), toFile: query)
-    let wrongLength = try run(["similar", "--index", index, "--embedding", query])
+    let wrongLength = try await run(["similar", "--index", index, "--embedding", query])
     #expect(wrongLength.status == 1)
     #expect(errorLines(wrongLength).count == 1, "\(wrongLength.error)")
     let bytes = try Data(contentsOf: URL(fileURLWithPath: index))
     try bytes.prefix(bytes.count - 4096).write(to: tree.url("cut.vcindex"))
-    let damaged = try run([
+    let damaged = try await run([
       "similar", "--index", tree.url("cut.vcindex").path, "--embedding", query,
     ])
     #expect(damaged.status == 1)
@@ -155,7 +157,9 @@ import VisionCatalog
     let small = try write(rows: 10, to: "small.npy")
     let large = try write(rows: 120_000, to: "large.npy")
     let index = tree.url("kept.vcindex").path
-    let built = try run(["index", "--embeddings", small, "--ids", small + ".ids", "--out", index])
+    let built = try await run([
+      "index", "--embeddings", small, "--ids", small + ".ids", "--out", index,
+    ])
     #expect(built.status == 0, "\(built.error)")
     // Kill the update of the large array part way, at several moments: the index is the old
     // one or (had the update finished) the whole new one, never a mix, and no partial file
@@ -176,7 +180,9 @@ import VisionCatalog
       let reopened = try await ProductIndex.open(index)
       #expect([10, 120_000].contains(reopened.count), "after \(delay) s: \(reopened.count)")
     }
-    let rebuilt = try run(["index", "--embeddings", small, "--ids", small + ".ids", "--out", index])
+    let rebuilt = try await run([
+      "index", "--embeddings", small, "--ids", small + ".ids", "--out", index,
+    ])
     #expect(rebuilt.status == 0, "\(rebuilt.error)")
     let left = try FileManager.default.contentsOfDirectory(atPath: tree.root.path)
     #expect(!left.contains { $0.contains(".partial-") }, "\(left)")
