@@ -62,6 +62,11 @@ let package = Package(
       name: "CHTTPServer",
       linkerSettings: [.linkedLibrary("microhttpd")]
     ),
+    // PostgreSQL's client library (libpq-dev) with a deadline on every wait, for pgvector stores.
+    .target(
+      name: "CPostgres",
+      linkerSettings: [.linkedLibrary("pq")]
+    ),
 
     // Swift modules, lowest first.
     .target(
@@ -107,7 +112,7 @@ let package = Package(
     ),
     .target(
       name: "VisualSearch",
-      dependencies: ["CNative", "NeuralCore"]
+      dependencies: ["CNative", "CPostgres", "NeuralCore"]
     ),
     .executableTarget(
       name: "VisionCatalogCLI",
@@ -177,7 +182,7 @@ let package = Package(
 
 let cTargets: Set<String> = [
   "CLibPNG", "CLibJPEG", "CLibDeflate", "CLibWebP", "CLibHeif", "CLibDe265", "CNative",
-  "CBarcodes", "CHTTPServer",
+  "CBarcodes", "CHTTPServer", "CPostgres",
 ]
 for target in package.targets where !cTargets.contains(target.name) {
   target.swiftSettings =

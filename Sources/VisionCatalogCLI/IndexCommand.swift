@@ -11,7 +11,7 @@ struct IndexCommand: Subcommand {
   static let ids = Option.text(
     "ids", "IDS.txt", help: "with --embeddings: one product id per line, one line per row")
   static let out = Option.text(
-    "out", "INDEX", help: "the index file to create or update")
+    "out", "INDEX", help: "the index file, or postgresql:// URL, to create or update")
 
   let name = "index"
   let summary = "Build or update a visual-search index of a catalog's product pictures."

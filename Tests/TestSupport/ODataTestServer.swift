@@ -213,7 +213,7 @@ public final class ODataTestServer: Sendable {
   }
 
   /// Reads one line with a deadline, on a helper thread so a silent child cannot block forever.
-  private static func readLine(from handle: FileHandle, timeout: Double) -> String? {
+  static func readLine(from handle: FileHandle, timeout: Double) -> String? {
     let result = Mutex<String?>(nil)
     let done = DispatchSemaphore(value: 0)
     Thread.detachNewThread {

@@ -32,7 +32,7 @@ package struct EmbeddingJournal {
 
   /// The journal's place for an index location.
   static func url(for location: String) -> URL {
-    guard location.hasPrefix("postgresql://") || location.hasPrefix("postgres://") else {
+    guard PostgresLocation.isPostgres(location) else {
       return URL(fileURLWithPath: location + ".journal")
     }
     let digest = Array(location.utf8).withUnsafeBytes { cnc_crc32(0, $0.baseAddress, $0.count) }

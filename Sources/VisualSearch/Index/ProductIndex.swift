@@ -25,17 +25,26 @@ public struct ProductIndex: Sendable {
   /// How many pictures the index holds.
   public var count: Int { store.count }
 
-  /// Opens an index; a file that does not exist yet opens as an empty index.
+  /// Opens an index; a file or table that does not exist yet opens as an empty index.
+  ///
+  /// A `postgresql://` location is libpq's connection URI plus an optional `table` parameter
+  /// (default `product_pictures`); keep its password in `PGPASSWORD` or `~/.pgpass`, not in
+  /// the URL.
   ///
   /// - Parameters:
   ///   - location: A file path, or a `postgresql://` URL (a pgvector store).
   ///   - threadCount: Threads one search may use; `nil` means every active processor.
   /// - Returns: The index.
   /// - Throws: ``SearchError`` with code `invalidIndex` for a damaged or truncated file,
-  ///   `storage` when it cannot be read.
+  ///   `storage` when it cannot be read, `storeUnavailable` when the database cannot be reached,
+  ///   `invalidArgument` for a malformed URL or table name.
   public static func open(_ location: String, threadCount: Int? = nil) async throws(SearchError)
     -> ProductIndex
   {
+    if PostgresLocation.isPostgres(location) {
+      return ProductIndex(
+        store: try await PostgresIndexStore.open(location), threadCount: threadCount)
+    }
     let threads = threadCount ?? ProcessInfo.processInfo.activeProcessorCount
     return ProductIndex(
       store: try FileIndexStore(url: URL(fileURLWithPath: location), threads: threads),
