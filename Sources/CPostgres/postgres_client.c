@@ -19,8 +19,17 @@ static char *copy_message(const char *text) {
   while (length > 0 && (source[length - 1] == '\n' || source[length - 1] == ' ')) length--;
   char *copy = malloc(length + 1);
   if (copy == NULL) return NULL;
-  memcpy(copy, source, length);
-  copy[length] = '\0';
+  // One line: libpq's hints follow a newline and a tab.
+  size_t written = 0;
+  for (size_t index = 0; index < length; index++) {
+    char byte = source[index];
+    if (byte == '\n' || byte == '\t' || byte == '\r') {
+      if (written > 0 && copy[written - 1] != ' ') copy[written++] = ' ';
+    } else {
+      copy[written++] = byte;
+    }
+  }
+  copy[written] = '\0';
   return copy;
 }
 

