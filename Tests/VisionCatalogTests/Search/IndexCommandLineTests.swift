@@ -156,7 +156,8 @@ import VisionCatalog
       "ids.txt", bytes: Data((0..<rows).map { "SKU-\($0 % 50)" }.joined(separator: "\n").utf8))
     let query = tree.url("q.npy").path
     try NPYFile.write(
-      try Tensor(shape: [dimensions], scalars: Array(values[(60 * dimensions)..<(61 * dimensions)])),
+      try Tensor(
+        shape: [dimensions], scalars: Array(values[(60 * dimensions)..<(61 * dimensions)])),
       toFile: query)
     var answers: [[String]] = []
     for location in [tree.url("vectors.vcindex").path, server.url + "?table=skus"] {
