@@ -83,7 +83,7 @@ let package = Package(
     ),
     .target(
       name: "ModelFormats",
-      dependencies: ["NeuralCore", "NeuralLayers"]
+      dependencies: ["CNative", "NeuralCore", "NeuralLayers"]
     ),
     .target(
       name: "ClassifierKit",

@@ -1,3 +1,4 @@
+import CNative
 import NeuralCore
 
 /// A reader of zip archives whose entries are stored (not compressed), as `torch.save` writes them.
@@ -97,7 +98,11 @@ struct ZipArchive {
       throw Self.malformed("entry '\(entry.name)' runs past the end of the archive")
     }
     let range = start..<(start + entry.size)
-    guard CRC32.checksum(bytes, range) == entry.crc32 else {
+    let checksum = bytes.withUnsafeBytes { whole in
+      let entryBytes = UnsafeRawBufferPointer(rebasing: whole[range])
+      return cnc_crc32(0, entryBytes.baseAddress, entryBytes.count)
+    }
+    guard checksum == entry.crc32 else {
       throw Self.malformed("entry '\(entry.name)' fails its CRC-32 check")
     }
     return range

@@ -1,4 +1,4 @@
-internal import CPostgres
+import CPostgres
 import Foundation
 
 /// One connection to PostgreSQL, used by one statement at a time on a serial queue of its own
