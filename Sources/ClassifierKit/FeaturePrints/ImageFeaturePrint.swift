@@ -1,3 +1,5 @@
+import NeuralCore
+
 /// A photo's feature print: a vector that places photos of the same thing close together, as
 /// Vision's `VNFeaturePrintObservation` does.
 ///
@@ -13,16 +15,11 @@ public struct ImageFeaturePrint: Sendable, Hashable {
   /// - Throws: ``ClassificationError`` with code `invalidArgument` for an empty, all-zero or
   ///   non-finite vector.
   public init(values: [Float]) throws(ClassificationError) {
-    var sum: Double = 0
-    for value in values {
-      sum += Double(value) * Double(value)
-    }
-    guard sum.isFinite, sum > 0 else {
+    guard let normalized = VectorSimilarity.normalized(values) else {
       throw ClassificationError(
         .invalidArgument, "a feature print needs finite values, not all zero")
     }
-    let scale = Float(1 / sum.squareRoot())
-    self.values = values.map { $0 * scale }
+    self.values = normalized
   }
 
   /// The cosine similarity with another print: 1 for the same direction, lower is farther.

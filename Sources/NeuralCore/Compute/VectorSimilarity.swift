@@ -59,6 +59,18 @@ package enum VectorSimilarity {
     package let score: Float
   }
 
+  /// `values` divided by their L2 norm (summed in Double), or nil when they are empty, all zero
+  /// or not finite.
+  package static func normalized(_ values: [Float]) -> [Float]? {
+    var sum: Double = 0
+    for value in values {
+      sum += Double(value) * Double(value)
+    }
+    guard sum.isFinite, sum > 0 else { return nil }
+    let scale = Float(1 / sum.squareRoot())
+    return values.map { $0 * scale }
+  }
+
   /// `values` as half floats (round to nearest even; beyond ±65504: infinity).
   package static func halfBits(of values: [Float]) -> [UInt16] {
     halfBits(of: values, kernels: .active)

@@ -121,14 +121,9 @@ public struct ProductIndex: Sendable {
 
   /// `vector` divided by its L2 norm.
   static func normalized(_ vector: [Float]) throws(SearchError) -> [Float] {
-    var sum: Double = 0
-    for value in vector {
-      sum += Double(value) * Double(value)
-    }
-    guard sum.isFinite, sum > 0 else {
+    guard let normalized = VectorSimilarity.normalized(vector) else {
       throw SearchError(.invalidArgument, "a feature print must be finite and not all zero")
     }
-    let scale = Float(1 / sum.squareRoot())
-    return vector.map { $0 * scale }
+    return normalized
   }
 }
