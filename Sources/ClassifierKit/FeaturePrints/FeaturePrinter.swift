@@ -1,4 +1,5 @@
 public import ImagePipeline
+import NeuralCore
 
 /// Embeds photos as ``ImageFeaturePrint``s for visual search: which catalog picture shows the
 /// product in this photo.
@@ -96,13 +97,11 @@ public struct FeaturePrinter: Sendable {
   public func featurePrints(of sources: [ImageSource], role: Role)
     -> [Result<ImageFeaturePrint, ClassificationError>]
   {
-    var prepared: [Result<[[Float]], ClassificationError>] = []
-    for source in sources {
-      do {
-        prepared.append(.success(try views(of: source, role: role)))
-      } catch {
-        prepared.append(.failure(error))
-      }
+    // Photos are decoded on the backbone's threads too: a 12 MP JPEG takes longer to decode
+    // than its print takes to compute.
+    let prepared = Parallel.map(sources.count, threads: backbone.threadCount) {
+      index -> Result<[[Float]], ClassificationError> in
+      Result { () throws(ClassificationError) in try views(of: sources[index], role: role) }
     }
     let planes = prepared.flatMap { (try? $0.get()) ?? [] }
     let features: [[Float]]

@@ -20,6 +20,8 @@ package struct FeatureExtractor: Sendable {
   /// and the start of the checkpoint's SHA-256.
   package let identity: String
 
+  /// The threads one network call may use.
+  package let threadCount: Int
   private let session: InferenceSession
   private let parameters: [String: Tensor]
   private let architecture: EfficientNetLite
@@ -31,9 +33,10 @@ package struct FeatureExtractor: Sendable {
     self.architecture = architecture
     self.parameters = parameters
     self.identity = identity
+    let options = SessionOptions(threadCount: threadCount)
+    self.threadCount = options.threadCount
     session = try InferenceSession(
-      model: architecture.graph(loading: parameters),
-      options: SessionOptions(threadCount: threadCount))
+      model: architecture.graph(loading: parameters), options: options)
     inputSpec = .efficientNetLite(size: architecture.inputSize)
     featureCount = architecture.headChannels
     batchSize = 8

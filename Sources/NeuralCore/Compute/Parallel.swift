@@ -1,5 +1,19 @@
 /// Runs independent work items on a bounded number of threads.
-enum Parallel {
+package enum Parallel {
+  /// `transform(i)` for every index in `0..<count`, in order, computed on up to `threads`
+  /// threads as ``forEach(_:threads:_:)`` shares them.
+  package static func map<Value>(_ count: Int, threads: Int, _ transform: (Int) -> Value)
+    -> [Value]
+  {
+    var results = [Value?](repeating: nil, count: count)
+    results.withUnsafeMutableBufferPointer { buffer in
+      // Each index writes its own slot.
+      nonisolated(unsafe) let slots = buffer
+      forEach(count, threads: threads) { slots[$0] = transform($0) }
+    }
+    return results.compactMap { $0 }
+  }
+
   /// Calls `body` once for every index in `0..<count`, on up to `threads` threads.
   ///
   /// The calling thread works too, and helpers from ``WorkerPool`` join it. Every thread takes

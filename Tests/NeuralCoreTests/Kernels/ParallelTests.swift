@@ -25,6 +25,13 @@ import Testing
     let value = Atomic<Int>(0)
   }
 
+  @Test(arguments: [1, 2, 4])
+  func mapKeepsTheOrder(threads: Int) {
+    let squares = Parallel.map(1_000, threads: threads) { $0 * $0 }
+    #expect(squares == (0..<1_000).map { $0 * $0 })
+    #expect(Parallel.map(0, threads: threads) { $0 }.isEmpty)
+  }
+
   @Test func workFromSeveralCallersAtOnceIsAllDone() async {
     let total = Counter()
     await withTaskGroup(of: Void.self) { group in
