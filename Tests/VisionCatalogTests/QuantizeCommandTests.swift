@@ -174,7 +174,7 @@ struct QuantizeCommandTests: CommandLineRunning {
   #if !DEBUG
     // Release only (the release command-line job of .ci/run): minutes in a debug build.
     @Test(.enabled(if: QuantizeFixtures.hasPhotosAndCheckpoint, QuantizeFixtures.photosSkipReason))
-    func quantizesTheDefaultModelAndClassifyRunsIt() throws {
+    func quantizesTheDefaultModelAndClassifyRunsIt() async throws {
       let work = try Self.folder("quantize-default")
       defer { try? FileManager.default.removeItem(at: work) }
       let photos = try QuantizeFixtures.referencePhotos(copiedInto: work)
@@ -211,7 +211,7 @@ struct QuantizeCommandTests: CommandLineRunning {
   #if !DEBUG
     // Release only (the release command-line job of .ci/run): minutes in a debug build.
     @Test(.enabled(if: TrainingFixtures.isAvailable, TrainingFixtures.skipReason))
-    func trainWritesAnInt8Classifier() throws {
+    func trainWritesAnInt8Classifier() async throws {
       let work = try Self.folder("train-int8")
       defer { try? FileManager.default.removeItem(at: work) }
       let data = try TrainCommandLineTests.dataset(in: work)
@@ -306,13 +306,13 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
     @Test(
       .enabled(
         if: SharedData.contains("models/photos/rocket.jpg"), QuantizeFixtures.photosSkipReason))
-    func referencePhotos() throws {
+    func referencePhotos() async throws {
       let work = try QuantizeCommandTests.folder("qdq-reference")
       defer { try? FileManager.default.removeItem(at: work) }
       let photos = try QuantizeFixtures.referencePhotos(copiedInto: work)
       let paths = try FileManager.default.contentsOfDirectory(atPath: photos.path).sorted()
         .map { photos.appendingPathComponent($0) }
-      let checks = try Self.quantizeAndCheck(paths, in: work)
+      let checks = try await Self.quantizeAndCheck(paths, in: work)
       #expect(checks[0].agreeing >= paths.count - 1, "percentile: \(checks[0])")
       #expect(checks[0].agreeing >= checks[0].baselineAgreeing, "percentile: \(checks[0])")
       #expect(checks[1].agreeing >= paths.count - 2, "entropy: \(checks[1])")
@@ -326,7 +326,7 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
   #if !DEBUG
     // Release only (the release command-line job of .ci/run): minutes in a debug build.
     @Test(.enabled(if: TrainingFixtures.isAvailable, TrainingFixtures.skipReason))
-    func trainerPhotos() throws {
+    func trainerPhotos() async throws {
       let work = try QuantizeCommandTests.folder("qdq-trainer")
       defer { try? FileManager.default.removeItem(at: work) }
       let paths = try PhotoFolder.photos(
@@ -338,7 +338,7 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
         source, photos: paths.map { ImageSource.file($0) })
       let chosen = work.appendingPathComponent("int8-chosen.onnx")
       try quantized.write(to: chosen)
-      let checks = try Self.quantizeAndCheck(paths, source: source, in: work, also: chosen)
+      let checks = try await Self.quantizeAndCheck(paths, source: source, in: work, also: chosen)
       // Measured on 120 photos: 87 and 85 agree with no layer in float32 (ONNX Runtime's own:
       // 88); the quantizer keeps the first 5 layers in float32 and corrects the biases: 115
       // agree in NeuralCore, 114 in ONNX Runtime (photos within a few hundredths of a logit
@@ -361,7 +361,7 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
   #if !DEBUG
     // Release only (the release command-line job of .ci/run): minutes in a debug build.
     @Test(.enabled(if: TrainingFixtures.isAvailable, TrainingFixtures.skipReason))
-    func trainedClassifier() throws {
+    func trainedClassifier() async throws {
       let work = try QuantizeCommandTests.folder("qdq-trained")
       defer { try? FileManager.default.removeItem(at: work) }
       let data = try TrainCommandLineTests.dataset(in: work)
@@ -369,7 +369,7 @@ struct QuantizedClassifierOnnxRuntimeTests: CommandLineRunning {
       let trained = try await run(["train", data.train.path, "--no-cache", "--out", model.path])
       try #require(trained.status == 0, "\(trained.error)")
       let paths = try PhotoFolder.photos(under: data.train).sorted { $0.path < $1.path }
-      let checks = try Self.quantizeAndCheck(
+      let checks = try await Self.quantizeAndCheck(
         paths, source: try QuantizableClassifier.onnx(contentsOf: model), in: work)
       for check in checks {
         #expect(Double(check.agreeing) >= 0.95 * Double(check.inputs), "\(check)")

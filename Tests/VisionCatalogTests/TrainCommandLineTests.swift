@@ -163,8 +163,9 @@ struct TrainCommandLineTests: CommandLineRunning {
 
   #if !DEBUG
     /// Release only, as v2 above.
-    @Test func trainFromACatalogFileThenFind() throws {
-      try trainFromCatalogThenFind(["--catalog", TrainingFixtures.catalog.path], name: "file")
+    @Test func trainFromACatalogFileThenFind() async throws {
+      try await trainFromCatalogThenFind(
+        ["--catalog", TrainingFixtures.catalog.path], name: "file")
     }
   #endif
 
