@@ -45,6 +45,7 @@ swift_flags=(-use-ld=lld -swift-version 6 -parse-as-library -O -g -sanitize=fuzz
   -I "$root/Sources/CLibWebP" -I "$root/Sources/CLibHeif"
   -Xcc "-fmodule-map-file=$build/modulemap/CNative/module.modulemap"
   -Xcc "-fmodule-map-file=$root/Sources/CBarcodes/include/module.modulemap"
+  -Xcc "-fmodule-map-file=$root/Sources/CPostgres/include/module.modulemap"
   $(pkg-config --cflags-only-I libpng libjpeg libdeflate libwebpdemux libheif | sed 's/-I/-Xcc -I/g'))
 
 # Rebuilds only when an input is newer than the output.
@@ -70,6 +71,12 @@ build_c() {
   if stale "$object" "$root/Sources/CBarcodes"; then
     "$clang" -x c++ -std=c++17 -c -O1 -g -fsanitize=fuzzer-no-link,address \
       -I "$root/Sources/CBarcodes/include" "$root/Sources/CBarcodes/barcode_reader.cpp" -o "$object"
+  fi
+  # CPostgres: libpq behind a deadline, which VisualSearch links for its pgvector store.
+  object="$build/cxx/postgres_client.o"
+  if stale "$object" "$root/Sources/CPostgres"; then
+    "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CPostgres/include" \
+      "$root/Sources/CPostgres/postgres_client.c" -o "$object"
   fi
   for file in "$root"/Sources/CNative/*/*.c; do
     object="$build/c/$(basename "$file" .c).o"
@@ -105,13 +112,15 @@ build_harness() {
   local harness="$1" module modules
   read -r -a modules <<<"$(modules_of "$harness")"
   local binary="$build/bin/$harness"
-  local link=() shared=() native=false barcodes=false
+  local link=() shared=() native=false barcodes=false postgres=false
   for module in "${modules[@]}"; do
     link+=("$build/modules/lib$module.a")
     if [ "$module" = ImagePipeline ] || [ "$module" = NeuralCore ]; then native=true; fi
     if [ "$module" = Barcodes ]; then barcodes=true; fi
+    if [ "$module" = VisualSearch ]; then postgres=true; fi
   done
   if [ "$barcodes" = true ]; then link+=("$build/cxx/barcode_reader.o"); fi
+  if [ "$postgres" = true ]; then link+=("$build/cxx/postgres_client.o"); fi
   if stale "$binary" "$root/Fuzz/$harness" "$root/Fuzz/Shared" "${link[@]}"; then
     echo "fuzz: building harness $harness" >&2
     if [ "$native" = true ]; then
@@ -119,6 +128,7 @@ build_harness() {
       link+=("$build"/c/*.o $(pkg-config --libs libpng libjpeg libdeflate libwebpdemux libheif libde265))
     fi
     if [ "$barcodes" = true ]; then link+=(-lZXing -ldmtx -lzbar -lstdc++); fi
+    if [ "$postgres" = true ]; then link+=(-lpq); fi
     [ "${modules[0]}" = ImagePipeline ] && shared=("$root/Fuzz/Shared/ImageDecoding.swift")
     "$swiftc" "${swift_flags[@]}" -module-name "${harness}Fuzz" \
       "$root"/Fuzz/"$harness"/*.swift "${shared[@]}" "${link[@]}" -o "$binary"
