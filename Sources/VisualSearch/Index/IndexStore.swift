@@ -110,12 +110,18 @@ enum ProductRanking {
   static func products(
     _ hits: [VectorSimilarity.Hit], pictures: (Int) -> IndexedPicture, top: Int
   ) -> [ProductMatch] {
+    products(hits.map { (pictures($0.row), $0.score) }, top: top)
+  }
+
+  /// The first `top` distinct products of scored pictures given best first.
+  static func products(
+    _ scored: some Sequence<(IndexedPicture, Float)>, top: Int
+  ) -> [ProductMatch] {
     var seen = Set<String>()
     var matches: [ProductMatch] = []
-    for hit in hits where matches.count < top {
-      let picture = pictures(hit.row)
+    for (picture, score) in scored where matches.count < top {
       guard seen.insert(picture.productId).inserted else { continue }
-      matches.append(ProductMatch(picture, score: hit.score))
+      matches.append(ProductMatch(picture, score: score))
     }
     return matches
   }

@@ -203,13 +203,7 @@ struct PostgresIndexStore: IndexStore {
         productId: row[0] ?? "", name: row[1] ?? "", category: row[2] ?? "", source: row[3] ?? "")
       return (picture, -distance)
     }
-    var seen = Set<String>()
-    var matches: [ProductMatch] = []
-    for (picture, score) in scored.sorted(by: { $0.1 > $1.1 }) where matches.count < top {
-      guard seen.insert(picture.productId).inserted else { continue }
-      matches.append(ProductMatch(picture, score: score))
-    }
-    return matches
+    return ProductRanking.products(scored.sorted { $0.1 > $1.1 }, top: top)
   }
 
   /// pgvector's text form of a vector: `[v1,v2,...]`.
